@@ -1,0 +1,64 @@
+/* sv_philox.h: addressed random numbers, the same on CPU and GPU.
+ *
+ * Every random number is a pure function of (seed, sequence index, position,
+ * purpose, lane), computed by Philox4x32-10 from Random123: the key is the
+ * 64-bit seed, the counter is
+ *     { index low 32, index high 32, purpose << 16 | position, lane / 2 }.
+ * One Philox call gives 128 bits: two 53-bit uniforms (lanes 2j and 2j+1).
+ * No running state means results do not depend on batch size, chunking,
+ * thread count or device.
+ */
+#ifndef SV_PHILOX_H
+#define SV_PHILOX_H
+
+#include <stdint.h>
+#include <Random123/philox.h>
+
+#if defined(__CUDACC__)
+#define SV_HD __host__ __device__ __forceinline__
+#else
+#define SV_HD static inline
+#endif
+
+/* Who consumes a number. The harness drafts with SV_PURPOSE_DRAFT; samplers
+ * use ACCEPT for the test of draft k and FINAL for the token after the last
+ * accepted draft (residual or bonus). Distinct purposes never overlap. */
+enum {
+    SV_PURPOSE_DRAFT = 1,
+    SV_PURPOSE_ACCEPT = 2,
+    SV_PURPOSE_FINAL = 3
+};
+
+/* The 128 raw bits at (seed, index, position, purpose, block). */
+SV_HD philox4x32_ctr_t sv_philox_block(uint64_t seed, uint64_t index, uint32_t position,
+                                       uint32_t purpose, uint32_t block)
+{
+    philox4x32_ctr_t ctr = {{(uint32_t)index, (uint32_t)(index >> 32),
+                             (purpose << 16) | (position & 0xffffu), block}};
+    philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    return philox4x32_R(10, ctr, key);
+}
+
+/* A double in the open interval (0, 1) from 64 bits: 53 bits, centred in
+ * their cell, so it is never exactly 0 or 1 (a 0 would accept p = 0). */
+SV_HD double sv_u01_double(uint32_t hi, uint32_t lo)
+{
+    uint64_t bits = (((uint64_t)hi << 32) | lo) >> 11;
+    return ((double)bits + 0.5) * (1.0 / 9007199254740992.0); /* 2^-53 */
+}
+
+/* A float in (0, 1) from 32 bits: 24 bits, centred, never 0 or 1. */
+SV_HD float sv_u01_float(uint32_t x)
+{
+    return ((float)(x >> 8) + 0.5f) * (1.0f / 16777216.0f); /* 2^-24 */
+}
+
+/* The uniform double at one address. */
+SV_HD double sv_philox_uniform(uint64_t seed, uint64_t index, uint32_t position,
+                               uint32_t purpose, uint32_t lane)
+{
+    philox4x32_ctr_t r = sv_philox_block(seed, index, position, purpose, lane >> 1);
+    return (lane & 1u) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
+}
+
+#endif /* SV_PHILOX_H */

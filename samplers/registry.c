@@ -1,0 +1,96 @@
+/* registry.c: look samplers up by name; built-ins first, then plugins. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_registry.h"
+
+static const sv_sampler *const builtins[] = {
+    &sv_sampler_ref,
+    &sv_sampler_direct,
+};
+#define N_BUILTINS (sizeof builtins / sizeof builtins[0])
+
+typedef struct added_sampler {
+    const sv_sampler *sampler;
+    char *origin;
+} added_sampler;
+
+static added_sampler *added;
+static size_t n_added, cap_added;
+
+size_t sv_registry_count(void)
+{
+    return N_BUILTINS + n_added;
+}
+
+const sv_sampler *sv_registry_get(size_t i)
+{
+    if (i < N_BUILTINS)
+        return builtins[i];
+    i -= N_BUILTINS;
+    return i < n_added ? added[i].sampler : NULL;
+}
+
+const char *sv_registry_origin(size_t i)
+{
+    if (i < N_BUILTINS)
+        return "built-in";
+    i -= N_BUILTINS;
+    return i < n_added ? added[i].origin : NULL;
+}
+
+const sv_sampler *sv_registry_find(const char *name)
+{
+    for (size_t i = 0; i < sv_registry_count(); i++)
+        if (strcmp(sv_registry_get(i)->name, name) == 0)
+            return sv_registry_get(i);
+    return NULL;
+}
+
+int sv_registry_add(const sv_sampler *s, const char *origin, char *err, size_t errlen)
+{
+    const sv_sampler *same = sv_registry_find(s->name);
+    if (same) {
+        snprintf(err, errlen, "%s: sampler name '%s' is already taken by another sampler", origin,
+                 s->name);
+        return -1;
+    }
+    if (n_added == cap_added) {
+        size_t cap = cap_added ? 2 * cap_added : 8;
+        added_sampler *grown = realloc(added, cap * sizeof *grown);
+        if (!grown) {
+            snprintf(err, errlen, "%s: out of memory adding sampler '%s'", origin, s->name);
+            return -1;
+        }
+        added = grown;
+        cap_added = cap;
+    }
+    char *copy = malloc(strlen(origin) + 1);
+    if (!copy) {
+        snprintf(err, errlen, "%s: out of memory adding sampler '%s'", origin, s->name);
+        return -1;
+    }
+    strcpy(copy, origin);
+    added[n_added].sampler = s;
+    added[n_added].origin = copy;
+    n_added++;
+    return 0;
+}
+
+void sv_registry_clear_added(void)
+{
+    for (size_t i = 0; i < n_added; i++)
+        free(added[i].origin);
+    free(added);
+    added = NULL;
+    n_added = cap_added = 0;
+}
+
+const char *sv_memspace_name(sv_memspace m)
+{
+    switch (m) {
+    case SV_MEM_HOST: return "host";
+    case SV_MEM_CUDA: return "cuda";
+    }
+    return "unknown";
+}
