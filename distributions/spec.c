@@ -1,0 +1,161 @@
+/* spec.c: case specs, "family[:key=value,...]", into cases. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "families.h"
+
+static int parse_value(const sv_family *f, const sv_family_param *fp, const char *text,
+                       double *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        snprintf(err, errlen, "case %s: %s='%s' is not a number", f->name, fp->key, text);
+        return -1;
+    }
+    if (fp->integer && v != floor(v)) {
+        snprintf(err, errlen, "case %s: %s=%s must be a whole number", f->name, fp->key, text);
+        return -1;
+    }
+    if (v < fp->min || v > fp->max) {
+        snprintf(err, errlen, "case %s: %s=%s is out of range [%g, %g] (%s)", f->name, fp->key,
+                 text, fp->min, fp->max, fp->help);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int find_param(const sv_family *f, const char *key)
+{
+    for (size_t j = 0; j < sv_family_param_count(f); j++)
+        if (strcmp(f->params[j].key, key) == 0)
+            return (int)j;
+    return -1;
+}
+
+static void list_keys(const sv_family *f, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t j = 0; j < sv_family_param_count(f); j++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", j ? ", " : "", f->params[j].key);
+    }
+}
+
+/* Parses "key=value,key=value" into values[]; marks which were given. */
+static int parse_params(const sv_family *f, const char *text, double *values, int *given,
+                        char *err, size_t errlen)
+{
+    char buf[512];
+    if (snprintf(buf, sizeof buf, "%s", text) >= (int)sizeof buf) {
+        snprintf(err, errlen, "case %s: parameter list too long", f->name);
+        return -1;
+    }
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || eq[1] == '\0') {
+            snprintf(err, errlen, "case %s: '%s' is not key=value", f->name, item);
+            return -1;
+        }
+        *eq = '\0';
+        int j = find_param(f, item);
+        if (j < 0) {
+            char keys[256];
+            list_keys(f, keys, sizeof keys);
+            snprintf(err, errlen, "case %s: unknown parameter '%s' (known: %s)", f->name, item,
+                     keys);
+            return -1;
+        }
+        if (given[j]) {
+            snprintf(err, errlen, "case %s: parameter '%s' given twice", f->name, item);
+            return -1;
+        }
+        if (parse_value(f, &f->params[j], eq + 1, &values[j], err, errlen) != 0)
+            return -1;
+        given[j] = 1;
+    }
+    return 0;
+}
+
+/* Canonical name: family, then V and K always, then other values that differ
+ * from their defaults, in the family's order. */
+static void canonical_name(const sv_family *f, const double *values, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "%s:", f->name);
+    int first = 1;
+    for (size_t j = 0; j < sv_family_param_count(f) && used < len; j++) {
+        if (j >= 2 && values[j] == f->params[j].def)
+            continue;
+        used += (size_t)snprintf(out + used, len - used, "%s%s=%.10g", first ? "" : ",",
+                                 f->params[j].key, values[j]);
+        first = 0;
+    }
+}
+
+int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    char family[64];
+    const char *colon = strchr(spec, ':');
+    size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (flen == 0 || flen >= sizeof family) {
+        snprintf(err, errlen, "case '%s': expected family[:key=value,...]", spec);
+        return -1;
+    }
+    memcpy(family, spec, flen);
+    family[flen] = '\0';
+    const sv_family *f = sv_family_find(family);
+    if (!f) {
+        char names[512] = "";
+        for (size_t i = 0; i < sv_family_count(); i++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                     sv_family_get(i)->name);
+        }
+        snprintf(err, errlen, "case '%s': unknown family '%s' (known: %s)", spec, family, names);
+        return -1;
+    }
+
+    double values[SV_FAMILY_MAX_PARAMS];
+    int given[SV_FAMILY_MAX_PARAMS] = {0};
+    for (size_t j = 0; j < sv_family_param_count(f); j++)
+        values[j] = f->params[j].def;
+    if (colon && colon[1] && parse_params(f, colon + 1, values, given, err, errlen) != 0)
+        return -1;
+
+    double cells = (values[1] + 1.0) * values[0];
+    if (cells > 64.0 * 1024 * 1024) {
+        snprintf(err, errlen, "case %s: (K+1) x V = %.0f rows cells is more than the 67108864 "
+                 "a case may hold", spec, cells);
+        return -1;
+    }
+    sv_case *c = sv_case_alloc((int32_t)values[1], (int32_t)values[0]);
+    if (!c) {
+        snprintf(err, errlen, "case %s: out of memory for %.0f floats", spec, 2.0 * cells);
+        return -1;
+    }
+    canonical_name(f, values, c->name, sizeof c->name);
+    f->build(c, values);
+    if (sv_case_validate(c, err, errlen) != 0) {
+        sv_case_free(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+void sv_families_print(FILE *out)
+{
+    for (size_t i = 0; i < sv_family_count(); i++) {
+        const sv_family *f = sv_family_get(i);
+        fprintf(out, "  %-10s %s\n", f->name, f->description);
+        for (size_t j = 0; j < sv_family_param_count(f); j++)
+            fprintf(out, "      %-9s = %-8g %s\n", f->params[j].key, f->params[j].def,
+                    f->params[j].help);
+    }
+}

@@ -1,0 +1,69 @@
+/* suites.c: named lists of cases with the draws each one gets. */
+#include <string.h>
+#include "sv_cases.h"
+
+#define N(a) (sizeof a / sizeof a[0])
+
+/* seconds: small vocabularies, every kind of drafter */
+static const sv_suite_entry smoke[] = {
+    {"seedlab:V=100,K=3", 200000},
+    {"identical:V=100,K=2", 100000},
+    {"zipf:V=200,K=4", 200000},
+    {"onehot:V=100,K=3", 200000},
+    {"greedy:V=100,K=3", 100000},
+};
+
+/* the default: every family, K from 1 to 8, the large vocabularies; under
+ * two minutes for `ref` on two cores */
+static const sv_suite_entry ci[] = {
+    {"seedlab:V=1000,K=5", 4000000},
+    {"identical:V=1000,K=4", 2000000},
+    {"disjoint:V=1000,K=3", 1000000},
+    {"zipf:V=1000,K=8", 4000000},
+    {"peaked:V=1000,K=5", 2000000},
+    {"greedy:V=1000,K=5", 2000000},
+    {"logits:V=1000,K=5,T=0.7", 4000000},
+    {"logits:V=1000,K=1,T=1.5", 2000000},
+    {"onehot:V=1000,K=5", 2000000},
+    {"tail:V=32000,K=3", 400000},
+    {"logits:V=32000,K=4", 400000},
+    {"logits:V=128256,K=2", 200000},
+    {"logits:V=151936,K=2,T=0.7", 200000},
+};
+
+/* long: ten times the draws, more shapes */
+static const sv_suite_entry full[] = {
+    {"seedlab:V=1000,K=5", 40000000},
+    {"seedlab:V=64,K=8", 20000000},
+    {"identical:V=1000,K=4", 20000000},
+    {"disjoint:V=1000,K=3", 10000000},
+    {"zipf:V=1000,K=8", 40000000},
+    {"zipf:V=32000,K=4,s=1.3,s2=1", 2000000},
+    {"peaked:V=1000,K=5", 20000000},
+    {"greedy:V=1000,K=5", 20000000},
+    {"logits:V=1000,K=5,T=0.7", 40000000},
+    {"logits:V=1000,K=1,T=1.5", 20000000},
+    {"logits:V=1000,K=8,T=0.2", 10000000},
+    {"onehot:V=1000,K=5", 20000000},
+    {"tail:V=32000,K=3", 4000000},
+    {"logits:V=32000,K=4", 4000000},
+    {"logits:V=128256,K=2", 2000000},
+    {"logits:V=151936,K=2,T=0.7", 2000000},
+};
+
+static const sv_suite suites[] = {
+    {"smoke", "five small cases, seconds", smoke, N(smoke)},
+    {"ci", "every family, K 1..8, V up to 151936; the default", ci, N(ci)},
+    {"full", "ten times the ci draws and more shapes", full, N(full)},
+};
+
+size_t sv_suite_count(void) { return N(suites); }
+const sv_suite *sv_suite_get(size_t i) { return i < N(suites) ? &suites[i] : NULL; }
+
+const sv_suite *sv_suite_find(const char *name)
+{
+    for (size_t i = 0; i < N(suites); i++)
+        if (strcmp(suites[i].name, name) == 0)
+            return &suites[i];
+    return NULL;
+}

@@ -1,0 +1,74 @@
+/* sv_cases.h: test cases (p/q row sets), the families that make them, suites. */
+#ifndef SV_CASES_H
+#define SV_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SV_CASE_NAME_MAX 192
+#define SV_MAX_V 1048576
+
+/* One case: K+1 target rows and K drafting rows over V tokens, the same for
+ * every draw (samplers see them with stride 0). */
+typedef struct sv_case {
+    char name[SV_CASE_NAME_MAX]; /* canonical spec, e.g. "zipf:V=1000,K=8,s=1.1" */
+    int32_t K, V;
+    float *target;               /* [K+1][V] */
+    float *draft;                /* [K][V]: q_k, the distribution drafts are drawn from */
+    int draft_probs_given;       /* 0: one-hot drafter; the sampler gets no draft probs */
+} sv_case;
+
+/* Allocates rows for K, V (zeroed); NULL on no memory. */
+sv_case *sv_case_alloc(int32_t K, int32_t V);
+void sv_case_free(sv_case *c);
+
+/* Checks every row: finite, >= 0, sums to 1 within 1e-3. On failure writes a
+ * message naming the case, row, token and value, and returns -1. */
+int sv_case_validate(const sv_case *c, char *err, size_t errlen);
+
+/* Probability that draft k (0-based) is accepted:
+ * sum_x min(p_k(x), q_k(x)), or sum_x q_k(x) p_k(x) for a one-hot drafter. */
+double sv_case_alpha(const sv_case *c, int32_t k);
+
+/* The distribution of y_k given that draft k was accepted:
+ * min(p_k, q_k) / alpha_k, or q_k p_k / alpha_k for a one-hot drafter.
+ * Writes V values; all zero if alpha_k = 0. Returns -1 on no memory. */
+int sv_case_accepted_dist(const sv_case *c, int32_t k, double *out);
+
+/* Row k of the target as doubles, renormalized: the truth the checks use. */
+void sv_case_target_dist(const sv_case *c, int32_t k, double *out);
+
+/* ---- families and specs: "family[:key=value,...]" ------------------------- */
+
+/* Builds a case from a spec. Returns 0, or -1 with a message. */
+int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen);
+
+/* Prints every family with its parameters and defaults. */
+void sv_families_print(FILE *out);
+
+/* ---- logits pipeline -------------------------------------------------------- */
+
+/* p = softmax(logits / T) in double, stored as float. T = 0 is greedy: one-hot
+ * at the argmax, the lowest index on ties. */
+void sv_softmax(const double *logits, int32_t V, double T, float *p);
+
+/* ---- suites ----------------------------------------------------------------- */
+
+typedef struct sv_suite_entry {
+    const char *spec;
+    uint64_t draws;
+} sv_suite_entry;
+
+typedef struct sv_suite {
+    const char *name;
+    const char *description;
+    const sv_suite_entry *entries;
+    size_t n_entries;
+} sv_suite;
+
+size_t sv_suite_count(void);
+const sv_suite *sv_suite_get(size_t i);
+const sv_suite *sv_suite_find(const char *name);
+
+#endif
