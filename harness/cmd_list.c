@@ -1,0 +1,68 @@
+/* cmd_list.c: `specverify list`: samplers, suites and case families. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "sv_harness.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify list [--plugin LIB]...\n"
+            "\n"
+            "Prints the samplers (name, memory space, origin, description), the suites\n"
+            "and the case families with their parameters.\n"
+            "\n"
+            "  --plugin LIB   load samplers from a plugin first (repeatable)\n"
+            "  -h, --help     this text\n");
+}
+
+int sv_cmd_list(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"plugin", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int opt;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'p': {
+            char err[1024];
+            if (sv_plugin_load(optarg, err, sizeof err) != 0)
+                return sv_fail(SV_EBAD, "%s", err);
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            return SV_OK;
+        case ':':
+            return sv_fail(SV_EBAD, "list: %s needs a value", argv[optind - 1]);
+        default:
+            return sv_fail(SV_EBAD, "list: unknown option '%s' (see specverify list --help)",
+                           argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return sv_fail(SV_EBAD, "list: unexpected argument '%s'", argv[optind]);
+
+    printf("samplers:\n");
+    for (size_t i = 0; i < sv_registry_count(); i++) {
+        const sv_sampler *s = sv_registry_get(i);
+        printf("  %-14s %-5s %-9s %s\n", s->name, sv_memspace_name(s->memspace),
+               strcmp(sv_registry_origin(i), "built-in") == 0 ? "built-in" : "plugin",
+               s->description);
+    }
+    printf("\nsuites:\n");
+    for (size_t i = 0; i < sv_suite_count(); i++) {
+        const sv_suite *s = sv_suite_get(i);
+        uint64_t draws = 0;
+        for (size_t j = 0; j < s->n_entries; j++)
+            draws += s->entries[j].draws;
+        printf("  %-8s %2zu cases, %6.3g M draws: %s\n", s->name, s->n_entries, draws / 1e6,
+               s->description);
+    }
+    printf("\ncase families (--case 'family:key=value,...'):\n");
+    sv_families_print(stdout);
+    return SV_OK;
+}

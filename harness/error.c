@@ -1,0 +1,20 @@
+/* error.c: the one path errors take: a status and a message per thread. */
+#include <stdarg.h>
+#include <stdio.h>
+#include "sv_harness.h"
+
+static _Thread_local char message[1024];
+
+int sv_fail(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *sv_error_message(void)
+{
+    return message;
+}

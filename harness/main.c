@@ -1,0 +1,49 @@
+/* main.c: specverify, the command line. */
+#include <stdio.h>
+#include <string.h>
+#include "sv_harness.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify COMMAND [options]\n"
+            "\n"
+            "Proves a speculative-decoding rejection sampler lossless: its emitted tokens\n"
+            "must be distributed exactly as the target model's p, over millions of draws.\n"
+            "\n"
+            "commands:\n"
+            "  verify   run a sampler over a suite of cases and test its output distribution\n"
+            "  list     samplers, suites and case families\n"
+            "  help     this text; 'specverify COMMAND --help' for one command\n"
+            "\n"
+            "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
+            "3 environment.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return SV_EBAD;
+    }
+    const char *cmd = argv[1];
+    int rc;
+    if (strcmp(cmd, "verify") == 0) {
+        rc = sv_cmd_verify(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "list") == 0) {
+        rc = sv_cmd_list(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+               strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return SV_OK;
+    } else if (strcmp(cmd, "--version") == 0) {
+        printf("specverify %s\n", SV_VERSION);
+        return SV_OK;
+    } else {
+        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, list, help)", cmd);
+    }
+    if (rc != SV_OK && rc != SV_EVERIFY)
+        fprintf(stderr, "specverify: %s\n", sv_error_message());
+    sv_plugin_unload_all();
+    return rc;
+}

@@ -1,0 +1,97 @@
+/* report_junit.c: JUnit XML for CI systems: one <testcase> per case and check
+ * (contract, each position, accepted length, each independence test). */
+#include <string.h>
+#include "sv_harness.h"
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* The findings of a run that mention `key` (or all, if key is NULL). */
+static void findings(FILE *f, const sv_run_eval *ev, const char *key)
+{
+    for (int32_t i = 0; i < ev->n_findings; i++)
+        if (!key || strstr(ev->findings[i], key)) {
+            xml_text(f, ev->findings[i]);
+            fputs("; ", f);
+        }
+}
+
+static void testcase(FILE *f, const char *cls, const char *check, sv_verdict v,
+                     const sv_run_eval *ev, const char *key, double p)
+{
+    fputs("    <testcase classname=\"", f);
+    xml_text(f, cls);
+    fprintf(f, "\" name=\"%s\" time=\"0\">", check);
+    if (v == SV_FAIL) {
+        fprintf(f, "<failure message=\"%s: p = %.3g\">", check, p);
+        findings(f, ev, key);
+        fputs("</failure>", f);
+    } else if (v == SV_NA) {
+        fputs("<skipped message=\"no test possible at this N\"/>", f);
+    } else if (v == SV_SUSPECT) {
+        fprintf(f, "<system-out>SUSPECT: p = %.3g; ", p);
+        findings(f, ev, key);
+        fputs("</system-out>", f);
+    }
+    fputs("</testcase>\n", f);
+}
+
+int sv_report_junit(const sv_report *r, const char *path)
+{
+    sv_atomic_file af;
+    int rc = sv_atomic_open(&af, path);
+    if (rc != SV_OK)
+        return rc;
+    FILE *f = af.fp;
+    size_t tests = 0, failures = 0, skipped = 0;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
+        tests += 4 + (size_t)ev->K + 1;
+        failures += ev->contract_verdict == SV_FAIL;
+        failures += ev->length_verdict == SV_FAIL;
+        failures += ev->indep_seq_verdict == SV_FAIL;
+        failures += ev->indep_pos_verdict == SV_FAIL;
+        skipped += (ev->length_verdict == SV_NA) + (ev->indep_seq_verdict == SV_NA) +
+                   (ev->indep_pos_verdict == SV_NA);
+        for (int32_t k = 0; k <= ev->K; k++) {
+            failures += ev->pos[k].verdict == SV_FAIL;
+            skipped += ev->pos[k].verdict == SV_NA;
+        }
+    }
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    fprintf(f, "  <testsuite name=\"specverify.");
+    xml_text(f, r->sampler);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
+            tests, failures, skipped, r->seconds);
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_case_report *cr = &r->cases[i];
+        const sv_run_eval *ev = &cr->runs[cr->n_runs - 1];
+        testcase(f, cr->name, "contract", ev->contract_verdict, ev, "draw", 0.0);
+        for (int32_t k = 0; k <= ev->K; k++) {
+            char check[32], key[32];
+            snprintf(check, sizeof check, "position %d", k + 1);
+            snprintf(key, sizeof key, "position %d:", k + 1);
+            const sv_position_eval *pe = &ev->pos[k];
+            double p = pe->chi2.p < pe->g.p ? pe->chi2.p : pe->g.p;
+            testcase(f, cr->name, check, pe->verdict, ev, key, p < pe->tv_p ? p : pe->tv_p);
+        }
+        testcase(f, cr->name, "accepted length", ev->length_verdict, ev, "accepted length",
+                 ev->length.p);
+        testcase(f, cr->name, "independence of consecutive sequences", ev->indep_seq_verdict,
+                 ev, "consecutive sequences", ev->indep_seq.p);
+        testcase(f, cr->name, "independence of positions 1 and 2", ev->indep_pos_verdict, ev,
+                 "positions 1 and 2", ev->indep_pos.p);
+    }
+    fprintf(f, "  </testsuite>\n</testsuites>\n");
+    return sv_atomic_commit(&af);
+}

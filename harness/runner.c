@@ -1,0 +1,361 @@
+/* runner.c: draws through a sampler, checked and counted.
+ *
+ * Work is cut into chunks of `batch` sequences (batch even, so the pairs of
+ * consecutive sequences (2m, 2m+1) never straddle two chunks); threads take
+ * chunks from an atomic counter, each with its own sampler state and tally,
+ * and the tallies are summed at the end. Every random number is addressed by
+ * the sequence's global index, so the sums do not depend on batch or threads.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sv_harness.h"
+
+/* What the harness writes into outputs before each call: a value left there
+ * afterwards was never written by the sampler. */
+#define POISON 0x7ffffff5
+
+/* ---- tallies ------------------------------------------------------------------ */
+
+int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out)
+{
+    sv_tally *t = calloc(1, sizeof *t);
+    if (!t)
+        return sv_fail(SV_EENV, "out of memory for a tally");
+    t->K = c->K;
+    t->V = c->V;
+    t->hist = calloc((size_t)(c->K + 1) * (size_t)c->V, sizeof *t->hist);
+    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
+    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
+    t->pairs_seq = calloc(seq ? seq : 1, sizeof *t->pairs_seq);
+    t->pairs_pos = calloc(pos ? pos : 1, sizeof *t->pairs_pos);
+    if (!t->hist || !t->pairs_seq || !t->pairs_pos) {
+        sv_tally_free(t);
+        return sv_fail(SV_EENV, "case %s: out of memory for histograms of %d x %d", c->name,
+                       c->K + 1, c->V);
+    }
+    *out = t;
+    return SV_OK;
+}
+
+void sv_tally_free(sv_tally *t)
+{
+    if (!t)
+        return;
+    free(t->hist);
+    free(t->pairs_seq);
+    free(t->pairs_pos);
+    free(t);
+}
+
+static void tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan)
+{
+    size_t cells = (size_t)(t->K + 1) * (size_t)t->V;
+    for (size_t i = 0; i < cells; i++)
+        into->hist[i] += t->hist[i];
+    for (int32_t k = 0; k <= t->K; k++) {
+        into->reached[k] += t->reached[k];
+        into->length[k] += t->length[k];
+    }
+    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
+    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
+    for (size_t i = 0; i < seq; i++)
+        into->pairs_seq[i] += t->pairs_seq[i];
+    for (size_t i = 0; i < pos; i++)
+        into->pairs_pos[i] += t->pairs_pos[i];
+    into->draws += t->draws;
+    into->violations += t->violations;
+    for (int32_t i = 0; i < t->n_notes && into->n_notes < SV_MAX_NOTES; i++)
+        memcpy(into->notes[into->n_notes++], t->notes[i], SV_NOTE_LEN);
+    if (!into->sampler_error)
+        into->sampler_error = t->sampler_error;
+}
+
+/* ---- the pair plan: bins for the independence tables --------------------------- */
+
+int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    double *a = malloc(2 * (size_t)c->V * sizeof *a);
+    if (!a)
+        return sv_fail(SV_EENV, "case %s: out of memory", c->name);
+    double *b = a + c->V;
+    int rc;
+
+    /* consecutive sequences: both y_1 ~ p_1, draws/2 pairs */
+    sv_case_target_dist(c, 0, a);
+    rc = sv_pair_bins(a, a, c->V, (double)(draws / 2), &plan->seq_rows, &plan->seq_cols);
+    plan->seq_ok = rc == 0;
+    /* positions 1 and 2 of draws that accepted draft 1: y_1 follows the
+     * accepted distribution, y_2 ~ p_2, about alpha_1 * draws pairs */
+    if (rc >= 0 && c->K >= 1 && sv_case_accepted_dist(c, 0, a) == 0) {
+        sv_case_target_dist(c, 1, b);
+        double pairs = sv_case_alpha(c, 0) * (double)draws;
+        rc = sv_pair_bins(a, b, c->V, pairs, &plan->pos_rows, &plan->pos_cols);
+        plan->pos_ok = rc == 0;
+    }
+    free(a);
+    if (rc < 0) {
+        sv_pair_plan_free(plan);
+        return sv_fail(SV_EENV, "case %s: out of memory", c->name);
+    }
+    return SV_OK;
+}
+
+void sv_pair_plan_free(sv_pair_plan *plan)
+{
+    sv_binmap_free(&plan->seq_rows);
+    sv_binmap_free(&plan->seq_cols);
+    sv_binmap_free(&plan->pos_rows);
+    sv_binmap_free(&plan->pos_cols);
+}
+
+/* ---- checking and counting one batch -------------------------------------------- */
+
+__attribute__((format(printf, 2, 3))) static void note(sv_tally *t, const char *fmt, ...)
+{
+    t->violations++;
+    if (t->n_notes < SV_MAX_NOTES) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(t->notes[t->n_notes++], SV_NOTE_LEN, fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* Returns 1 if sequence b's outputs keep the contract, else notes why. */
+static int check_sequence(sv_tally *t, const sv_case *c, uint64_t g, const int32_t *x,
+                          const int32_t *y, int32_t n)
+{
+    const int32_t K = c->K, V = c->V;
+    const unsigned long long G = (unsigned long long)g;
+    if (n == POISON) {
+        note(t, "draw %llu: accepted count left unwritten", G);
+        return 0;
+    }
+    if (n < 0 || n > K) {
+        note(t, "draw %llu: accepted count %d outside [0, %d]", G, n, K);
+        return 0;
+    }
+    for (int32_t k = 0; k <= n; k++) {
+        if (y[k] == POISON) {
+            note(t, "draw %llu: position %d left unwritten (n = %d)", G, k + 1, n);
+            return 0;
+        }
+        if (y[k] < 0 || y[k] >= V) {
+            note(t, "draw %llu: position %d emitted token %d outside [0, %d)", G, k + 1, y[k], V);
+            return 0;
+        }
+        if (k < n && y[k] != x[k]) {
+            note(t, "draw %llu: position %d emitted %d but the accepted draft was %d", G, k + 1,
+                 y[k], x[k]);
+            return 0;
+        }
+        if (c->target[(size_t)k * V + y[k]] == 0.0f) {
+            note(t, "draw %llu: position %d emitted token %d, whose target probability is 0", G,
+                 k + 1, y[k]);
+            return 0;
+        }
+    }
+    for (int32_t k = n + 1; k <= K; k++) {
+        if (y[k] != -1) {
+            note(t, "draw %llu: position %d holds %d after the last emitted token, expected -1", G,
+                 k + 1, y[k]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
+                        uint64_t first, int32_t B, const int32_t *drafts, const int32_t *out,
+                        const int32_t *accepted, unsigned char *valid)
+{
+    const int32_t K = c->K, V = c->V;
+    for (int32_t b = 0; b < B; b++) {
+        const int32_t *y = out + (size_t)b * (K + 1);
+        int32_t n = accepted[b];
+        valid[b] = (unsigned char)check_sequence(t, c, first + (uint64_t)b,
+                                                 drafts + (size_t)b * K, y, n);
+        if (!valid[b])
+            continue;
+        for (int32_t k = 0; k <= n; k++) {
+            t->hist[(size_t)k * V + y[k]]++;
+            t->reached[k]++;
+        }
+        t->length[n]++;
+        if (n >= 1 && plan->pos_ok) {
+            int32_t r = plan->pos_rows.bin[y[0]], s = plan->pos_cols.bin[y[1]];
+            if (r >= 0 && s >= 0)
+                t->pairs_pos[r * plan->pos_cols.nbins + s]++;
+        }
+    }
+    /* pairs (2m, 2m+1): `first` is even, so b even is a global even index */
+    for (int32_t b = 0; plan->seq_ok && b + 1 < B; b += 2) {
+        if (!valid[b] || !valid[b + 1])
+            continue;
+        int32_t r = plan->seq_rows.bin[out[(size_t)b * (K + 1)]];
+        int32_t s = plan->seq_cols.bin[out[(size_t)(b + 1) * (K + 1)]];
+        if (r >= 0 && s >= 0)
+            t->pairs_seq[r * plan->seq_cols.nbins + s]++;
+    }
+    t->draws += (uint64_t)B;
+}
+
+/* ---- workers -------------------------------------------------------------------- */
+
+typedef struct shared {
+    const sv_run_config *cfg;
+    const sv_case *c;
+    const sv_drafter *d;
+    const sv_pair_plan *plan;
+    int32_t batch;
+    uint64_t n_chunks;
+    atomic_uint_fast64_t next_chunk, done;
+    atomic_int stop, finished;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    sv_tally *tally;
+    int status;
+    char error[256];
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const sv_case *c = sh->c;
+    const sv_sampler *s = sh->cfg->sampler;
+    const int32_t K = c->K, batch = sh->batch;
+    void *state = NULL;
+    int32_t *drafts = malloc((size_t)batch * (size_t)(K > 0 ? K : 1) * sizeof *drafts);
+    int32_t *out = malloc((size_t)batch * (size_t)(K + 1) * sizeof *out);
+    int32_t *accepted = malloc((size_t)batch * sizeof *accepted);
+    unsigned char *valid = malloc((size_t)batch);
+    gsl_rng *philox = gsl_rng_alloc(sv_gsl_rng_philox);
+    sv_limits limits = {batch, K, c->V};
+
+    if (!drafts || !out || !accepted || !valid || !philox) {
+        w->status = SV_EENV;
+        snprintf(w->error, sizeof w->error, "out of memory for batch buffers of %d", batch);
+        goto done;
+    }
+    int rc = s->init(&state, &limits);
+    if (rc != SV_SAMPLER_OK) {
+        w->tally->sampler_error = rc;
+        snprintf(w->tally->notes[w->tally->n_notes++], SV_NOTE_LEN,
+                 "sampler %s: init failed with status %d", s->name, rc);
+        atomic_store(&sh->stop, 1);
+        goto done;
+    }
+    for (;;) {
+        uint64_t chunk = atomic_fetch_add(&sh->next_chunk, 1);
+        if (chunk >= sh->n_chunks || atomic_load(&sh->stop))
+            break;
+        uint64_t first = chunk * (uint64_t)batch;
+        uint64_t left = sh->cfg->draws - first;
+        int32_t B = left < (uint64_t)batch ? (int32_t)left : batch;
+
+        for (int32_t b = 0; b < B; b++)
+            sv_drafter_draw(sh->d, philox, sh->cfg->seed, first + (uint64_t)b,
+                            drafts + (size_t)b * K);
+        for (size_t i = 0; i < (size_t)B * (size_t)(K + 1); i++)
+            out[i] = POISON;
+        for (int32_t b = 0; b < B; b++)
+            accepted[b] = POISON;
+
+        sv_batch bt = {
+            .B = B, .K = K, .V = c->V,
+            .target = c->target, .target_stride = 0,
+            .draft = c->draft_probs_given ? c->draft : NULL, .draft_stride = 0,
+            .draft_tokens = drafts,
+            .seed = sh->cfg->seed, .first_index = first,
+            .out_tokens = out, .out_accepted = accepted,
+            .stream = NULL,
+        };
+        rc = s->verify(state, &bt);
+        if (rc != SV_SAMPLER_OK) {
+            w->tally->sampler_error = rc;
+            if (w->tally->n_notes < SV_MAX_NOTES)
+                snprintf(w->tally->notes[w->tally->n_notes++], SV_NOTE_LEN,
+                         "sampler %s: verify of draws %llu..%llu returned status %d", s->name,
+                         (unsigned long long)first, (unsigned long long)(first + B - 1), rc);
+            atomic_store(&sh->stop, 1);
+            break;
+        }
+        count_batch(w->tally, c, sh->plan, first, B, drafts, out, accepted, valid);
+        atomic_fetch_add(&sh->done, (uint64_t)B);
+    }
+    s->destroy(state);
+done:
+    free(drafts);
+    free(out);
+    free(accepted);
+    free(valid);
+    if (philox)
+        gsl_rng_free(philox);
+    atomic_fetch_add(&sh->finished, 1);
+    return NULL;
+}
+
+int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
+           const sv_pair_plan *plan, sv_tally *tally)
+{
+    if (cfg->sampler->memspace != SV_MEM_HOST)
+        return sv_fail(SV_EENV, "sampler %s needs a CUDA device, and this runner drives host "
+                       "samplers only", cfg->sampler->name);
+    int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
+    shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan};
+    sh.batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
+    sh.n_chunks = (cfg->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+    if ((uint64_t)threads > sh.n_chunks)
+        threads = sh.n_chunks ? (int32_t)sh.n_chunks : 1;
+
+    worker *workers = calloc((size_t)threads, sizeof *workers);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    if (!workers || !ids) {
+        free(workers);
+        free(ids);
+        return sv_fail(SV_EENV, "out of memory for %d threads", threads);
+    }
+    int status = SV_OK;
+    int32_t started = 0;
+    for (int32_t i = 0; i < threads && status == SV_OK; i++) {
+        workers[i].sh = &sh;
+        status = sv_tally_alloc(c, plan, &workers[i].tally);
+        if (status == SV_OK && pthread_create(&ids[i], NULL, work, &workers[i]) != 0)
+            status = sv_fail(SV_EENV, "cannot start thread %d", i + 1);
+        if (status == SV_OK)
+            started++;
+    }
+    if (status != SV_OK)
+        atomic_store(&sh.stop, 1);
+
+    sv_progress progress;
+    sv_progress_start(&progress, cfg->progress, cfg->label ? cfg->label : c->name, cfg->draws);
+    double start = sv_now();
+    while (atomic_load(&sh.finished) < started) {
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        sv_progress_update(&progress, atomic_load(&sh.done));
+    }
+    sv_progress_end(&progress);
+
+    for (int32_t i = 0; i < started; i++) {
+        pthread_join(ids[i], NULL);
+        if (workers[i].status != SV_OK && status == SV_OK)
+            status = sv_fail(workers[i].status, "%s", workers[i].error);
+        tally_add(tally, workers[i].tally, plan);
+    }
+    tally->seconds += sv_now() - start;
+    for (int32_t i = 0; i < threads; i++)
+        sv_tally_free(workers[i].tally);
+    free(workers);
+    free(ids);
+    return status;
+}

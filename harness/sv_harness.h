@@ -1,0 +1,277 @@
+/* sv_harness.h: the specverify driver's parts, one section per file. */
+#ifndef SV_HARNESS_H
+#define SV_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include "sv_cases.h"
+#include "sv_registry.h"
+
+/* ---- error.c: one reporting path ------------------------------------------
+ * Functions that can fail return a status; the message is kept per thread.
+ * The statuses are specverify's exit codes. */
+enum {
+    SV_OK = 0,
+    SV_EVERIFY = 1, /* a verification failed */
+    SV_EBAD = 2,    /* bad usage or bad input */
+    SV_EENV = 3     /* environment: no GPU, no memory, a missing tool */
+};
+int sv_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *sv_error_message(void);
+
+/* ---- philox_gsl.c: a GSL generator over addressed Philox numbers ----------- */
+extern const gsl_rng_type *sv_gsl_rng_philox;
+/* Points r at (seed, index, position, purpose); its numbers are the lanes
+ * 0, 1, 2, ... of that address (sv_philox.h). */
+void sv_gsl_philox_seek(gsl_rng *r, uint64_t seed, uint64_t index, uint32_t position,
+                        uint32_t purpose);
+
+/* ---- draft.c: draft tokens x_k ~ q_k ---------------------------------------- */
+typedef struct sv_drafter {
+    int32_t K;
+    gsl_ran_discrete_t *table[SV_MAX_K]; /* Walker alias tables of q_1..q_K */
+} sv_drafter;
+int sv_drafter_alloc(const sv_case *c, sv_drafter **out);
+void sv_drafter_free(sv_drafter *d);
+/* The K drafts of sequence `index`, from (seed, index, k, SV_PURPOSE_DRAFT). */
+void sv_drafter_draw(const sv_drafter *d, gsl_rng *philox, uint64_t seed, uint64_t index,
+                     int32_t *tokens);
+
+/* ---- contingency.c: independence of pairs of emitted tokens ---------------- */
+typedef struct sv_binmap {
+    int32_t nbins;
+    int32_t *bin;   /* [V]: bin of each token */
+    double *mass;   /* [nbins]: probability of each bin */
+} sv_binmap;
+/* Bins for a contingency table of `pairs` expected pairs whose rows follow
+ * `rows` and columns `cols`: the top tokens of each, the rest pooled, as many
+ * as keep every expected cell >= 5 (at most 12 per side). Returns 0, or 1 if
+ * no 2x2 table has cells that large (the test is not possible), -1 on no memory. */
+int sv_pair_bins(const double *rows, const double *cols, int32_t V, double pairs,
+                 sv_binmap *row_bins, sv_binmap *col_bins);
+void sv_binmap_free(sv_binmap *b);
+
+/* ---- stats.c: goodness of fit and total variation ---------------------------- */
+typedef struct sv_gof {
+    double stat;
+    int32_t df;  /* 0: no test possible (fewer than two bins) */
+    double p;    /* 1 when df = 0 */
+} sv_gof;
+
+/* Categories sorted by probability; those with expected count >= min_expected
+ * kept, the rest pooled into one tail bin (merged with the smallest kept bins
+ * until it too reaches min_expected). If even one kept bin against the tail
+ * leaves the tail below min_expected, the tail is tested exactly: p is the
+ * Poisson probability of at least the observed count (exact_tail). */
+typedef struct sv_pooled {
+    int32_t nbins;
+    int32_t *token;      /* [nbins]: the category of a kept bin; -1 for the tail */
+    double *expected;    /* [nbins] expected counts */
+    double *observed;    /* [nbins] observed counts */
+    double tail_mass;    /* probability pooled into the tail bin (0: no tail bin) */
+    int32_t tail_categories;
+    uint64_t stray;      /* draws in categories of probability 0 (outside every bin) */
+    int exact_tail;      /* the tail bin is tested by its exact Poisson tail */
+} sv_pooled;
+int sv_pool(const double *p, const uint64_t *counts, int32_t n_categories, uint64_t N,
+            double min_expected, sv_pooled *out);
+void sv_pooled_free(sv_pooled *pooled);
+sv_gof sv_pearson(const sv_pooled *pooled);
+sv_gof sv_gtest(const sv_pooled *pooled);
+/* Pearson X^2 test of independence with estimated margins, df (r-1)(c-1). */
+sv_gof sv_independence(const uint64_t *table, int32_t rows, int32_t cols);
+
+/* TV = 1/2 sum |counts/N - p|. */
+double sv_tv(const double *p, const uint64_t *counts, int32_t V, uint64_t N);
+/* E[TV] for N draws from p, exact: de Moivre's binomial mean absolute deviation. */
+double sv_tv_expected(const double *p, int32_t V, uint64_t N);
+/* McDiarmid: P(TV - E[TV] >= t) <= delta for t = sqrt(ln(1/delta) / (2N)). */
+double sv_mcdiarmid_margin(uint64_t N, double delta);
+/* The bound exp(-2 N t^2) on P(TV - E[TV] >= t): a p-value for TV. */
+double sv_tv_pvalue(double tv, double expected, uint64_t N);
+
+/* ---- verdict.c: one family-wise rate, Bonferroni-split ---------------------- */
+typedef enum sv_verdict {
+    SV_NA = -1,     /* no test possible here */
+    SV_PASS = 0,
+    SV_SUSPECT = 1, /* p < 1e-3 but not below the split threshold: re-run */
+    SV_FAIL = 2
+} sv_verdict;
+#define SV_SUSPECT_P 1e-3
+/* The p-values one case contributes to the family. */
+size_t sv_tests_per_case(int32_t K);
+double sv_bonferroni(double family_alpha, size_t n_tests);
+sv_verdict sv_verdict_of(double p, double split_alpha);
+sv_verdict sv_verdict_worst(sv_verdict a, sv_verdict b);
+const char *sv_verdict_name(sv_verdict v);
+
+/* ---- runner.c: draws through a sampler into tallies --------------------------- */
+#define SV_MAX_NOTES 4
+#define SV_NOTE_LEN 192
+
+typedef struct sv_pair_plan {
+    sv_binmap seq_rows, seq_cols; /* (y_1 of sequence 2m, y_1 of sequence 2m+1) */
+    sv_binmap pos_rows, pos_cols; /* (y_1, y_2) of draws that accepted draft 1 */
+    int seq_ok, pos_ok;           /* 0: no such test at this N */
+} sv_pair_plan;
+
+typedef struct sv_tally {
+    int32_t K, V;
+    uint64_t draws;
+    uint64_t *hist;                 /* [K+1][V]: counts of y_k = token */
+    uint64_t reached[SV_MAX_K + 1]; /* N_k: draws that emitted y_k */
+    uint64_t length[SV_MAX_K + 1];  /* histogram of n, the accepted count */
+    uint64_t *pairs_seq;            /* contingency table, plan->seq_rows x seq_cols */
+    uint64_t *pairs_pos;            /* contingency table, plan->pos_rows x pos_cols */
+    uint64_t violations;            /* draws that broke the contract */
+    int32_t n_notes;
+    char notes[SV_MAX_NOTES][SV_NOTE_LEN]; /* the first violations, in words */
+    int sampler_error;              /* status a verify call returned, 0 if none */
+    double seconds;
+} sv_tally;
+
+typedef struct sv_run_config {
+    const sv_sampler *sampler;
+    uint64_t draws, seed;
+    int32_t batch;   /* sequences per verify call (made even) */
+    int32_t threads;
+    int progress;    /* show progress on stderr */
+    const char *label; /* what progress calls this run */
+} sv_run_config;
+
+int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
+void sv_tally_free(sv_tally *t);
+/* Runs cfg->draws sequences of case c. SV_OK, or a status with a message
+ * (a sampler that fails verify is recorded in the tally, not returned). */
+int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
+           const sv_pair_plan *plan, sv_tally *tally);
+int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan);
+void sv_pair_plan_free(sv_pair_plan *plan);
+
+/* ---- evaluate.c: the checks of one run ---------------------------------------- */
+#define SV_MAX_FINDINGS 8
+#define SV_FINDING_LEN 320
+
+typedef struct sv_position_eval {
+    uint64_t N;                 /* draws that emitted this position */
+    int32_t bins;
+    double tail_mass;           /* probability in the pooled tail bin */
+    int32_t tail_categories;
+    sv_gof chi2, g;
+    double tv, tv_expected, tv_threshold, tv_min_detectable, tv_p;
+    sv_verdict verdict;
+} sv_position_eval;
+
+typedef struct sv_run_eval {
+    uint64_t seed, draws;
+    double seconds;
+    int32_t K;
+    sv_position_eval pos[SV_MAX_K + 1];
+    double length_expected[SV_MAX_K + 1]; /* P(n = j) from the alphas */
+    uint64_t length_observed[SV_MAX_K + 1];
+    sv_gof length;
+    sv_verdict length_verdict;
+    sv_gof indep_seq, indep_pos;
+    sv_verdict indep_seq_verdict, indep_pos_verdict;
+    uint64_t violations;
+    sv_verdict contract_verdict;
+    sv_verdict verdict;         /* the worst of the above */
+    int32_t n_findings;
+    char findings[SV_MAX_FINDINGS][SV_FINDING_LEN]; /* what looks wrong, in words */
+} sv_run_eval;
+
+int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
+                double split_alpha, sv_run_eval *ev);
+
+/* ---- describe.c: what looks wrong, in words ------------------------------------ */
+void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, int32_t k,
+                          char *out, size_t len);
+void sv_describe_length(const sv_run_eval *ev, char *out, size_t len);
+void sv_describe_independence(const char *which, const sv_gof *g, char *out, size_t len);
+
+/* ---- verify.c: a whole run over cases ------------------------------------------ */
+typedef struct sv_case_report {
+    char name[SV_CASE_NAME_MAX];
+    int32_t K, V;
+    int draft_probs_given;
+    double alpha[SV_MAX_K];     /* analytic acceptance per position */
+    int n_runs;                 /* 1, or 2 when a suspect was re-run */
+    sv_run_eval runs[2];
+    sv_verdict verdict;         /* of the last run */
+} sv_case_report;
+
+typedef struct sv_report {
+    const char *sampler, *sampler_description;
+    const char *suite;          /* NULL for --case */
+    uint64_t seed;
+    double alpha, split_alpha;
+    size_t n_tests;
+    int32_t threads, batch;
+    size_t n_cases;
+    sv_case_report *cases;
+    size_t passed, suspect, failed;
+    uint64_t total_draws;
+    double seconds;
+} sv_report;
+
+typedef struct sv_verify_config {
+    const sv_sampler *sampler;
+    const char *suite;          /* name, for the report */
+    const char *const *specs;   /* n_cases case specs */
+    const uint64_t *draws;      /* draws per case */
+    size_t n_cases;
+    uint64_t seed;
+    double alpha;               /* family-wise false-alarm rate */
+    int32_t batch, threads;
+    int progress;
+    int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
+} sv_verify_config;
+
+/* SV_OK with a report (whatever the verdicts), or a status with a message. */
+int sv_verify(const sv_verify_config *cfg, sv_report **out);
+void sv_report_free(sv_report *r);
+/* The seed a suspect's re-run uses. */
+uint64_t sv_rerun_seed(uint64_t seed);
+
+/* ---- reports ----------------------------------------------------------------- */
+void sv_report_text(const sv_report *r, FILE *out);
+int sv_report_json(const sv_report *r, const char *path);
+int sv_report_junit(const sv_report *r, const char *path);
+
+/* ---- atomic_file.c: nothing is written half --------------------------------- */
+typedef struct sv_atomic_file {
+    FILE *fp;
+    char *path, *tmp;
+} sv_atomic_file;
+/* Opens a temporary file beside path. */
+int sv_atomic_open(sv_atomic_file *f, const char *path);
+/* Flushes, syncs and renames into place; on error removes the temporary. */
+int sv_atomic_commit(sv_atomic_file *f);
+void sv_atomic_abort(sv_atomic_file *f);
+
+/* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
+typedef struct sv_progress {
+    int enabled;
+    const char *label;
+    uint64_t total;
+    double start, last;
+} sv_progress;
+void sv_progress_start(sv_progress *p, int enabled, const char *label, uint64_t total);
+void sv_progress_update(sv_progress *p, uint64_t done);
+void sv_progress_end(sv_progress *p);
+double sv_now(void);
+
+/* ---- args.c: numbers from the command line -------------------------------------- */
+int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out);
+/* open: the range excludes its ends */
+int sv_parse_double(const char *flag, const char *text, double min, double max, int open,
+                    double *out);
+
+/* ---- commands ------------------------------------------------------------------ */
+int sv_cmd_list(int argc, char **argv);
+int sv_cmd_verify(int argc, char **argv);
+
+#endif
