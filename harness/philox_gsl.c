@@ -1,6 +1,6 @@
 /* philox_gsl.c: a gsl_rng type whose numbers are addressed Philox lanes, so
  * GSL's samplers (Walker alias tables) run on the same counter-based stream
- * as the samplers under test. get_double gives 53-bit uniforms in (0, 1). */
+ * as the samplers under test. get_double gives 52-bit uniforms in (0, 1). */
 #include "sv_harness.h"
 #include "sv_philox.h"
 

@@ -4,7 +4,7 @@
  * purpose, lane), computed by Philox4x32-10 from Random123: the key is the
  * 64-bit seed, the counter is
  *     { index low 32, index high 32, purpose << 16 | position, lane / 2 }.
- * One Philox call gives 128 bits: two 53-bit uniforms (lanes 2j and 2j+1).
+ * One Philox call gives 128 bits: two 52-bit uniforms (lanes 2j and 2j+1).
  * No running state means results do not depend on batch size, chunking,
  * thread count or device.
  */
@@ -39,18 +39,20 @@ SV_HD philox4x32_ctr_t sv_philox_block(uint64_t seed, uint64_t index, uint32_t p
     return philox4x32_R(10, ctr, key);
 }
 
-/* A double in the open interval (0, 1) from 64 bits: 53 bits, centred in
- * their cell, so it is never exactly 0 or 1 (a 0 would accept p = 0). */
+/* A double in the open interval (0, 1) from 64 bits: 52 bits, centred in
+ * their cell, so it is never exactly 0 or 1 (a 0 would accept p = 0). Not 53:
+ * the centre of the top 53-bit cell, 1 - 2^-54, rounds to 1. */
 SV_HD double sv_u01_double(uint32_t hi, uint32_t lo)
 {
-    uint64_t bits = (((uint64_t)hi << 32) | lo) >> 11;
-    return ((double)bits + 0.5) * (1.0 / 9007199254740992.0); /* 2^-53 */
+    uint64_t bits = (((uint64_t)hi << 32) | lo) >> 12;
+    return ((double)bits + 0.5) * (1.0 / 4503599627370496.0); /* 2^-52 */
 }
 
-/* A float in (0, 1) from 32 bits: 24 bits, centred, never 0 or 1. */
+/* A float in (0, 1) from 32 bits: 23 bits, centred, never 0 or 1 (the top
+ * 24-bit centre, 1 - 2^-25, would round to 1). */
 SV_HD float sv_u01_float(uint32_t x)
 {
-    return ((float)(x >> 8) + 0.5f) * (1.0f / 16777216.0f); /* 2^-24 */
+    return ((float)(x >> 9) + 0.5f) * (1.0f / 8388608.0f); /* 2^-23 */
 }
 
 /* The uniform double at one address. */

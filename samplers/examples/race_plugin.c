@@ -20,8 +20,8 @@ static double uniform(uint64_t seed, uint64_t seq, uint32_t pos, uint32_t stream
     philox4x32_ctr_t c = {{(uint32_t)seq, (uint32_t)(seq >> 32), pos, (stream << 28) ^ i}};
     philox4x32_key_t k = {{(uint32_t)seed ^ 0x5eedu, (uint32_t)(seed >> 32)}};
     philox4x32_ctr_t r = philox4x32(c, k);
-    uint64_t bits = (((uint64_t)r.v[0] << 32) | r.v[1]) >> 11;
-    return ((double)bits + 0.5) / 9007199254740992.0;
+    uint64_t bits = (((uint64_t)r.v[0] << 32) | r.v[1]) >> 12; /* 52 bits: 1 - 2^-53 < 1 */
+    return ((double)bits + 0.5) / 4503599627370496.0;
 }
 
 /* Winner of the race over w_i = max(p_i - q_i, 0) (q NULL: p_i), skipping `skip`. */
