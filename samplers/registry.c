@@ -1,4 +1,5 @@
-/* registry.c: look samplers up by name; built-ins first, then plugins. */
+/* registry.c: look samplers up by name; built-ins first, then the broken
+ * variants, then plugins. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,29 @@
 static const sv_sampler *const builtins[] = {
     &sv_sampler_ref,
     &sv_sampler_direct,
+    &sv_sampler_ref_race,
+    &sv_sampler_ref_float,
+    &sv_sampler_ref_layout,
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])
+
+static const sv_sampler *const broken[] = {
+    &sv_broken_resample_from_p,
+    &sv_broken_residual_unnormalized,
+    &sv_broken_residual_swapped,
+    &sv_broken_ratio_inverted,
+    &sv_broken_no_chain_stop,
+    &sv_broken_bonus_wrong_row,
+    &sv_broken_residual_epsilon_floor,
+    &sv_broken_uniform_reused,
+    &sv_broken_draft_temperature_mismatch,
+    &sv_broken_float16_ratio,
+    &sv_broken_accept_zero_target,
+    &sv_broken_counts_off_by_one,
+    &sv_broken_shared_stream,
+};
+#define N_BROKEN (sizeof broken / sizeof broken[0])
+#define N_FIXED (N_BUILTINS + N_BROKEN)
 
 typedef struct added_sampler {
     const sv_sampler *sampler;
@@ -20,22 +42,36 @@ static size_t n_added, cap_added;
 
 size_t sv_registry_count(void)
 {
-    return N_BUILTINS + n_added;
+    return N_FIXED + n_added;
 }
 
 const sv_sampler *sv_registry_get(size_t i)
 {
     if (i < N_BUILTINS)
         return builtins[i];
-    i -= N_BUILTINS;
+    if (i < N_FIXED)
+        return broken[i - N_BUILTINS];
+    i -= N_FIXED;
     return i < n_added ? added[i].sampler : NULL;
+}
+
+size_t sv_registry_broken_count(void)
+{
+    return N_BROKEN;
+}
+
+const sv_sampler *sv_registry_broken_get(size_t i)
+{
+    return i < N_BROKEN ? broken[i] : NULL;
 }
 
 const char *sv_registry_origin(size_t i)
 {
     if (i < N_BUILTINS)
         return "built-in";
-    i -= N_BUILTINS;
+    if (i < N_FIXED)
+        return "broken";
+    i -= N_FIXED;
     return i < n_added ? added[i].origin : NULL;
 }
 

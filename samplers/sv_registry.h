@@ -1,4 +1,5 @@
-/* sv_registry.h: the built-in samplers and those loaded from plugins. */
+/* sv_registry.h: the built-in samplers, the broken variants, and those loaded
+ * from plugins. */
 #ifndef SV_REGISTRY_H
 #define SV_REGISTRY_H
 
@@ -8,11 +9,33 @@
 /* Built-in samplers, defined one per file. */
 extern const sv_sampler sv_sampler_ref;
 extern const sv_sampler sv_sampler_direct;
+extern const sv_sampler sv_sampler_ref_race;
+extern const sv_sampler sv_sampler_ref_float;
+extern const sv_sampler sv_sampler_ref_layout;
 
-/* Every sampler known now: the built-ins, then those of loaded plugins. */
+/* Deliberately broken variants, one per file in broken/ (each says its bug). */
+extern const sv_sampler sv_broken_resample_from_p;
+extern const sv_sampler sv_broken_residual_unnormalized;
+extern const sv_sampler sv_broken_residual_swapped;
+extern const sv_sampler sv_broken_ratio_inverted;
+extern const sv_sampler sv_broken_no_chain_stop;
+extern const sv_sampler sv_broken_bonus_wrong_row;
+extern const sv_sampler sv_broken_residual_epsilon_floor;
+extern const sv_sampler sv_broken_uniform_reused;
+extern const sv_sampler sv_broken_draft_temperature_mismatch;
+extern const sv_sampler sv_broken_float16_ratio;
+extern const sv_sampler sv_broken_accept_zero_target;
+extern const sv_sampler sv_broken_counts_off_by_one;
+extern const sv_sampler sv_broken_shared_stream;
+
+/* Every sampler known now: the built-ins, the broken variants, then those of
+ * loaded plugins. */
 size_t sv_registry_count(void);
 const sv_sampler *sv_registry_get(size_t i);
-/* Where sampler i comes from: "built-in" or the plugin's path. */
+/* The broken variants alone, in their fixed order. */
+size_t sv_registry_broken_count(void);
+const sv_sampler *sv_registry_broken_get(size_t i);
+/* Where sampler i comes from: "built-in", "broken" or the plugin's path. */
 const char *sv_registry_origin(size_t i);
 /* NULL if no sampler has that name. */
 const sv_sampler *sv_registry_find(const char *name);
