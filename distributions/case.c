@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sv_cases.h"
 
 sv_case *sv_case_alloc(int32_t K, int32_t V)
@@ -27,6 +28,12 @@ void sv_case_free(sv_case *c)
         return;
     free(c->target);
     free(c->draft);
+    if (c->chain) {
+        free(c->chain->P);
+        free(c->chain->Q);
+        free(c->chain->Qcum);
+        free(c->chain);
+    }
     free(c);
 }
 
@@ -53,6 +60,13 @@ static int validate_row(const sv_case *c, const char *what, int32_t k, const flo
 
 int sv_case_validate(const sv_case *c, char *err, size_t errlen)
 {
+    for (int32_t s = 0; c->chain && s < c->V; s++) {
+        if (validate_row(c, "target chain state", s, c->chain->P + (size_t)s * c->V, err,
+                         errlen) != 0 ||
+            validate_row(c, "draft chain state", s, c->chain->Q + (size_t)s * c->V, err,
+                         errlen) != 0)
+            return -1;
+    }
     for (int32_t k = 0; k <= c->K; k++)
         if (validate_row(c, "target", k, c->target + (size_t)k * c->V, err, errlen) != 0)
             return -1;
@@ -118,4 +132,16 @@ double sv_case_alpha(const sv_case *c, int32_t k)
         alpha += c->draft_probs_given ? fmin(pi, qi) : qi * pi;
     }
     return alpha;
+}
+
+void sv_chain_step_rows(const sv_case *c, int32_t state, const int32_t *drafts, float *target,
+                        float *draft)
+{
+    const size_t V = (size_t)c->V;
+    for (int32_t k = 0; k <= c->K; k++) {
+        int32_t from = k == 0 ? state : drafts[k - 1];
+        memcpy(target + (size_t)k * V, c->chain->P + (size_t)from * V, V * sizeof(float));
+        if (k < c->K)
+            memcpy(draft + (size_t)k * V, c->chain->Q + (size_t)from * V, V * sizeof(float));
+    }
 }

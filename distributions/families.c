@@ -6,6 +6,7 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 #include "families.h"
 
 enum { V_, K_, SEED_ }; /* every family's first three values */
@@ -149,6 +150,89 @@ static void tail_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double
 }
 static void tail_build(sv_case *c, const double *v) { each_position(c, v, tail_fill); }
 
+/* ---- binary: two tokens, exact probabilities -------------------------------
+ * values: 3 p, 4 q. Every position has target (p, 1 - p) and drafter (q, 1 - q).
+ * The cheapest case there is per draw: the power formula sizes rounding bugs
+ * (float16_ratio, accept_zero_target) on it. */
+static void binary_build(sv_case *c, const double *v)
+{
+    for (int32_t k = 0; k <= c->K; k++) {
+        target_row(c, k)[0] = (float)v[3];
+        target_row(c, k)[1] = (float)(1.0 - v[3]);
+        if (k < c->K) {
+            draft_row(c, k)[0] = (float)v[4];
+            draft_row(c, k)[1] = (float)(1.0 - v[4]);
+        }
+    }
+}
+
+/* ---- markov: target and draft Markov chains over V states ------------------ */
+/* values: 3 sigma, 4 eps (the drafter's perturbation), 5 T, 6 streams,
+ * 7 support. Row s of the target is softmax(L_s / T), of the drafter
+ * softmax((L_s + eps Z_s) / T). With support S > 0 the target row keeps only
+ * its S largest logits (the rest get p = 0, as after top-k), while the
+ * drafter keeps full support: drafts then often name impossible tokens. */
+static void markov_build(sv_case *c, const double *v)
+{
+    const int32_t V = c->V;
+    sv_chain *ch = calloc(1, sizeof *ch);
+    double *l = malloc(3 * (size_t)V * sizeof *l);
+    gsl_rng *r = position_rng(v, 0);
+    if (ch) {
+        ch->P = malloc((size_t)V * (size_t)V * sizeof *ch->P);
+        ch->Q = malloc((size_t)V * (size_t)V * sizeof *ch->Q);
+        ch->Qcum = malloc((size_t)V * (size_t)V * sizeof *ch->Qcum);
+        ch->streams = (int32_t)v[6];
+    }
+    if (!ch || !ch->P || !ch->Q || !ch->Qcum || !l || !r) {
+        if (ch) {
+            free(ch->P);
+            free(ch->Q);
+            free(ch->Qcum);
+        }
+        free(ch);
+        free(l);
+        if (r)
+            gsl_rng_free(r);
+        return; /* the rows stay zero: validation reports it */
+    }
+    double *m = l + V, *sorted = l + 2 * (size_t)V;
+    for (int32_t s = 0; s < V; s++) {
+        gaussian_logits(r, v[3], l, V);
+        for (int32_t i = 0; i < V; i++)
+            m[i] = l[i] + gsl_ran_gaussian(r, v[4]);
+        if (v[7] > 0 && v[7] < V) { /* top-S of the target: the S-th largest is the cut */
+            memcpy(sorted, l, (size_t)V * sizeof *sorted);
+            gsl_sort(sorted, 1, (size_t)V);
+            double cut = sorted[V - (int32_t)v[7]];
+            for (int32_t i = 0; i < V; i++)
+                if (l[i] < cut)
+                    l[i] = -INFINITY;
+        }
+        sv_softmax(l, V, v[5], ch->P + (size_t)s * V);
+        sv_softmax(m, V, v[5], ch->Q + (size_t)s * V);
+        double cum = 0.0;
+        for (int32_t i = 0; i < V; i++) {
+            cum += ch->Q[(size_t)s * V + i];
+            ch->Qcum[(size_t)s * V + i] = cum;
+        }
+    }
+    free(l);
+    gsl_rng_free(r);
+    c->chain = ch;
+    /* the fixed rows: the first step of a stream from state 0 along its argmax path */
+    int32_t path[16], state = 0; /* K <= 16 */
+    for (int32_t k = 0; k < c->K; k++) {
+        const float *q = ch->Q + (size_t)state * V;
+        int32_t best = 0;
+        for (int32_t i = 1; i < V; i++)
+            if (q[i] > q[best])
+                best = i;
+        path[k] = state = best;
+    }
+    sv_chain_step_rows(c, 0, path, c->target, c->draft);
+}
+
 static const sv_family families[] = {
     {"seedlab", "the seed lab's pair: skewed (log-normal) target, uniform drafter",
      {COMMON(1000, 5), {"sigma", 2, 0, 20, 0, "spread of the target's Gaussian logits"}},
@@ -187,6 +271,23 @@ static const sv_family families[] = {
       {"T", 0.3, 0, 100, 0, "temperature of target and drafter"},
       {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"}},
      onehot_build},
+    {"binary", "two tokens: target (p, 1 - p) and drafter (q, 1 - q) at every position",
+     {{"V", 2, 2, 2, 1, "vocabulary size (always 2)"},
+      {"K", 1, 1, 16, 1, "drafts per step"},
+      {"seed", 1, 0, 4294967295.0, 1, "unused: the rows are exact"},
+      {"p", 0.5, 0, 1, 0, "target probability of token 0"},
+      {"q", 0.5, 0, 1, 0, "drafter probability of token 0"}},
+     binary_build},
+    {"markov", "target and draft Markov chains over V states (the drafter's a perturbation)",
+     {{"V", 64, 16, 4096, 1, "states (the vocabulary)"},
+      {"K", 4, 1, 16, 1, "drafts per step"},
+      {"seed", 1, 0, 4294967295.0, 1, "seed of the case's random rows"},
+      {"sigma", 2, 0, 20, 0, "spread of each row's Gaussian logits"},
+      {"eps", 0.5, 0, 20, 0, "spread of the drafter's logit perturbation"},
+      {"T", 1, 0.01, 100, 0, "temperature of both chains"},
+      {"streams", 1024, 1, 1048576, 1, "independent streams the draws are spread over"},
+      {"support", 0, 0, 4096, 1, "target transitions kept per state, the rest p = 0 (0: all)"}},
+     markov_build},
     {"tail", "a head of H tokens; the rest share tailmass, most tokens below p = 1e-7",
      {COMMON(32000, 3), {"head", 50, 1, SV_MAX_V, 1, "tokens in the head"},
       {"tailmass", 1e-3, 0, 0.5, 0, "mass shared by the tail"}},

@@ -4,17 +4,18 @@
 
 #define N(a) (sizeof a / sizeof a[0])
 
-/* seconds: small vocabularies, every kind of drafter */
+/* seconds: small vocabularies, every kind of drafter, one Markov pair */
 static const sv_suite_entry smoke[] = {
     {"seedlab:V=100,K=3", 200000},
     {"identical:V=100,K=2", 100000},
     {"zipf:V=200,K=4", 200000},
     {"onehot:V=100,K=3", 200000},
     {"greedy:V=100,K=3", 100000},
+    {"markov:V=16,K=3,support=8", 100000},
 };
 
-/* the default: every family, K from 1 to 8, the large vocabularies; under
- * two minutes for `ref` on two cores */
+/* the default: every family, K from 1 to 8, the large vocabularies, two
+ * Markov pairs; under two minutes for `ref` on two cores */
 static const sv_suite_entry ci[] = {
     {"seedlab:V=1000,K=5", 4000000},
     {"identical:V=1000,K=4", 2000000},
@@ -29,6 +30,8 @@ static const sv_suite_entry ci[] = {
     {"logits:V=32000,K=4", 400000},
     {"logits:V=128256,K=2", 200000},
     {"logits:V=151936,K=2,T=0.7", 200000},
+    {"markov:V=64,K=4", 1000000},
+    {"markov:V=512,K=3,streams=4096,support=64", 2000000},
 };
 
 /* long: ten times the draws, more shapes */
@@ -49,10 +52,12 @@ static const sv_suite_entry full[] = {
     {"logits:V=32000,K=4", 4000000},
     {"logits:V=128256,K=2", 2000000},
     {"logits:V=151936,K=2,T=0.7", 2000000},
+    {"markov:V=64,K=4", 10000000},
+    {"markov:V=4096,K=4,streams=8192,support=256", 2000000},
 };
 
 static const sv_suite suites[] = {
-    {"smoke", "five small cases, seconds", smoke, N(smoke)},
+    {"smoke", "six small cases, seconds", smoke, N(smoke)},
     {"ci", "every family, K 1..8, V up to 151936; the default", ci, N(ci)},
     {"full", "ten times the ci draws and more shapes", full, N(full)},
 };

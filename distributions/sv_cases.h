@@ -9,15 +9,32 @@
 #define SV_CASE_NAME_MAX 192
 #define SV_MAX_V 1048576
 
+/* A context-dependent pair: target and draft Markov chains over V states.
+ * The rows a step sees depend on the state and on the drafts themselves. */
+typedef struct sv_chain {
+    float *P;          /* [V][V]: target transitions P[s][t] */
+    float *Q;          /* [V][V]: draft transitions */
+    double *Qcum;      /* [V][V]: cumulative rows of Q, for drafting */
+    int32_t streams;   /* independent streams the draws are spread over */
+} sv_chain;
+
 /* One case: K+1 target rows and K drafting rows over V tokens, the same for
- * every draw (samplers see them with stride 0). */
+ * every draw (samplers see them with stride 0); or, when chain is set, a
+ * Markov pair whose rows change every step (target and draft then hold the
+ * rows of the first step, from state 0). */
 typedef struct sv_case {
     char name[SV_CASE_NAME_MAX]; /* canonical spec, e.g. "zipf:V=1000,K=8,s=1.1" */
     int32_t K, V;
     float *target;               /* [K+1][V] */
     float *draft;                /* [K][V]: q_k, the distribution drafts are drawn from */
     int draft_probs_given;       /* 0: one-hot drafter; the sampler gets no draft probs */
+    sv_chain *chain;             /* NULL for fixed rows */
 } sv_case;
+
+/* Fills the rows of one step of a chain case: target rows P[s], P[x_1], ...,
+ * P[x_K] and draft rows Q[s], Q[x_1], ..., Q[x_{K-1}]. */
+void sv_chain_step_rows(const sv_case *c, int32_t state, const int32_t *drafts, float *target,
+                        float *draft);
 
 /* Allocates rows for K, V (zeroed); NULL on no memory. */
 sv_case *sv_case_alloc(int32_t K, int32_t V);
