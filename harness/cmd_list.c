@@ -49,8 +49,10 @@ int sv_cmd_list(int argc, char **argv)
     printf("samplers:\n");
     for (size_t i = 0; i < sv_registry_count(); i++) {
         const sv_sampler *s = sv_registry_get(i);
-        printf("  %-14s %-5s %-9s %s\n", s->name, sv_memspace_name(s->memspace),
-               strcmp(sv_registry_origin(i), "built-in") == 0 ? "built-in" : "plugin",
+        const char *origin = sv_registry_origin(i);
+        if (strcmp(origin, "built-in") != 0 && strcmp(origin, "broken") != 0)
+            origin = "plugin";
+        printf("  %-26s %-5s %-9s %s\n", s->name, sv_memspace_name(s->memspace), origin,
                s->description);
     }
     printf("\nsuites:\n");

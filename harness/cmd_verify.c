@@ -33,6 +33,10 @@ static void usage(FILE *out)
         "  --json FILE     write the full report as JSON\n"
         "  --junit FILE    write JUnit XML (one test case per case and check)\n"
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
+        "  --power VARIANT do not sample: print how likely this run is to catch the broken\n"
+        "                  variant (power from its output distribution in closed form) and\n"
+        "                  the draws each case needs for power P\n"
+        "  --power-target P  the power for that draws column (default 1 - 1e-6)\n"
         "  -h, --help      this text\n"
         "\n"
         "Verdicts: FAIL when a p-value is below alpha / (number of p-values); SUSPECT when\n"
@@ -43,7 +47,8 @@ static void usage(FILE *out)
 }
 
 typedef struct verify_args {
-    const char *sampler, *suite, *json, *junit;
+    const char *sampler, *suite, *json, *junit, *power;
+    double power_target;
     const char *cases[MAX_CASES];
     size_t n_cases;
     uint64_t draws, seed;
@@ -55,7 +60,7 @@ typedef struct verify_args {
 static int parse(int argc, char **argv, verify_args *a)
 {
     enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
-           O_THREADS, O_JSON, O_JUNIT, O_NORERUN };
+           O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET };
     static const struct option options[] = {
         {"sampler", required_argument, NULL, O_SAMPLER},
         {"plugin", required_argument, NULL, O_PLUGIN},
@@ -69,6 +74,8 @@ static int parse(int argc, char **argv, verify_args *a)
         {"json", required_argument, NULL, O_JSON},
         {"junit", required_argument, NULL, O_JUNIT},
         {"no-rerun", no_argument, NULL, O_NORERUN},
+        {"power", required_argument, NULL, O_POWER},
+        {"power-target", required_argument, NULL, O_POWER_TARGET},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -105,6 +112,10 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_JSON: a->json = optarg; break;
         case O_JUNIT: a->junit = optarg; break;
         case O_NORERUN: a->rerun = 0; break;
+        case O_POWER: a->power = optarg; break;
+        case O_POWER_TARGET:
+            rc = sv_parse_double("--power-target", optarg, 0.0, 1.0, 1, &a->power_target);
+            break;
         case 'h': usage(stdout); return -1;
         case ':': rc = sv_fail(SV_EBAD, "verify: %s needs a value", argv[optind - 1]); break;
         default:
@@ -133,20 +144,23 @@ int sv_cmd_verify(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     verify_args a = {.sampler = NULL, .seed = 1, .alpha = 1e-6, .batch = 4096,
-                     .threads = cores > 0 ? (int32_t)cores : 1, .rerun = 1};
+                     .threads = cores > 0 ? (int32_t)cores : 1, .rerun = 1,
+                     .power_target = 1.0 - 1e-6};
     int rc = parse(argc, argv, &a);
     if (rc < 0)
         return SV_OK; /* --help */
     if (rc != SV_OK)
         return rc;
 
+    /* samplers from plugins: origin neither "built-in" nor "broken" */
+    size_t from_plugins = 0, last = 0;
+    for (size_t i = 0; i < sv_registry_count(); i++)
+        if (strcmp(sv_registry_origin(i), "built-in") != 0 &&
+            strcmp(sv_registry_origin(i), "broken") != 0) {
+            from_plugins++;
+            last = i;
+        }
     if (!a.sampler) { /* ref, or the one sampler a plugin brought */
-        size_t from_plugins = 0, last = 0;
-        for (size_t i = 0; i < sv_registry_count(); i++)
-            if (strcmp(sv_registry_origin(i), "built-in") != 0) {
-                from_plugins++;
-                last = i;
-            }
         if (from_plugins > 1)
             return sv_fail(SV_EBAD, "verify: the plugins offer %zu samplers; choose one with "
                            "--sampler (see specverify list --plugin LIB)", from_plugins);
@@ -155,7 +169,7 @@ int sv_cmd_verify(int argc, char **argv)
     const sv_sampler *sampler = sv_registry_find(a.sampler);
     if (!sampler)
         return sv_fail(SV_EBAD, "verify: unknown sampler '%s' (see specverify list%s)",
-                       a.sampler, sv_registry_count() > 2 ? "" : "; plugins need --plugin");
+                       a.sampler, from_plugins ? "" : "; plugins need --plugin");
 
     const char *specs[MAX_CASES];
     uint64_t draws[MAX_CASES];
@@ -175,6 +189,12 @@ int sv_cmd_verify(int argc, char **argv)
             specs[n] = suite->entries[n].spec;
             draws[n] = a.draws ? a.draws : suite->entries[n].draws;
         }
+    }
+    if (a.power) {
+        if (!sv_predict_known(a.power))
+            return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
+                           "'%s' (variants with one: see README, 'Power')", a.power);
+        return sv_print_power(a.power, specs, draws, n, a.alpha, a.power_target, stdout);
     }
     if ((a.json && (rc = check_writable(a.json)) != SV_OK) ||
         (a.junit && (rc = check_writable(a.junit)) != SV_OK))

@@ -22,7 +22,7 @@ static int evaluate_position(const sv_case *c, const sv_tally *t, int32_t k, dou
     pe->N = t->reached[k];
     if (pe->N == 0) {
         pe->verdict = SV_NA;
-        pe->chi2 = pe->g = (sv_gof){0.0, 0, 1.0};
+        pe->chi2 = pe->g = (sv_gof){0.0, 0, 1.0, 0};
         pe->tv_p = 1.0;
         return SV_OK;
     }
@@ -46,6 +46,11 @@ static int evaluate_position(const sv_case *c, const sv_tally *t, int32_t k, dou
      * at least 1 - split (the same McDiarmid bound, applied twice) */
     pe->tv_min_detectable = 2.0 * (pe->tv_expected + margin);
     pe->tv_p = sv_tv_pvalue(pe->tv, pe->tv_expected, pe->N);
+    /* the chi-square effect this N catches at the split level with the same
+     * probability (noncentral chi-square power, power.c) */
+    pe->w2_min_detectable = pe->chi2.df > 0
+                                ? sv_min_detectable_w2(pe->chi2.df, pe->N, split, 1.0 - split)
+                                : NAN;
 
     pe->verdict = SV_PASS;
     if (pe->chi2.df > 0) {
@@ -83,7 +88,7 @@ static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv
     }
     length_distribution(c, ev->length_expected);
     ev->length_verdict = SV_NA;
-    ev->length = (sv_gof){0.0, 0, 1.0};
+    ev->length = (sv_gof){0.0, 0, 1.0, 0};
     if (valid == 0)
         return SV_OK;
     sv_pooled pooled;
@@ -111,7 +116,7 @@ static sv_verdict evaluate_pairs(const uint64_t *table, const sv_binmap *rows,
                                  const sv_binmap *cols, int ok, const char *which, double split,
                                  sv_gof *g, sv_run_eval *ev)
 {
-    *g = (sv_gof){0.0, 0, 1.0};
+    *g = (sv_gof){0.0, 0, 1.0, 0};
     if (!ok)
         return SV_NA;
     *g = sv_independence(table, rows->nbins, cols->nbins);
@@ -148,6 +153,16 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
         add_finding(ev, text);
     }
 
+    if (c->chain) { /* rows change every step: the sequence check replaces the rest */
+        for (int32_t k = 0; k <= c->K; k++)
+            ev->pos[k].verdict = SV_NA;
+        ev->length_verdict = ev->indep_seq_verdict = ev->indep_pos_verdict = SV_NA;
+        int rc = sv_evaluate_chain(c, t, split_alpha, ev);
+        ev->verdict = sv_verdict_worst(ev->contract_verdict, ev->seq_verdict);
+        if (ev->verdict == SV_NA)
+            ev->verdict = SV_PASS;
+        return rc;
+    }
     double *p = malloc((size_t)c->V * sizeof *p);
     if (!p)
         return sv_fail(SV_EENV, "case %s: out of memory", c->name);
@@ -172,6 +187,7 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
     v = sv_verdict_worst(v, ev->length_verdict);
     v = sv_verdict_worst(v, ev->indep_seq_verdict);
     v = sv_verdict_worst(v, ev->indep_pos_verdict);
+    v = sv_verdict_worst(v, ev->seq_verdict);
     ev->verdict = v == SV_NA ? SV_PASS : v;
     return SV_OK;
 }

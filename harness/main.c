@@ -12,9 +12,11 @@ static void usage(FILE *out)
             "must be distributed exactly as the target model's p, over millions of draws.\n"
             "\n"
             "commands:\n"
-            "  verify   run a sampler over a suite of cases and test its output distribution\n"
-            "  list     samplers, suites and case families\n"
-            "  help     this text; 'specverify COMMAND --help' for one command\n"
+            "  verify     run a sampler over a suite of cases and test its output distribution\n"
+            "  mutants    every deliberately broken sampler through a suite: caught or missed?\n"
+            "  calibrate  run a correct sampler many times: are its p-values uniform?\n"
+            "  list       samplers, suites and case families\n"
+            "  help       this text; 'specverify COMMAND --help' for one command\n"
             "\n"
             "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
             "3 environment.\n");
@@ -30,6 +32,10 @@ int main(int argc, char **argv)
     int rc;
     if (strcmp(cmd, "verify") == 0) {
         rc = sv_cmd_verify(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "calibrate") == 0) {
+        rc = sv_cmd_calibrate(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "mutants") == 0) {
+        rc = sv_cmd_mutants(argc - 1, argv + 1);
     } else if (strcmp(cmd, "list") == 0) {
         rc = sv_cmd_list(argc - 1, argv + 1);
     } else if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
@@ -40,7 +46,7 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, list, help)", cmd);
+        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, list, help)", cmd);
     }
     if (rc != SV_OK && rc != SV_EVERIFY)
         fprintf(stderr, "specverify: %s\n", sv_error_message());

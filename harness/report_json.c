@@ -44,6 +44,7 @@ static cJSON *run_json(const sv_run_eval *ev)
         cJSON_AddNumberToObject(tv, "threshold", pe->tv_threshold);
         cJSON_AddNumberToObject(tv, "min_detectable", pe->tv_min_detectable);
         cJSON_AddNumberToObject(tv, "p_bound", pe->tv_p);
+        cJSON_AddNumberToObject(p, "w2_min_detectable", pe->w2_min_detectable);
         cJSON_AddStringToObject(p, "verdict", sv_verdict_name(pe->verdict));
         cJSON_AddItemToArray(positions, p);
     }
@@ -59,6 +60,14 @@ static cJSON *run_json(const sv_run_eval *ev)
     cJSON *ind = cJSON_AddObjectToObject(o, "independence");
     cJSON_AddItemToObject(ind, "consecutive_sequences", gof_json(ev->indep_seq));
     cJSON_AddItemToObject(ind, "positions_1_2", gof_json(ev->indep_pos));
+    if (ev->chain) {
+        cJSON *seq = cJSON_AddObjectToObject(o, "sequence");
+        cJSON_AddNumberToObject(seq, "transitions", (double)ev->transitions);
+        cJSON_AddNumberToObject(seq, "states_tested", ev->states_tested);
+        cJSON_AddItemToObject(seq, "chi2", gof_json(ev->seq_chi2));
+        cJSON_AddItemToObject(seq, "g", gof_json(ev->seq_g));
+        cJSON_AddStringToObject(seq, "verdict", sv_verdict_name(ev->seq_verdict));
+    }
     cJSON *findings = cJSON_AddArrayToObject(o, "findings");
     for (int32_t f = 0; f < ev->n_findings; f++)
         cJSON_AddItemToArray(findings, cJSON_CreateString(ev->findings[f]));

@@ -1,5 +1,6 @@
 /* report_junit.c: JUnit XML for CI systems: one <testcase> per case and check
- * (contract, each position, accepted length, each independence test). */
+ * (contract, each position, accepted length, each independence test; for a
+ * Markov-pair case, contract and the sequence transitions). */
 #include <string.h>
 #include "sv_harness.h"
 
@@ -56,6 +57,12 @@ int sv_report_junit(const sv_report *r, const char *path)
     size_t tests = 0, failures = 0, skipped = 0;
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
+        if (ev->chain) {
+            tests += 2;
+            failures += (ev->contract_verdict == SV_FAIL) + (ev->seq_verdict == SV_FAIL);
+            skipped += ev->seq_verdict == SV_NA;
+            continue;
+        }
         tests += 4 + (size_t)ev->K + 1;
         failures += ev->contract_verdict == SV_FAIL;
         failures += ev->length_verdict == SV_FAIL;
@@ -77,6 +84,11 @@ int sv_report_junit(const sv_report *r, const char *path)
         const sv_case_report *cr = &r->cases[i];
         const sv_run_eval *ev = &cr->runs[cr->n_runs - 1];
         testcase(f, cr->name, "contract", ev->contract_verdict, ev, "draw", 0.0);
+        if (ev->chain) {
+            testcase(f, cr->name, "sequence transitions", ev->seq_verdict, ev, "sequence:",
+                     ev->seq_chi2.p < ev->seq_g.p ? ev->seq_chi2.p : ev->seq_g.p);
+            continue;
+        }
         for (int32_t k = 0; k <= ev->K; k++) {
             char check[32], key[32];
             snprintf(check, sizeof check, "position %d", k + 1);

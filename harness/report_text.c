@@ -22,11 +22,27 @@ static sv_gof indep_worst(const sv_run_eval *ev)
     return ev->indep_pos;
 }
 
+/* A Markov-pair case: one row, the emitted transitions against the target chain. */
+static void print_chain_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)
+{
+    char chi[16], g[16], what[48];
+    fmt_p(chi, sizeof chi, ev->seq_chi2);
+    fmt_p(g, sizeof g, ev->seq_g);
+    snprintf(what, sizeof what, "transitions, %d states", ev->states_tested);
+    fprintf(out, "%-34.34s %3s %10llu %8s %8s  %-28s %8s %8s %8s  %s\n", cr->name, "seq",
+            (unsigned long long)ev->transitions, chi, g, what, "", "", "",
+            sv_verdict_name(sv_verdict_worst(ev->seq_verdict, ev->contract_verdict)));
+}
+
 static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)
 {
+    if (ev->chain) {
+        print_chain_run(cr, ev, out);
+        return;
+    }
     for (int32_t k = 0; k <= cr->K; k++) {
         const sv_position_eval *pe = &ev->pos[k];
-        char chi[16], g[16], len[16] = "", ind[16] = "", tv[48];
+        char chi[16], g[16], len[16] = "", ind[16] = "", tv[48], w2[16] = "n/a";
         fmt_p(chi, sizeof chi, pe->chi2);
         fmt_p(g, sizeof g, pe->g);
         if (pe->N)
@@ -34,6 +50,8 @@ static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out
                      pe->tv_min_detectable);
         else
             snprintf(tv, sizeof tv, "n/a");
+        if (pe->N && pe->chi2.df > 0)
+            snprintf(w2, sizeof w2, "%.2g", pe->w2_min_detectable);
         if (k == 0) {
             fmt_p(len, sizeof len, ev->length);
             fmt_p(ind, sizeof ind, indep_worst(ev));
@@ -44,8 +62,9 @@ static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out
                                  sv_verdict_worst(ev->contract_verdict,
                                                   sv_verdict_worst(ev->indep_seq_verdict,
                                                                    ev->indep_pos_verdict)));
-        fprintf(out, "%-34.34s %3d %10llu %8s %8s  %-28s %8s %8s  %s\n", k == 0 ? cr->name : "",
-                k + 1, (unsigned long long)pe->N, chi, g, tv, len, ind, sv_verdict_name(v));
+        fprintf(out, "%-34.34s %3d %10llu %8s %8s  %-28s %8s %8s %8s  %s\n",
+                k == 0 ? cr->name : "", k + 1, (unsigned long long)pe->N, chi, g, tv, w2, len, ind,
+                sv_verdict_name(v));
     }
 }
 
@@ -56,8 +75,8 @@ void sv_report_text(const sv_report *r, FILE *out)
     fprintf(out, "%s%s, seed %llu, family-wise false-alarm rate %g over %zu p-values "
             "(each %.2g)\n\n", r->suite ? "suite " : "", r->suite ? r->suite : "one case",
             (unsigned long long)r->seed, r->alpha, r->n_tests, r->split_alpha);
-    fprintf(out, "%-34s %3s %10s %8s %8s  %-28s %8s %8s  %s\n", "case", "pos", "N", "chi2 p",
-            "G p", "TV (threshold) min-det", "len p", "indep p", "verdict");
+    fprintf(out, "%-34s %3s %10s %8s %8s  %-28s %8s %8s %8s  %s\n", "case", "pos", "N",
+            "chi2 p", "G p", "TV (threshold) min-det", "w2 det", "len p", "indep p", "verdict");
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_case_report *cr = &r->cases[i];
         print_run(cr, &cr->runs[0], out);
@@ -94,4 +113,6 @@ void sv_report_text(const sv_report *r, FILE *out)
             r->seconds > 0 ? (double)r->total_draws / r->seconds / 1e6 : 0.0, r->threads);
     fprintf(out, "min-det: the smallest TV distance from p that this N detects with probability "
             ">= 1 - %.2g\n", r->split_alpha);
+    fprintf(out, "w2 det: the smallest chi-square effect w^2 = sum (r - p)^2 / p over the bins "
+            "that this N detects with the same probability\n");
 }

@@ -32,7 +32,9 @@ int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out)
     size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
     t->pairs_seq = calloc(seq ? seq : 1, sizeof *t->pairs_seq);
     t->pairs_pos = calloc(pos ? pos : 1, sizeof *t->pairs_pos);
-    if (!t->hist || !t->pairs_seq || !t->pairs_pos) {
+    if (c->chain)
+        t->transitions = calloc((size_t)c->V * (size_t)c->V, sizeof *t->transitions);
+    if (!t->hist || !t->pairs_seq || !t->pairs_pos || (c->chain && !t->transitions)) {
         sv_tally_free(t);
         return sv_fail(SV_EENV, "case %s: out of memory for histograms of %d x %d", c->name,
                        c->K + 1, c->V);
@@ -48,6 +50,7 @@ void sv_tally_free(sv_tally *t)
     free(t->hist);
     free(t->pairs_seq);
     free(t->pairs_pos);
+    free(t->transitions);
     free(t);
 }
 
@@ -66,6 +69,9 @@ static void tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *pla
         into->pairs_seq[i] += t->pairs_seq[i];
     for (size_t i = 0; i < pos; i++)
         into->pairs_pos[i] += t->pairs_pos[i];
+    if (into->transitions && t->transitions)
+        for (size_t i = 0; i < (size_t)t->V * (size_t)t->V; i++)
+            into->transitions[i] += t->transitions[i];
     into->draws += t->draws;
     into->violations += t->violations;
     for (int32_t i = 0; i < t->n_notes && into->n_notes < SV_MAX_NOTES; i++)
@@ -126,12 +132,10 @@ __attribute__((format(printf, 2, 3))) static void note(sv_tally *t, const char *
     }
 }
 
-/* Returns 1 if sequence b's outputs keep the contract, else notes why. */
-static int check_sequence(sv_tally *t, const sv_case *c, uint64_t g, const int32_t *x,
-                          const int32_t *y, int32_t n)
+int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
+                      const int32_t *x, const int32_t *y, int32_t n)
 {
-    const int32_t K = c->K, V = c->V;
-    const unsigned long long G = (unsigned long long)g;
+    const unsigned long long G = (unsigned long long)index;
     if (n == POISON) {
         note(t, "draw %llu: accepted count left unwritten", G);
         return 0;
@@ -154,7 +158,7 @@ static int check_sequence(sv_tally *t, const sv_case *c, uint64_t g, const int32
                  y[k], x[k]);
             return 0;
         }
-        if (c->target[(size_t)k * V + y[k]] == 0.0f) {
+        if (target[(size_t)k * V + y[k]] == 0.0f) {
             note(t, "draw %llu: position %d emitted token %d, whose target probability is 0", G,
                  k + 1, y[k]);
             return 0;
@@ -178,8 +182,8 @@ static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
     for (int32_t b = 0; b < B; b++) {
         const int32_t *y = out + (size_t)b * (K + 1);
         int32_t n = accepted[b];
-        valid[b] = (unsigned char)check_sequence(t, c, first + (uint64_t)b,
-                                                 drafts + (size_t)b * K, y, n);
+        valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, first + (uint64_t)b,
+                                                    drafts + (size_t)b * K, y, n);
         if (!valid[b])
             continue;
         for (int32_t k = 0; k <= n; k++) {
@@ -212,18 +216,99 @@ typedef struct shared {
     const sv_case *c;
     const sv_drafter *d;
     const sv_pair_plan *plan;
-    int32_t batch;
-    uint64_t n_chunks;
-    atomic_uint_fast64_t next_chunk, done;
+    int32_t batch;     /* sequences per verify call */
+    uint64_t n_units;  /* chunks of draws, or of streams for chain cases */
+    uint64_t steps;    /* chain cases: steps per stream */
+    atomic_uint_fast64_t next_unit, done;
     atomic_int stop, finished;
 } shared;
 
 typedef struct worker {
     shared *sh;
     sv_tally *tally;
+    sv_worker_buffers buf;
     int status;
     char error[256];
 } worker;
+
+int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tally *t)
+{
+    for (size_t i = 0; i < (size_t)bt->B * (size_t)(bt->K + 1); i++)
+        bt->out_tokens[i] = POISON;
+    for (int32_t b = 0; b < bt->B; b++)
+        bt->out_accepted[b] = POISON;
+    int rc = cfg->sampler->verify(state, bt);
+    if (rc != SV_SAMPLER_OK) {
+        t->sampler_error = rc;
+        if (t->n_notes < SV_MAX_NOTES)
+            snprintf(t->notes[t->n_notes++], SV_NOTE_LEN,
+                     "sampler %s: verify of sequences %llu..%llu returned status %d",
+                     cfg->sampler->name, (unsigned long long)bt->first_index,
+                     (unsigned long long)(bt->first_index + (uint64_t)bt->B - 1), rc);
+    }
+    return rc;
+}
+
+/* Chunk `unit` of a fixed-row case: drafts, one verify call, counting. */
+static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally *t)
+{
+    const sv_case *c = sh->c;
+    const int32_t K = c->K;
+    uint64_t first = unit * (uint64_t)sh->batch, left = sh->cfg->draws - first;
+    int32_t B = left < (uint64_t)sh->batch ? (int32_t)left : sh->batch;
+    for (int32_t b = 0; b < B; b++)
+        sv_drafter_draw(sh->d, w->philox, sh->cfg->seed, first + (uint64_t)b,
+                        w->drafts + (size_t)b * K);
+    sv_batch bt = {
+        .B = B, .K = K, .V = c->V,
+        .target = c->target, .target_stride = 0,
+        .draft = c->draft_probs_given ? c->draft : NULL, .draft_stride = 0,
+        .draft_tokens = w->drafts,
+        .seed = sh->cfg->seed, .first_index = first,
+        .out_tokens = w->out, .out_accepted = w->accepted,
+        .stream = NULL,
+    };
+    int rc = sv_sampler_call(sh->cfg, w->state, &bt, t);
+    if (rc == SV_SAMPLER_OK)
+        count_batch(t, c, sh->plan, first, B, w->drafts, w->out, w->accepted, w->valid);
+    atomic_fetch_add(&sh->done, (uint64_t)B);
+    return rc;
+}
+
+static void free_buffers(sv_worker_buffers *w)
+{
+    free(w->drafts);
+    free(w->out);
+    free(w->accepted);
+    free(w->valid);
+    free(w->rows_target);
+    free(w->rows_draft);
+    free(w->states);
+    if (w->philox)
+        gsl_rng_free(w->philox);
+    memset(w, 0, sizeof *w);
+}
+
+static int alloc_buffers(sv_worker_buffers *w, const sv_case *c, int32_t batch)
+{
+    const size_t B = (size_t)batch, K = (size_t)c->K, V = (size_t)c->V;
+    memset(w, 0, sizeof *w);
+    w->drafts = malloc(B * (K ? K : 1) * sizeof *w->drafts);
+    w->out = malloc(B * (K + 1) * sizeof *w->out);
+    w->accepted = malloc(B * sizeof *w->accepted);
+    w->valid = malloc(B);
+    w->philox = gsl_rng_alloc(sv_gsl_rng_philox);
+    int ok = w->drafts && w->out && w->accepted && w->valid && w->philox;
+    if (c->chain) { /* rows are built per sequence */
+        w->rows_target = malloc(B * (K + 1) * V * sizeof *w->rows_target);
+        w->rows_draft = malloc(B * K * V * sizeof *w->rows_draft);
+        w->states = malloc(B * sizeof *w->states);
+        ok = ok && w->rows_target && w->rows_draft && w->states;
+    }
+    if (!ok)
+        free_buffers(w);
+    return ok ? 0 : -1;
+}
 
 static void *work(void *arg)
 {
@@ -231,74 +316,37 @@ static void *work(void *arg)
     shared *sh = w->sh;
     const sv_case *c = sh->c;
     const sv_sampler *s = sh->cfg->sampler;
-    const int32_t K = c->K, batch = sh->batch;
-    void *state = NULL;
-    int32_t *drafts = malloc((size_t)batch * (size_t)(K > 0 ? K : 1) * sizeof *drafts);
-    int32_t *out = malloc((size_t)batch * (size_t)(K + 1) * sizeof *out);
-    int32_t *accepted = malloc((size_t)batch * sizeof *accepted);
-    unsigned char *valid = malloc((size_t)batch);
-    gsl_rng *philox = gsl_rng_alloc(sv_gsl_rng_philox);
-    sv_limits limits = {batch, K, c->V};
+    sv_limits limits = {sh->batch, c->K, c->V};
 
-    if (!drafts || !out || !accepted || !valid || !philox) {
+    if (alloc_buffers(&w->buf, c, sh->batch) != 0) {
         w->status = SV_EENV;
-        snprintf(w->error, sizeof w->error, "out of memory for batch buffers of %d", batch);
-        goto done;
+        snprintf(w->error, sizeof w->error, "out of memory for batch buffers of %d", sh->batch);
+        atomic_store(&sh->stop, 1);
+        atomic_fetch_add(&sh->finished, 1);
+        return NULL;
     }
-    int rc = s->init(&state, &limits);
+    int rc = s->init(&w->buf.state, &limits);
     if (rc != SV_SAMPLER_OK) {
         w->tally->sampler_error = rc;
         snprintf(w->tally->notes[w->tally->n_notes++], SV_NOTE_LEN,
                  "sampler %s: init failed with status %d", s->name, rc);
         atomic_store(&sh->stop, 1);
-        goto done;
-    }
-    for (;;) {
-        uint64_t chunk = atomic_fetch_add(&sh->next_chunk, 1);
-        if (chunk >= sh->n_chunks || atomic_load(&sh->stop))
-            break;
-        uint64_t first = chunk * (uint64_t)batch;
-        uint64_t left = sh->cfg->draws - first;
-        int32_t B = left < (uint64_t)batch ? (int32_t)left : batch;
-
-        for (int32_t b = 0; b < B; b++)
-            sv_drafter_draw(sh->d, philox, sh->cfg->seed, first + (uint64_t)b,
-                            drafts + (size_t)b * K);
-        for (size_t i = 0; i < (size_t)B * (size_t)(K + 1); i++)
-            out[i] = POISON;
-        for (int32_t b = 0; b < B; b++)
-            accepted[b] = POISON;
-
-        sv_batch bt = {
-            .B = B, .K = K, .V = c->V,
-            .target = c->target, .target_stride = 0,
-            .draft = c->draft_probs_given ? c->draft : NULL, .draft_stride = 0,
-            .draft_tokens = drafts,
-            .seed = sh->cfg->seed, .first_index = first,
-            .out_tokens = out, .out_accepted = accepted,
-            .stream = NULL,
-        };
-        rc = s->verify(state, &bt);
-        if (rc != SV_SAMPLER_OK) {
-            w->tally->sampler_error = rc;
-            if (w->tally->n_notes < SV_MAX_NOTES)
-                snprintf(w->tally->notes[w->tally->n_notes++], SV_NOTE_LEN,
-                         "sampler %s: verify of draws %llu..%llu returned status %d", s->name,
-                         (unsigned long long)first, (unsigned long long)(first + B - 1), rc);
-            atomic_store(&sh->stop, 1);
-            break;
+    } else {
+        for (;;) {
+            uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
+            if (unit >= sh->n_units || atomic_load(&sh->stop))
+                break;
+            rc = c->chain ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
+                                          w->tally, &sh->done)
+                          : fixed_unit(sh, &w->buf, unit, w->tally);
+            if (rc != SV_SAMPLER_OK) {
+                atomic_store(&sh->stop, 1);
+                break;
+            }
         }
-        count_batch(w->tally, c, sh->plan, first, B, drafts, out, accepted, valid);
-        atomic_fetch_add(&sh->done, (uint64_t)B);
+        s->destroy(w->buf.state);
     }
-    s->destroy(state);
-done:
-    free(drafts);
-    free(out);
-    free(accepted);
-    free(valid);
-    if (philox)
-        gsl_rng_free(philox);
+    free_buffers(&w->buf);
     atomic_fetch_add(&sh->finished, 1);
     return NULL;
 }
@@ -311,10 +359,18 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
                        "samplers only", cfg->sampler->name);
     int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
     shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan};
-    sh.batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
-    sh.n_chunks = (cfg->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
-    if ((uint64_t)threads > sh.n_chunks)
-        threads = sh.n_chunks ? (int32_t)sh.n_chunks : 1;
+    if (c->chain) {
+        /* units are chunks of streams, small enough to keep every thread busy */
+        uint64_t streams = (uint64_t)c->chain->streams, per = streams / (4u * (uint64_t)threads);
+        sh.steps = (cfg->draws + streams - 1) / streams;
+        sh.batch = (int32_t)(per < 1 ? 1 : (per > (uint64_t)cfg->batch ? (uint64_t)cfg->batch : per));
+        sh.n_units = (streams + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+    } else {
+        sh.batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
+        sh.n_units = (cfg->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+    }
+    if ((uint64_t)threads > sh.n_units)
+        threads = sh.n_units ? (int32_t)sh.n_units : 1;
 
     worker *workers = calloc((size_t)threads, sizeof *workers);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
@@ -337,10 +393,12 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
         atomic_store(&sh.stop, 1);
 
     sv_progress progress;
-    sv_progress_start(&progress, cfg->progress, cfg->label ? cfg->label : c->name, cfg->draws);
+    uint64_t total = c->chain ? sh.steps * (uint64_t)c->chain->streams : cfg->draws;
+    sv_progress_start(&progress, cfg->progress, cfg->label ? cfg->label : c->name, total);
     double start = sv_now();
-    while (atomic_load(&sh.finished) < started) {
-        struct timespec pause = {0, 50 * 1000 * 1000};
+    /* poll for progress: 1 ms at first so short runs end at once, then up to 50 ms */
+    for (long ns = 1000000; atomic_load(&sh.finished) < started; ns = ns < 50000000 ? 2 * ns : ns) {
+        struct timespec pause = {0, ns};
         nanosleep(&pause, NULL);
         sv_progress_update(&progress, atomic_load(&sh.done));
     }

@@ -96,22 +96,23 @@ static double exact_tail_p(const sv_pooled *pooled)
 
 sv_gof sv_pearson(const sv_pooled *pooled)
 {
-    sv_gof g = {0.0, pooled->nbins - 1, 1.0};
+    sv_gof g = {0.0, pooled->nbins - 1, 1.0, 0};
     if (g.df < 1)
-        return (sv_gof){0.0, 0, 1.0};
+        return (sv_gof){0.0, 0, 1.0, 0};
     for (int32_t j = 0; j < pooled->nbins; j++) {
         double d = pooled->observed[j] - pooled->expected[j];
         g.stat += d * d / pooled->expected[j];
     }
     g.p = pooled->exact_tail ? exact_tail_p(pooled) : gsl_cdf_chisq_Q(g.stat, g.df);
+    g.exact = pooled->exact_tail;
     return g;
 }
 
 sv_gof sv_gtest(const sv_pooled *pooled)
 {
-    sv_gof g = {0.0, pooled->nbins - 1, 1.0};
+    sv_gof g = {0.0, pooled->nbins - 1, 1.0, 0};
     if (g.df < 1)
-        return (sv_gof){0.0, 0, 1.0};
+        return (sv_gof){0.0, 0, 1.0, 0};
     for (int32_t j = 0; j < pooled->nbins; j++) {
         double o = pooled->observed[j];
         if (o > 0.0)
@@ -120,6 +121,7 @@ sv_gof sv_gtest(const sv_pooled *pooled)
     if (g.stat < 0.0) /* rounding, when observed equals expected */
         g.stat = 0.0;
     g.p = pooled->exact_tail ? exact_tail_p(pooled) : gsl_cdf_chisq_Q(g.stat, g.df);
+    g.exact = pooled->exact_tail;
     return g;
 }
 
@@ -127,7 +129,7 @@ sv_gof sv_independence(const uint64_t *table, int32_t rows, int32_t cols)
 {
     double row_sum[64] = {0}, col_sum[64] = {0}, total = 0.0;
     if (rows > 64 || cols > 64)
-        return (sv_gof){0.0, 0, 1.0};
+        return (sv_gof){0.0, 0, 1.0, 0};
     for (int32_t i = 0; i < rows; i++)
         for (int32_t j = 0; j < cols; j++) {
             double o = (double)table[i * cols + j];
@@ -140,9 +142,9 @@ sv_gof sv_independence(const uint64_t *table, int32_t rows, int32_t cols)
         r += row_sum[i] > 0.0;
     for (int32_t j = 0; j < cols; j++)
         c += col_sum[j] > 0.0;
-    sv_gof g = {0.0, (r - 1) * (c - 1), 1.0};
+    sv_gof g = {0.0, (r - 1) * (c - 1), 1.0, 0};
     if (g.df < 1 || total <= 0.0)
-        return (sv_gof){0.0, 0, 1.0};
+        return (sv_gof){0.0, 0, 1.0, 0};
     for (int32_t i = 0; i < rows; i++)
         for (int32_t j = 0; j < cols; j++) {
             if (row_sum[i] <= 0.0 || col_sum[j] <= 0.0)

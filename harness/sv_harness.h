@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -59,6 +60,7 @@ typedef struct sv_gof {
     double stat;
     int32_t df;  /* 0: no test possible (fewer than two bins) */
     double p;    /* 1 when df = 0 */
+    int exact;   /* p is the exact Poisson tail of a rare bin, not chi-square */
 } sv_gof;
 
 /* Categories sorted by probability; those with expected count >= min_expected
@@ -93,6 +95,70 @@ double sv_mcdiarmid_margin(uint64_t N, double delta);
 /* The bound exp(-2 N t^2) on P(TV - E[TV] >= t): a p-value for TV. */
 double sv_tv_pvalue(double tv, double expected, uint64_t N);
 
+/* ---- power.c: the power of the checks against a known defect -------------------- */
+typedef struct sv_effect_size {
+    double w2;               /* sum over the pooled bins of (r - p)^2 / p */
+    int32_t df;              /* bins - 1 */
+    double tv;               /* TV distance between r and p */
+    double impossible_mass;  /* mass r puts on tokens with p = 0 */
+} sv_effect_size;
+/* P(X > c) for X noncentral chi-square(df, lambda). */
+double sv_ncx2_tail(double c, double df, double lambda);
+/* Power of a chi-square test with df at level alpha when lambda = N w^2. */
+double sv_power_chi2(int32_t df, double lambda, double alpha);
+/* The effect of output distribution r against p, over the bins pooled at N. */
+int sv_effect(const double *p, const double *r, int32_t V, uint64_t N, sv_effect_size *out);
+/* The smallest w^2 that N draws detect with the given power at level alpha. */
+double sv_min_detectable_w2(int32_t df, uint64_t N, double alpha, double power);
+/* Power of the checks (chi-square at alpha, plus the contract check for mass
+ * on p = 0) when draws_here draws emit this position. */
+int sv_power(const double *p, const double *r, int32_t V, double draws_here, double alpha,
+             double *power);
+/* Draws (of which a fraction `reach` emit this position) needed for the power. */
+int sv_draws_needed(const double *p, const double *r, int32_t V, double reach, double alpha,
+                    double power, double *draws);
+
+/* ---- predict.c: broken variants' output distributions in closed form ------------ */
+typedef struct sv_prediction {
+    int32_t K, V;
+    double *out;                    /* [K+1][V]: distribution of y_k among draws emitting it */
+    double accept[SV_MAX_K];        /* the variant's acceptance probability at position k */
+    double reach[SV_MAX_K + 1];     /* fraction of draws that emit position k */
+} sv_prediction;
+/* 1 if the variant's power has a closed form (a distribution or an event). */
+int sv_predict_known(const char *variant);
+/* SV_OK with pr filled; 1 if there is no closed form for this variant and
+ * case (then pr holds nothing to free); another status on error. */
+int sv_predict(const char *variant, const sv_case *c, sv_prediction *pr);
+void sv_prediction_free(sv_prediction *pr);
+/* For variants the contract check catches whenever some event happens: its
+ * probability per draw; -1 for other variants. */
+double sv_predict_event(const char *variant, const sv_case *c);
+
+/* The power of the whole run against a variant on one case (power.c). */
+typedef struct sv_power_report {
+    int known;                  /* 0: no closed form for this variant here */
+    int by_contract;            /* caught by the contract check, not by statistics */
+    double power;               /* P(caught) at the run's draws */
+    double needed;              /* draws for `target` power at the best position */
+    double reach[SV_MAX_K + 1];  /* fraction of draws emitting each position */
+    double w2[SV_MAX_K + 1];
+    int32_t df[SV_MAX_K + 1];
+    double position_power[SV_MAX_K + 1], position_needed[SV_MAX_K + 1];
+} sv_power_report;
+int sv_case_power(const char *variant, const sv_case *c, uint64_t draws, double alpha,
+                  double target, sv_power_report *out);
+
+/* ---- uniformity.c: are p-values uniform? ---------------------------------------- */
+/* The Kolmogorov distribution's tail P(K > t). */
+double sv_kolmogorov_q(double t);
+/* KS of values (sorted in place) against U(0, 1): stat D, p-value. */
+sv_gof sv_ks_uniform(double *values, size_t n);
+/* Chi-square of values in `bins` equal bins of [0, 1] (NIST SP 800-22 uses 10). */
+sv_gof sv_chi2_uniform_bins(const double *values, size_t n, int32_t bins, uint64_t *counts);
+/* Clopper-Pearson interval for a binomial proportion x / n. */
+void sv_binomial_interval(uint64_t x, uint64_t n, double confidence, double *lo, double *hi);
+
 /* ---- verdict.c: one family-wise rate, Bonferroni-split ---------------------- */
 typedef enum sv_verdict {
     SV_NA = -1,     /* no test possible here */
@@ -102,7 +168,7 @@ typedef enum sv_verdict {
 } sv_verdict;
 #define SV_SUSPECT_P 1e-3
 /* The p-values one case contributes to the family. */
-size_t sv_tests_per_case(int32_t K);
+size_t sv_tests_per_case(const sv_case *c);
 double sv_bonferroni(double family_alpha, size_t n_tests);
 sv_verdict sv_verdict_of(double p, double split_alpha);
 sv_verdict sv_verdict_worst(sv_verdict a, sv_verdict b);
@@ -126,6 +192,7 @@ typedef struct sv_tally {
     uint64_t length[SV_MAX_K + 1];  /* histogram of n, the accepted count */
     uint64_t *pairs_seq;            /* contingency table, plan->seq_rows x seq_cols */
     uint64_t *pairs_pos;            /* contingency table, plan->pos_rows x pos_cols */
+    uint64_t *transitions;          /* chain cases: [V][V] counts of (previous, next) emitted */
     uint64_t violations;            /* draws that broke the contract */
     int32_t n_notes;
     char notes[SV_MAX_NOTES][SV_NOTE_LEN]; /* the first violations, in words */
@@ -148,6 +215,31 @@ void sv_tally_free(sv_tally *t);
  * (a sampler that fails verify is recorded in the tally, not returned). */
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally);
+
+/* What one worker thread owns: its sampler state and batch buffers. */
+typedef struct sv_worker_buffers {
+    void *state;
+    int32_t *drafts, *out, *accepted;
+    unsigned char *valid;
+    gsl_rng *philox;
+    float *rows_target, *rows_draft; /* chain cases: rows per sequence */
+    int32_t *states;                 /* chain cases: each stream's state */
+} sv_worker_buffers;
+/* Poisons the outputs, calls verify, records a failing status in the tally. */
+int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tally *t);
+/* Checks one sequence's outputs against the contract, given its target rows
+ * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
+int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
+                      const int32_t *drafts, const int32_t *tokens, int32_t n);
+
+/* ---- chain.c: Markov-pair cases, spec-decoded as streams -------------------------
+ * Draws are spread over the case's streams; stream s, step t has global index
+ * t * streams + s. Its drafts follow the draft chain from the stream's state,
+ * its rows are built per sequence, and the emitted transitions are counted. */
+/* Runs streams [unit * B, unit * B + B) for all their steps; returns the
+ * sampler's status (SV_SAMPLER_OK to go on). */
+int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_t steps,
+                  uint64_t unit, sv_worker_buffers *w, sv_tally *t, atomic_uint_fast64_t *done);
 int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan);
 void sv_pair_plan_free(sv_pair_plan *plan);
 
@@ -162,6 +254,7 @@ typedef struct sv_position_eval {
     int32_t tail_categories;
     sv_gof chi2, g;
     double tv, tv_expected, tv_threshold, tv_min_detectable, tv_p;
+    double w2_min_detectable;   /* smallest chi-square effect detected with P >= 1 - split */
     sv_verdict verdict;
 } sv_position_eval;
 
@@ -176,6 +269,11 @@ typedef struct sv_run_eval {
     sv_verdict length_verdict;
     sv_gof indep_seq, indep_pos;
     sv_verdict indep_seq_verdict, indep_pos_verdict;
+    int chain;                  /* a Markov-pair case: only contract and sequence checks */
+    uint64_t transitions;       /* emitted transitions counted */
+    int32_t states_tested;
+    sv_gof seq_chi2, seq_g;
+    sv_verdict seq_verdict;
     uint64_t violations;
     sv_verdict contract_verdict;
     sv_verdict verdict;         /* the worst of the above */
@@ -185,6 +283,10 @@ typedef struct sv_run_eval {
 
 int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
                 double split_alpha, sv_run_eval *ev);
+/* chain.c: the transition counts against the target chain: pooled chi-square
+ * and G per visited state, summed over states. */
+int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
+                      sv_run_eval *ev);
 
 /* ---- describe.c: what looks wrong, in words ------------------------------------ */
 void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, int32_t k,
@@ -252,6 +354,21 @@ int sv_atomic_open(sv_atomic_file *f, const char *path);
 int sv_atomic_commit(sv_atomic_file *f);
 void sv_atomic_abort(sv_atomic_file *f);
 
+/* ---- results_h5.c: HDF5 result files, written atomically ------------------------- */
+typedef struct sv_h5 {
+    int64_t file; /* hid_t */
+    int failed;
+    char path[1024], tmp[1100];
+} sv_h5;
+int sv_h5_create(sv_h5 *f, const char *path);
+/* cols = 0: a 1-D dataset of `rows` values */
+int sv_h5_doubles(sv_h5 *f, const char *name, const double *data, size_t rows, size_t cols);
+int sv_h5_bytes(sv_h5 *f, const char *name, const signed char *data, size_t rows, size_t cols);
+int sv_h5_strings(sv_h5 *f, const char *name, const char *const *strings, size_t n);
+int sv_h5_attr(sv_h5 *f, const char *name, const char *value);
+int sv_h5_commit(sv_h5 *f);
+void sv_h5_abort(sv_h5 *f);
+
 /* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
 typedef struct sv_progress {
     int enabled;
@@ -273,5 +390,10 @@ int sv_parse_double(const char *flag, const char *text, double min, double max, 
 /* ---- commands ------------------------------------------------------------------ */
 int sv_cmd_list(int argc, char **argv);
 int sv_cmd_verify(int argc, char **argv);
+int sv_cmd_calibrate(int argc, char **argv);
+int sv_cmd_mutants(int argc, char **argv);
+/* verify --power: the run's predicted power against a variant (cmd_power.c) */
+int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
+                   size_t n, double alpha, double target, FILE *out);
 
 #endif

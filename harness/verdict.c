@@ -1,11 +1,13 @@
 /* verdict.c: one family-wise false-alarm rate, split over every p-value. */
 #include "sv_harness.h"
 
-size_t sv_tests_per_case(int32_t K)
+size_t sv_tests_per_case(const sv_case *c)
 {
+    if (c->chain) /* the sequence check: chi-square and G of the transitions */
+        return 2;
     /* per position: chi-square, G, TV; per case: acceptance length, and
      * independence across sequences and across positions */
-    return 3 * (size_t)(K + 1) + 3;
+    return 3 * (size_t)(c->K + 1) + 3;
 }
 
 double sv_bonferroni(double family_alpha, size_t n_tests)

@@ -86,7 +86,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
         if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0)
             rc = sv_fail(SV_EBAD, "%s", err);
         else
-            r->n_tests += sv_tests_per_case(cases[i]->K);
+            r->n_tests += sv_tests_per_case(cases[i]);
     }
     r->sampler = cfg->sampler->name;
     r->sampler_description = cfg->sampler->description;
