@@ -1,0 +1,25 @@
+/* plugin_bad_version.c: a plugin built against a contract version that does
+ * not exist; specverify must refuse it and say why. */
+#include "sv_sampler.h"
+
+static int init(void **state, const sv_limits *limits)
+{
+    (void)limits;
+    *state = 0;
+    return SV_SAMPLER_OK;
+}
+static int verify(void *state, const sv_batch *batch)
+{
+    (void)state;
+    (void)batch;
+    return SV_SAMPLER_EINTERNAL;
+}
+static void destroy(void *state) { (void)state; }
+
+static const sv_sampler samplers[] = {
+    {"future", "from a contract version this specverify does not know", SV_MEM_HOST, init,
+     verify, destroy},
+};
+static const sv_plugin plugin = {SV_CONTRACT_VERSION + 41u, 1, samplers};
+
+SV_PLUGIN_EXPORT const sv_plugin *sv_plugin_get(void) { return &plugin; }

@@ -1,0 +1,142 @@
+/* test_cases.c: case specs, the families, validation, the logits pipeline. */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "sv_cases.h"
+
+static int spec_fails_with(const char *spec, const char *words)
+{
+    sv_case *c = NULL;
+    char err[512] = "";
+    int rc = sv_case_from_spec(spec, &c, err, sizeof err);
+    sv_case_free(c);
+    if (rc == 0 || !strstr(err, words)) {
+        fprintf(stderr, "  spec '%s': rc %d, message '%s', wanted '%s'\n", spec, rc, err, words);
+        return 0;
+    }
+    return 1;
+}
+
+static sv_case *build(const char *spec)
+{
+    sv_case *c = NULL;
+    char err[512];
+    if (sv_case_from_spec(spec, &c, err, sizeof err) != 0)
+        fprintf(stderr, "  %s\n", err);
+    return c;
+}
+
+int main(void)
+{
+    CHECK(spec_fails_with("nope", "unknown family 'nope'"));
+    CHECK(spec_fails_with("zipf:foo=1", "unknown parameter 'foo'"));
+    CHECK(spec_fails_with("zipf:V=abc", "not a number"));
+    CHECK(spec_fails_with("zipf:V=1", "out of range"));
+    CHECK(spec_fails_with("zipf:K=0", "out of range"));
+    CHECK(spec_fails_with("zipf:K=17", "out of range"));
+    CHECK(spec_fails_with("zipf:V=10.5", "whole number"));
+    CHECK(spec_fails_with("zipf:s=1,s=2", "given twice"));
+    CHECK(spec_fails_with("zipf:s", "not key=value"));
+    CHECK(spec_fails_with(":V=3", "expected family"));
+    feature("case specs: errors name what is wrong");
+
+    {
+        sv_case *c = build("zipf");
+        CHECK(c && strcmp(c->name, "zipf:V=1000,K=8") == 0);
+        sv_case_free(c);
+        c = build("zipf:s=1.3,V=50,K=2");
+        CHECK(c && strcmp(c->name, "zipf:V=50,K=2,s=1.3") == 0);
+        CHECK(c && c->V == 50 && c->K == 2);
+        sv_case_free(c);
+    }
+    feature("case specs: canonical names");
+
+    {
+        const char *specs[] = {"seedlab:V=64", "identical:V=64", "disjoint:V=64", "zipf:V=64",
+                               "logits:V=64", "peaked:V=64", "greedy:V=64", "onehot:V=64",
+                               "tail:V=2000,head=20"};
+        char err[512];
+        for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+            sv_case *c = build(specs[i]);
+            CHECK(c != NULL);
+            if (!c)
+                continue;
+            CHECK(sv_case_validate(c, err, sizeof err) == 0);
+            /* positions differ from each other */
+            CHECK(memcmp(c->target, c->target + c->V, (size_t)c->V * sizeof(float)) != 0);
+            sv_case_free(c);
+        }
+    }
+    feature("every family builds valid rows, different per position");
+
+    {
+        sv_case *same = build("identical:V=100,K=3"), *apart = build("disjoint:V=100,K=3");
+        sv_case *seed = build("seedlab:V=100,K=2"), *onehot = build("onehot:V=100,K=2");
+        for (int32_t k = 0; k < 3; k++) {
+            CHECK_NEAR(sv_case_alpha(same, k), 1.0, 1e-6);
+            CHECK(sv_case_alpha(apart, k) == 0.0);
+        }
+        /* independent sums: min(p, 1/V) for the uniform drafter, q.p one-hot */
+        double a = 0.0, b = 0.0, s = 0.0;
+        for (int32_t i = 0; i < 100; i++)
+            s += seed->target[i];
+        for (int32_t i = 0; i < 100; i++)
+            a += fmin(seed->target[i] / s, 0.01);
+        CHECK_NEAR(sv_case_alpha(seed, 0), a, 1e-6);
+        CHECK(onehot->draft_probs_given == 0);
+        for (int32_t i = 0; i < 100; i++)
+            b += (double)onehot->target[100 + i] * onehot->draft[100 + i];
+        CHECK_NEAR(sv_case_alpha(onehot, 1), b, 1e-6);
+        double dist[100], sum = 0.0;
+        CHECK(sv_case_accepted_dist(onehot, 1, dist) == 0);
+        for (int32_t i = 0; i < 100; i++)
+            sum += dist[i];
+        CHECK_NEAR(sum, 1.0, 1e-12);
+        CHECK_NEAR(dist[7], (double)onehot->target[107] * onehot->draft[107] / b, 1e-6);
+        sv_case_free(same);
+        sv_case_free(apart);
+        sv_case_free(seed);
+        sv_case_free(onehot);
+    }
+    feature("alpha and the accepted distribution");
+
+    {
+        double logits[5] = {0.5, 2.0, -1.0, 2.0, 1.0};
+        float p[5];
+        sv_softmax(logits, 5, 0.0, p);
+        CHECK(p[1] == 1.0f && p[0] == 0.0f && p[3] == 0.0f); /* tie: lowest index */
+        sv_softmax(logits, 5, 1.0, p);
+        double sum = 0.0;
+        for (int i = 0; i < 5; i++)
+            sum += p[i];
+        CHECK_NEAR(sum, 1.0, 1e-6);
+        CHECK_NEAR(p[1] / p[0], exp(1.5), 1e-5);
+        sv_softmax(logits, 5, 0.5, p);
+        CHECK_NEAR(p[1] / p[0], exp(3.0), 1e-4);
+    }
+    feature("softmax with temperature; T = 0 is greedy, ties to the lowest index");
+
+    {
+        sv_case *c = sv_case_alloc(1, 3);
+        char err[512];
+        snprintf(c->name, sizeof c->name, "crafted");
+        float good[3] = {0.2f, 0.3f, 0.5f};
+        memcpy(c->target, good, sizeof good);
+        memcpy(c->target + 3, good, sizeof good);
+        memcpy(c->draft, good, sizeof good);
+        CHECK(sv_case_validate(c, err, sizeof err) == 0);
+        c->target[4] = NAN;
+        CHECK(sv_case_validate(c, err, sizeof err) != 0 && strstr(err, "not finite") &&
+              strstr(err, "target row 2, token 1"));
+        c->target[4] = -0.1f;
+        CHECK(sv_case_validate(c, err, sizeof err) != 0 && strstr(err, "negative"));
+        c->target[4] = 0.3f;
+        c->draft[0] = 0.25f;
+        CHECK(sv_case_validate(c, err, sizeof err) != 0 && strstr(err, "draft row 1") &&
+              strstr(err, "sums to 1.05"));
+        sv_case_free(c);
+    }
+    feature("validation: NaN, negative, bad sums named with row and token");
+
+    return check_exit();
+}

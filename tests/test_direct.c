@@ -1,0 +1,56 @@
+/* test_direct.c: `direct` is correct in distribution and useless in speed.
+ * The distribution checks must pass it and the acceptance-length check must
+ * flag it, in words; `ref` on the same cases passes both (the control).
+ * False-alarm rate: 1e-6 family-wise per run, fixed seed 1. Power of the
+ * length check against `direct`: every smoke case has alpha_1 > 0.1 at 1e5
+ * draws or more, so P(n = 0) differs from 1 by >= 0.1 and the chi-square
+ * statistic is of order 1e4: detection is certain. */
+#include <string.h>
+#include "check.h"
+#include "suite_config.h"
+
+int main(void)
+{
+    suite_config s;
+    sv_report *r = NULL;
+    suite_config_init(&s, "smoke", &sv_sampler_direct);
+    CHECK(s.cfg.n_cases == 5);
+    CHECK(sv_verify(&s.cfg, &r) == SV_OK);
+    if (!r)
+        return 1;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_case_report *cr = &r->cases[i];
+        const sv_run_eval *ev = &cr->runs[cr->n_runs - 1];
+        CHECK(cr->alpha[0] > 0.1);
+        CHECK(ev->contract_verdict == SV_PASS);
+        for (int32_t k = 0; k <= cr->K; k++)
+            CHECK(ev->pos[k].verdict == SV_PASS || ev->pos[k].verdict == SV_NA);
+        CHECK(ev->pos[0].N == ev->draws);
+        CHECK(ev->length_verdict == SV_FAIL);
+        CHECK(ev->length_observed[0] == ev->draws);
+        int said = 0;
+        for (int32_t f = 0; f < ev->n_findings; f++)
+            said |= strstr(ev->findings[f], "accepts no drafts") != NULL &&
+                    strstr(ev->findings[f], "no speedup") != NULL;
+        CHECK(said);
+        CHECK(cr->verdict == SV_FAIL);
+    }
+    CHECK(r->failed == r->n_cases);
+    sv_report_free(r);
+    feature("direct: distribution checks pass, acceptance length flags it in words");
+
+    suite_config_init(&s, "smoke", &sv_sampler_ref);
+    CHECK(sv_verify(&s.cfg, &r) == SV_OK);
+    if (!r)
+        return 1;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
+        CHECK(ev->length_verdict != SV_FAIL);
+        CHECK(r->cases[i].verdict != SV_FAIL);
+    }
+    CHECK(r->failed == 0);
+    sv_report_free(r);
+    feature("ref on the same cases: length check passes");
+
+    return check_exit();
+}
