@@ -13,7 +13,7 @@ int main(void)
 {
     suite_config s;
     sv_report *r = NULL;
-    suite_config_init(&s, "smoke", &sv_sampler_direct);
+    suite_config_init(&s, "smoke", &sv_sampler_direct, 1);
     CHECK(s.cfg.n_cases == 5);
     CHECK(sv_verify(&s.cfg, &r) == SV_OK);
     if (!r)
@@ -39,7 +39,7 @@ int main(void)
     sv_report_free(r);
     feature("direct: distribution checks pass, acceptance length flags it in words");
 
-    suite_config_init(&s, "smoke", &sv_sampler_ref);
+    suite_config_init(&s, "smoke", &sv_sampler_ref, 1);
     CHECK(sv_verify(&s.cfg, &r) == SV_OK);
     if (!r)
         return 1;

@@ -33,9 +33,9 @@ int main(int argc, char **argv)
     if (race) {
         suite_config s;
         sv_report *r = NULL;
-        suite_config_init(&s, "smoke", race);
+        suite_config_init(&s, "smoke", race, 0);
         CHECK(sv_verify(&s.cfg, &r) == SV_OK);
-        CHECK(r && r->n_cases == 5 && r->failed == 0);
+        CHECK(r && r->n_cases == 6 && r->failed == 0);
         sv_report_free(r);
     }
     feature("example plugin loads and passes the smoke suite (1e-6 family-wise)");

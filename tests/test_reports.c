@@ -38,7 +38,7 @@ int main(void)
 {
     suite_config s;
     sv_report *r = NULL;
-    suite_config_init(&s, "smoke", &sv_sampler_direct); /* fails: reports must say so */
+    suite_config_init(&s, "smoke", &sv_sampler_direct, 1); /* fails: reports must say so */
     CHECK(sv_verify(&s.cfg, &r) == SV_OK);
     if (!r)
         return 1;

@@ -60,8 +60,8 @@ int main(void)
 
     suite_config s1, s2;
     sv_report *r1 = NULL, *r2 = NULL;
-    suite_config_init(&s1, "smoke", &sv_sampler_ref);
-    suite_config_init(&s2, "smoke", &sv_sampler_ref);
+    suite_config_init(&s1, "smoke", &sv_sampler_ref, 0);
+    suite_config_init(&s2, "smoke", &sv_sampler_ref, 0);
     s1.cfg.batch = 1000;
     s1.cfg.threads = 1;
     s2.cfg.batch = 8192;
