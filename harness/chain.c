@@ -72,6 +72,14 @@ int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_
                 w->states[b] = 0; /* the stream is broken; the case fails anyway */
                 continue;
             }
+            /* the chance draft 1 had, from the rows the sampler saw */
+            const int32_t x1 = w->drafts[(size_t)b * K];
+            const double p1 = w->rows_target[b * tstride + (size_t)x1];
+            const double q1 = c->draft_probs_given ? w->rows_draft[b * dstride + (size_t)x1] : 1.0;
+            const double a = q1 > 0.0 ? fmin(1.0, p1 / q1) : 1.0;
+            t->first_accepted += n >= 1;
+            t->first_chance_fx += (uint64_t)llround(ldexp(a, 32));
+            t->first_variance_fx += (uint64_t)llround(ldexp(a * (1.0 - a), 32));
             int32_t prev = w->states[b];
             for (int32_t k = 0; k <= n; k++) {
                 t->transitions[(size_t)prev * V + y[k]]++;
@@ -145,6 +153,36 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split, sv_run_
     ev->seq_verdict = df ? sv_verdict_worst(sv_verdict_of(ev->seq_chi2.p, split),
                                             sv_verdict_of(ev->seq_g.p, split))
                          : SV_NA;
+
+    /* acceptance: draft 1 is accepted with chance a_i = min(1, p/q) at each
+     * step; the count of acceptances against the sum of the a_i, a normal
+     * z-test on this Poisson-binomial sum (variance sum a_i (1 - a_i)) */
+    const double chance = ldexp((double)t->first_chance_fx, -32);
+    const double var = ldexp((double)t->first_variance_fx, -32);
+    ev->first_accepted = t->first_accepted;
+    ev->first_expected = chance;
+    ev->length = (sv_gof){0.0, 0, 1.0, 0};
+    ev->length_verdict = SV_NA;
+    if (var > 0.0) {
+        double z = ((double)t->first_accepted - chance) / sqrt(var);
+        ev->length = (sv_gof){z * z, 1, gsl_cdf_chisq_Q(z * z, 1), 0};
+        ev->length_verdict = sv_verdict_of(ev->length.p, split);
+    } else if ((double)t->first_accepted != chance) { /* every a_i is 0 or 1: exact */
+        ev->length = (sv_gof){INFINITY, 1, 0.0, 0};
+        ev->length_verdict = SV_FAIL;
+    }
+    if (ev->length_verdict > SV_PASS && ev->n_findings < SV_MAX_FINDINGS) {
+        uint64_t valid = 0; /* steps that kept the contract */
+        for (int32_t j = 0; j <= c->K; j++)
+            valid += t->length[j];
+        double steps = valid ? (double)valid : 1.0;
+        snprintf(ev->findings[ev->n_findings++], SV_FINDING_LEN,
+                 "accepted length: draft 1 accepted in %.1f%% of steps, min(1, p/q) says "
+                 "%.1f%%%s (p = %.3g)", 100.0 * (double)t->first_accepted / steps,
+                 100.0 * chance / steps,
+                 t->first_accepted == 0 ? ": it accepts no drafts, so no speedup" : "",
+                 ev->length.p);
+    }
     if (ev->seq_verdict > SV_PASS && ev->n_findings < SV_MAX_FINDINGS) {
         if (worst_state >= 0 && worst_z > 3.0)
             snprintf(ev->findings[ev->n_findings++], SV_FINDING_LEN,

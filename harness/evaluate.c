@@ -159,6 +159,7 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
         ev->length_verdict = ev->indep_seq_verdict = ev->indep_pos_verdict = SV_NA;
         int rc = sv_evaluate_chain(c, t, split_alpha, ev);
         ev->verdict = sv_verdict_worst(ev->contract_verdict, ev->seq_verdict);
+        ev->verdict = sv_verdict_worst(ev->verdict, ev->length_verdict);
         if (ev->verdict == SV_NA)
             ev->verdict = SV_PASS;
         return rc;

@@ -67,6 +67,8 @@ static cJSON *run_json(const sv_run_eval *ev)
         cJSON_AddItemToObject(seq, "chi2", gof_json(ev->seq_chi2));
         cJSON_AddItemToObject(seq, "g", gof_json(ev->seq_g));
         cJSON_AddStringToObject(seq, "verdict", sv_verdict_name(ev->seq_verdict));
+        cJSON_AddNumberToObject(seq, "draft1_accepted", (double)ev->first_accepted);
+        cJSON_AddNumberToObject(seq, "draft1_accepted_expected", ev->first_expected);
     }
     cJSON *findings = cJSON_AddArrayToObject(o, "findings");
     for (int32_t f = 0; f < ev->n_findings; f++)

@@ -58,9 +58,10 @@ int sv_report_junit(const sv_report *r, const char *path)
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
         if (ev->chain) {
-            tests += 2;
-            failures += (ev->contract_verdict == SV_FAIL) + (ev->seq_verdict == SV_FAIL);
-            skipped += ev->seq_verdict == SV_NA;
+            tests += 3;
+            failures += (ev->contract_verdict == SV_FAIL) + (ev->seq_verdict == SV_FAIL) +
+                        (ev->length_verdict == SV_FAIL);
+            skipped += (ev->seq_verdict == SV_NA) + (ev->length_verdict == SV_NA);
             continue;
         }
         tests += 4 + (size_t)ev->K + 1;
@@ -87,6 +88,8 @@ int sv_report_junit(const sv_report *r, const char *path)
         if (ev->chain) {
             testcase(f, cr->name, "sequence transitions", ev->seq_verdict, ev, "sequence:",
                      ev->seq_chi2.p < ev->seq_g.p ? ev->seq_chi2.p : ev->seq_g.p);
+            testcase(f, cr->name, "accepted length", ev->length_verdict, ev, "accepted length",
+                     ev->length.p);
             continue;
         }
         for (int32_t k = 0; k <= ev->K; k++) {

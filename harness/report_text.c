@@ -25,13 +25,14 @@ static sv_gof indep_worst(const sv_run_eval *ev)
 /* A Markov-pair case: one row, the emitted transitions against the target chain. */
 static void print_chain_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)
 {
-    char chi[16], g[16], what[48];
+    char chi[16], g[16], what[48], len[16];
+    fmt_p(len, sizeof len, ev->length);
     fmt_p(chi, sizeof chi, ev->seq_chi2);
     fmt_p(g, sizeof g, ev->seq_g);
     snprintf(what, sizeof what, "transitions, %d states", ev->states_tested);
     fprintf(out, "%-34.34s %3s %10llu %8s %8s  %-28s %8s %8s %8s  %s\n", cr->name, "seq",
-            (unsigned long long)ev->transitions, chi, g, what, "", "", "",
-            sv_verdict_name(sv_verdict_worst(ev->seq_verdict, ev->contract_verdict)));
+            (unsigned long long)ev->transitions, chi, g, what, "", len, "",
+            sv_verdict_name(ev->verdict));
 }
 
 static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)

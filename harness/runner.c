@@ -72,6 +72,9 @@ static void tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *pla
     if (into->transitions && t->transitions)
         for (size_t i = 0; i < (size_t)t->V * (size_t)t->V; i++)
             into->transitions[i] += t->transitions[i];
+    into->first_accepted += t->first_accepted;
+    into->first_chance_fx += t->first_chance_fx;
+    into->first_variance_fx += t->first_variance_fx;
     into->draws += t->draws;
     into->violations += t->violations;
     for (int32_t i = 0; i < t->n_notes && into->n_notes < SV_MAX_NOTES; i++)

@@ -193,6 +193,10 @@ typedef struct sv_tally {
     uint64_t *pairs_seq;            /* contingency table, plan->seq_rows x seq_cols */
     uint64_t *pairs_pos;            /* contingency table, plan->pos_rows x pos_cols */
     uint64_t *transitions;          /* chain cases: [V][V] counts of (previous, next) emitted */
+    /* chain cases: draft 1 accepted, against the sum of its chances a_i =
+     * min(1, p/q) and of a_i (1 - a_i), in units of 2^-32 so that sums are
+     * exact and the same in any order (reproducible across threads) */
+    uint64_t first_accepted, first_chance_fx, first_variance_fx;
     uint64_t violations;            /* draws that broke the contract */
     int32_t n_notes;
     char notes[SV_MAX_NOTES][SV_NOTE_LEN]; /* the first violations, in words */
@@ -273,6 +277,8 @@ typedef struct sv_run_eval {
     uint64_t transitions;       /* emitted transitions counted */
     int32_t states_tested;
     sv_gof seq_chi2, seq_g;
+    uint64_t first_accepted;    /* steps whose draft 1 was accepted */
+    double first_expected;      /* the sum of their chances min(1, p/q) */
     sv_verdict seq_verdict;
     uint64_t violations;
     sv_verdict contract_verdict;

@@ -3,8 +3,8 @@
 
 size_t sv_tests_per_case(const sv_case *c)
 {
-    if (c->chain) /* the sequence check: chi-square and G of the transitions */
-        return 2;
+    if (c->chain) /* chi-square and G of the transitions, acceptance of draft 1 */
+        return 3;
     /* per position: chi-square, G, TV; per case: acceptance length, and
      * independence across sequences and across positions */
     return 3 * (size_t)(c->K + 1) + 3;

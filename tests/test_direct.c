@@ -5,6 +5,7 @@
  * length check against `direct`: every smoke case has alpha_1 > 0.1 at 1e5
  * draws or more, so P(n = 0) differs from 1 by >= 0.1 and the chi-square
  * statistic is of order 1e4: detection is certain. */
+#include <math.h>
 #include <string.h>
 #include "check.h"
 #include "suite_config.h"
@@ -51,6 +52,34 @@ int main(void)
     CHECK(r->failed == 0);
     sv_report_free(r);
     feature("ref on the same cases: length check passes");
+
+    /* a Markov-pair case: the transitions are right, draft 1 is never
+     * accepted though min(1, p/q) says it should be most of the time */
+    const char *markov = "markov:V=64,K=4";
+    const uint64_t markov_draws = 200000;
+    const sv_sampler *samplers[2] = {&sv_sampler_direct, &sv_sampler_ref};
+    for (int i = 0; i < 2; i++) {
+        sv_verify_config cfg = s.cfg;
+        cfg.sampler = samplers[i];
+        cfg.specs = &markov;
+        cfg.draws = &markov_draws;
+        cfg.n_cases = 1;
+        CHECK(sv_verify(&cfg, &r) == SV_OK);
+        if (!r)
+            return 1;
+        const sv_run_eval *ev = &r->cases[0].runs[r->cases[0].n_runs - 1];
+        CHECK(ev->chain && ev->seq_verdict == SV_PASS);
+        CHECK(ev->length_verdict == (i == 0 ? SV_FAIL : SV_PASS));
+        CHECK(i == 1 || ev->first_accepted == 0);
+        CHECK(i == 0 || fabs((double)ev->first_accepted - ev->first_expected) <
+                            5.0 * sqrt(ev->first_expected));
+        int said = 0;
+        for (int32_t f = 0; f < ev->n_findings; f++)
+            said |= strstr(ev->findings[f], "accepts no drafts") != NULL;
+        CHECK(said == (i == 0));
+        sv_report_free(r);
+    }
+    feature("direct on a Markov pair: transitions pass, draft-1 acceptance flags it; ref passes");
 
     return check_exit();
 }
