@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "sv_harness.h"
 
@@ -27,6 +28,11 @@ int sv_atomic_open(sv_atomic_file *f, const char *path)
         sv_atomic_abort(f);
         return sv_fail(SV_EBAD, "%s: cannot write there: %s", path, strerror(e));
     }
+    /* mkstemp makes the file 0600; a report is as readable as any file the
+     * user creates (0666 less the umask) */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     f->fp = fdopen(fd, "w");
     if (!f->fp) {
         close(fd);
