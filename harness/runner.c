@@ -13,6 +13,9 @@
 #include <string.h>
 #include <time.h>
 #include "sv_harness.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
+#endif
 
 /* What the harness writes into outputs before each call: a value left there
  * afterwards was never written by the sampler. */
@@ -234,13 +237,48 @@ typedef struct worker {
     char error[256];
 } worker;
 
+/* A host sampler is called directly; a CUDA sampler through a stage that
+ * copies the host batch to the device and back (cuda_stage.c). */
+static int sampler_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
+                        size_t errlen)
+{
+#ifdef SV_HAVE_CUDA
+    if (s->memspace == SV_MEM_CUDA)
+        return sv_cuda_stage_init(s, limits, (sv_cuda_stage **)state, err, errlen);
+#endif
+    int rc = s->init(state, limits);
+    if (rc != SV_SAMPLER_OK)
+        snprintf(err, errlen, "sampler %s: init failed with status %d", s->name, rc);
+    return rc;
+}
+
+static int sampler_verify(const sv_sampler *s, void *state, const sv_batch *bt)
+{
+#ifdef SV_HAVE_CUDA
+    if (s->memspace == SV_MEM_CUDA)
+        return sv_cuda_stage_verify(state, bt);
+#endif
+    return s->verify(state, bt);
+}
+
+static void sampler_destroy(const sv_sampler *s, void *state)
+{
+#ifdef SV_HAVE_CUDA
+    if (s->memspace == SV_MEM_CUDA) {
+        sv_cuda_stage_free(state);
+        return;
+    }
+#endif
+    s->destroy(state);
+}
+
 int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tally *t)
 {
     for (size_t i = 0; i < (size_t)bt->B * (size_t)(bt->K + 1); i++)
         bt->out_tokens[i] = POISON;
     for (int32_t b = 0; b < bt->B; b++)
         bt->out_accepted[b] = POISON;
-    int rc = cfg->sampler->verify(state, bt);
+    int rc = sampler_verify(cfg->sampler, state, bt);
     if (rc != SV_SAMPLER_OK) {
         t->sampler_error = rc;
         if (t->n_notes < SV_MAX_NOTES)
@@ -328,11 +366,11 @@ static void *work(void *arg)
         atomic_fetch_add(&sh->finished, 1);
         return NULL;
     }
-    int rc = s->init(&w->buf.state, &limits);
+    int rc = sampler_init(s, &w->buf.state, &limits, w->tally->notes[w->tally->n_notes],
+                          SV_NOTE_LEN);
     if (rc != SV_SAMPLER_OK) {
         w->tally->sampler_error = rc;
-        snprintf(w->tally->notes[w->tally->n_notes++], SV_NOTE_LEN,
-                 "sampler %s: init failed with status %d", s->name, rc);
+        w->tally->n_notes++;
         atomic_store(&sh->stop, 1);
     } else {
         for (;;) {
@@ -347,7 +385,7 @@ static void *work(void *arg)
                 break;
             }
         }
-        s->destroy(w->buf.state);
+        sampler_destroy(s, w->buf.state);
     }
     free_buffers(&w->buf);
     atomic_fetch_add(&sh->finished, 1);
@@ -357,9 +395,16 @@ static void *work(void *arg)
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally)
 {
-    if (cfg->sampler->memspace != SV_MEM_HOST)
-        return sv_fail(SV_EENV, "sampler %s needs a CUDA device, and this runner drives host "
-                       "samplers only", cfg->sampler->name);
+    if (cfg->sampler->memspace == SV_MEM_CUDA) {
+#ifdef SV_HAVE_CUDA
+        char why[160];
+        if (sv_cuda_device_count(why, sizeof why) == 0)
+            return sv_fail(SV_EENV, "sampler %s needs a CUDA device: %s", cfg->sampler->name, why);
+#else
+        return sv_fail(SV_EENV, "sampler %s needs CUDA, and this specverify was built without "
+                       "it (no nvcc at configure time)", cfg->sampler->name);
+#endif
+    }
     int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
     shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan};
     if (c->chain) {

@@ -11,6 +11,9 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_race,
     &sv_sampler_ref_float,
     &sv_sampler_ref_layout,
+#ifdef SV_HAVE_CUDA
+    &sv_sampler_cuda_naive,
+#endif
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])
 

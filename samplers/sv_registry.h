@@ -12,6 +12,9 @@ extern const sv_sampler sv_sampler_direct;
 extern const sv_sampler sv_sampler_ref_race;
 extern const sv_sampler sv_sampler_ref_float;
 extern const sv_sampler sv_sampler_ref_layout;
+#ifdef SV_HAVE_CUDA
+extern const sv_sampler sv_sampler_cuda_naive; /* built only with CUDA */
+#endif
 
 /* Deliberately broken variants, one per file in broken/ (each says its bug). */
 extern const sv_sampler sv_broken_resample_from_p;

@@ -171,22 +171,32 @@ int main(void)
             "no_chain_stop", "bonus_wrong_row", "residual_epsilon_floor", "uniform_reused",
             "draft_temperature_mismatch", "float16_ratio", "accept_zero_target",
             "counts_off_by_one", "shared_stream"};
+        /* the CUDA samplers are built-ins too, where the build has CUDA */
+#ifdef SV_HAVE_CUDA
+        const char *builtin_names[] = {"ref", "direct", "ref_race", "ref_float", "ref_layout",
+                                       "cuda_naive"};
+#else
+        const char *builtin_names[] = {"ref", "direct", "ref_race", "ref_float", "ref_layout"};
+#endif
+        const size_t n_builtin = sizeof builtin_names / sizeof builtin_names[0];
         CHECK(sv_registry_broken_count() == 13);
-        CHECK(sv_registry_count() == 5 + 13);
+        CHECK(sv_registry_count() == n_builtin + 13);
         for (size_t i = 0; i < 13; i++) {
             const sv_sampler *s = sv_registry_broken_get(i);
             CHECK(s && strcmp(s->name, names[i]) == 0 && s->memspace == SV_MEM_HOST);
             CHECK(sv_registry_find(names[i]) == s);
-            CHECK(sv_registry_get(5 + i) == s && strcmp(sv_registry_origin(5 + i), "broken") == 0);
+            CHECK(sv_registry_get(n_builtin + i) == s &&
+                  strcmp(sv_registry_origin(n_builtin + i), "broken") == 0);
         }
         CHECK(sv_registry_broken_get(13) == NULL);
-        const char *controls[] = {"ref", "direct", "ref_race", "ref_float", "ref_layout"};
-        for (size_t i = 0; i < 5; i++) {
-            CHECK(strcmp(sv_registry_get(i)->name, controls[i]) == 0);
+        for (size_t i = 0; i < n_builtin; i++) {
+            const sv_sampler *s = sv_registry_get(i);
+            CHECK(strcmp(s->name, builtin_names[i]) == 0);
             CHECK(strcmp(sv_registry_origin(i), "built-in") == 0);
+            CHECK(s->memspace == (strncmp(s->name, "cuda_", 5) == 0 ? SV_MEM_CUDA : SV_MEM_HOST));
         }
     }
-    feature("registry: 5 built-ins, then 13 broken variants in order");
+    feature("registry: the built-ins (CUDA ones where built), then 13 broken variants in order");
 
     /* ---- the broken variants ---- */
 

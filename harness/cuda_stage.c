@@ -1,0 +1,177 @@
+/* cuda_stage.c: copy host batches to the device and back for CUDA samplers.
+ *
+ * Fixed-row cases broadcast one row set (stride 0) to every sequence: it is
+ * copied once and kept while the host pointer stays the same. Markov cases
+ * give every sequence its own rows: they are copied with every batch. Every
+ * CUDA call is checked and a failure says which call and CUDA's message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime_api.h>
+#include "cuda_stage.h"
+
+/* A device buffer that grows to the largest size asked for. */
+typedef struct device_buffer {
+    void *ptr;
+    size_t bytes;
+    const void *host_source; /* what a kept copy holds (broadcast rows), or NULL */
+} device_buffer;
+
+struct sv_cuda_stage {
+    const sv_sampler *inner;
+    void *inner_state;
+    cudaStream_t stream;
+    device_buffer target, draft, tokens, out_tokens, out_accepted;
+};
+
+int sv_cuda_device_count(char *why, size_t whylen)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        /* with no NVIDIA driver at all the runtime says "insufficient driver" */
+        snprintf(why, whylen, "cudaGetDeviceCount: %s%s", cudaGetErrorString(e),
+                 e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice
+                     ? " (no usable NVIDIA driver or GPU on this machine)" : "");
+        return 0;
+    }
+    if (n == 0)
+        snprintf(why, whylen, "cudaGetDeviceCount found no CUDA device");
+    return n;
+}
+
+static int stage_error(const char *what, size_t bytes, cudaError_t e)
+{
+    size_t free_bytes = 0, total = 0;
+    if (e == cudaErrorMemoryAllocation && cudaMemGetInfo(&free_bytes, &total) == cudaSuccess)
+        fprintf(stderr, "cuda stage: %s (%zu bytes asked, %zu of %zu free): %s\n", what, bytes,
+                free_bytes, total, cudaGetErrorString(e));
+    else
+        fprintf(stderr, "cuda stage: %s: %s (%s)\n", what, cudaGetErrorString(e),
+                cudaGetErrorName(e));
+    return e == cudaErrorMemoryAllocation ? SV_SAMPLER_ENOMEM : SV_SAMPLER_EDEVICE;
+}
+
+/* Makes buf hold at least `bytes`; its contents are lost when it grows. */
+static int reserve(device_buffer *buf, size_t bytes, const char *name)
+{
+    if (bytes <= buf->bytes)
+        return SV_SAMPLER_OK;
+    cudaFree(buf->ptr);
+    buf->ptr = NULL;
+    buf->bytes = 0;
+    buf->host_source = NULL;
+    cudaError_t e = cudaMalloc(&buf->ptr, bytes);
+    if (e != cudaSuccess)
+        return stage_error(name, bytes, e);
+    buf->bytes = bytes;
+    return SV_SAMPLER_OK;
+}
+
+/* Copies `bytes` from host to buf; a broadcast source already there is kept. */
+static int upload(sv_cuda_stage *s, device_buffer *buf, const void *host, size_t bytes,
+                  int broadcast, const char *name)
+{
+    if (broadcast && buf->host_source == host && bytes <= buf->bytes)
+        return SV_SAMPLER_OK;
+    int rc = reserve(buf, bytes, name);
+    if (rc != SV_SAMPLER_OK)
+        return rc;
+    cudaError_t e = cudaMemcpyAsync(buf->ptr, host, bytes, cudaMemcpyHostToDevice, s->stream);
+    if (e != cudaSuccess)
+        return stage_error(name, bytes, e);
+    buf->host_source = broadcast ? host : NULL;
+    return SV_SAMPLER_OK;
+}
+
+void sv_cuda_stage_free(sv_cuda_stage *s)
+{
+    if (!s)
+        return;
+    if (s->inner_state)
+        s->inner->destroy(s->inner_state);
+    device_buffer *bufs[] = {&s->target, &s->draft, &s->tokens, &s->out_tokens, &s->out_accepted};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        cudaFree(bufs[i]->ptr);
+    if (s->stream)
+        cudaStreamDestroy(s->stream);
+    free(s);
+}
+
+int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, sv_cuda_stage **out,
+                       char *err, size_t errlen)
+{
+    *out = NULL;
+    sv_cuda_stage *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of host memory for a CUDA stage");
+        return SV_SAMPLER_ENOMEM;
+    }
+    s->inner = inner;
+    cudaError_t e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "cudaStreamCreate: %s", cudaGetErrorString(e));
+        free(s);
+        return SV_SAMPLER_EDEVICE;
+    }
+    int rc = inner->init(&s->inner_state, limits);
+    if (rc != SV_SAMPLER_OK) {
+        snprintf(err, errlen, "sampler %s: init failed with status %d", inner->name, rc);
+        s->inner_state = NULL;
+        sv_cuda_stage_free(s);
+        return rc;
+    }
+    *out = s;
+    return SV_SAMPLER_OK;
+}
+
+int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
+{
+    const size_t B = (size_t)hb->B, K = (size_t)hb->K, V = (size_t)hb->V;
+    if (B == 0)
+        return SV_SAMPLER_OK;
+    /* rows span (B - 1) strides plus one row set; a stride of 0 is one row set */
+    const size_t target_floats = (B - 1) * (size_t)hb->target_stride + (K + 1) * V;
+    const size_t draft_floats = hb->draft ? (B - 1) * (size_t)hb->draft_stride + K * V : 0;
+    int rc = upload(s, &s->target, hb->target, target_floats * sizeof(float),
+                    hb->target_stride == 0, "copying target rows");
+    if (rc == SV_SAMPLER_OK && hb->draft)
+        rc = upload(s, &s->draft, hb->draft, draft_floats * sizeof(float), hb->draft_stride == 0,
+                    "copying draft rows");
+    if (rc == SV_SAMPLER_OK && K > 0)
+        rc = upload(s, &s->tokens, hb->draft_tokens, B * K * sizeof(int32_t), 0,
+                    "copying draft tokens");
+    /* the outputs go down too: the runner poisoned them, and a sampler that
+     * leaves one unwritten must be seen, not given the last batch's value */
+    if (rc == SV_SAMPLER_OK)
+        rc = upload(s, &s->out_tokens, hb->out_tokens, B * (K + 1) * sizeof(int32_t), 0,
+                    "copying poisoned output tokens");
+    if (rc == SV_SAMPLER_OK)
+        rc = upload(s, &s->out_accepted, hb->out_accepted, B * sizeof(int32_t), 0,
+                    "copying poisoned accepted counts");
+    if (rc != SV_SAMPLER_OK)
+        return rc;
+
+    sv_batch db = *hb;
+    db.target = s->target.ptr;
+    db.draft = hb->draft ? s->draft.ptr : NULL;
+    db.draft_tokens = s->tokens.ptr;
+    db.out_tokens = s->out_tokens.ptr;
+    db.out_accepted = s->out_accepted.ptr;
+    db.stream = s->stream;
+
+    rc = s->inner->verify(s->inner_state, &db);
+    if (rc != SV_SAMPLER_OK)
+        return rc;
+    cudaError_t e = cudaMemcpyAsync(hb->out_tokens, db.out_tokens,
+                                    B * (K + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                    s->stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(hb->out_accepted, db.out_accepted, B * sizeof(int32_t),
+                            cudaMemcpyDeviceToHost, s->stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s->stream);
+    if (e != cudaSuccess)
+        return stage_error("copying outputs back", 0, e);
+    return SV_SAMPLER_OK;
+}

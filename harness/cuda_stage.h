@@ -1,0 +1,28 @@
+/* cuda_stage.h: drive a CUDA sampler from the host runner.
+ *
+ * The runner drafts and counts on the host; a stage copies each host batch
+ * to device buffers of its own, calls the CUDA sampler on its own stream,
+ * and copies the outputs back. Built only when CUDA is (SV_HAVE_CUDA). */
+#ifndef SV_CUDA_STAGE_H
+#define SV_CUDA_STAGE_H
+
+#include <stddef.h>
+#include "sv_sampler.h"
+
+typedef struct sv_cuda_stage sv_cuda_stage;
+
+/* How many CUDA devices there are; 0 with the reason in why when none can
+ * be used (no driver, no device, an error), never a crash. */
+int sv_cuda_device_count(char *why, size_t whylen);
+
+/* A stage for `inner` (an SV_MEM_CUDA sampler), initialised with limits.
+ * Returns an sv_sampler_status; on failure *out is NULL and err says why. */
+int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, sv_cuda_stage **out,
+                       char *err, size_t errlen);
+
+/* One host batch through the device: same meaning as sv_sampler.verify. */
+int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *host_batch);
+
+void sv_cuda_stage_free(sv_cuda_stage *s);
+
+#endif
