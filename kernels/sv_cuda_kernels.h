@@ -16,6 +16,20 @@ extern "C" {
  * outputs are then -1. */
 int sv_cuda_naive_launch(const sv_batch *bt, int *bad);
 
+/* cuda_fused: `splits` blocks per sequence race over slices of the final row
+ * and the last to finish combines. rng, if not NULL, is device memory holding
+ * {seed, first_index} (read instead of bt's, for CUDA graphs). winners holds
+ * B * splits entries of sv_cuda_fused_winner_bytes() each; arrivals holds B
+ * counters, zero before the first launch (each launch leaves them zero).
+ * shared_uniform != 0 is the broken variant cuda_fused_shared_uniform. *bad
+ * as for cuda_naive. Never synchronizes with the host. */
+int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits, void *winners,
+                         unsigned *arrivals, int *bad, int shared_uniform);
+size_t sv_cuda_fused_winner_bytes(void);
+
+/* Tokens one block of cuda_fused takes at the least (one float4 per thread). */
+#define SV_FUSED_MIN_CHUNK 1024
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,70 +2,47 @@
  *
  * verify enqueues the kernel on the batch's stream and then waits for it, to
  * read back the flag that says whether any sequence had bad input: the plain
- * way, and the reason this sampler is not CUDA-graph friendly (cuda_fused is).
- * Device errors are printed with CUDA's own name for them.
- */
-#include <stdio.h>
+ * way, and the reason this sampler is not CUDA-graph friendly (cuda_fused's
+ * launch is). */
 #include <stdlib.h>
-#include <cuda_runtime_api.h>
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
-
-typedef struct naive_state {
-    int *bad_device; /* set by the kernel on bad input */
-    int *bad_host;   /* pinned, so the copy back can be asynchronous */
-} naive_state;
-
-static int device_error(const char *what, cudaError_t e)
-{
-    fprintf(stderr, "cuda_naive: %s: %s (%s)\n", what, cudaGetErrorString(e), cudaGetErrorName(e));
-    return SV_SAMPLER_EDEVICE;
-}
+#include "cuda_flag.h"
 
 static void naive_destroy(void *state)
 {
-    naive_state *s = state;
-    if (!s)
+    sv_cuda_flag *flag = state;
+    if (!flag)
         return;
-    cudaFree(s->bad_device);
-    cudaFreeHost(s->bad_host);
-    free(s);
+    sv_cuda_flag_free(flag);
+    free(flag);
 }
 
 static int naive_init(void **state, const sv_limits *limits)
 {
     (void)limits; /* the kernel needs no workspace */
-    naive_state *s = calloc(1, sizeof *s);
-    if (!s)
+    sv_cuda_flag *flag = calloc(1, sizeof *flag);
+    if (!flag)
         return SV_SAMPLER_ENOMEM;
-    *state = s;
-    cudaError_t e = cudaMalloc((void **)&s->bad_device, sizeof(int));
-    if (e == cudaSuccess)
-        e = cudaMallocHost((void **)&s->bad_host, sizeof(int));
-    if (e != cudaSuccess) {
-        naive_destroy(s);
-        *state = NULL;
-        return device_error("allocating the bad-input flag", e);
+    int rc = sv_cuda_flag_alloc("cuda_naive", flag);
+    if (rc != SV_SAMPLER_OK) {
+        free(flag);
+        return rc;
     }
+    *state = flag;
     return SV_SAMPLER_OK;
 }
 
 static int naive_verify(void *state, const sv_batch *bt)
 {
-    naive_state *s = state;
-    cudaStream_t stream = (cudaStream_t)bt->stream;
-    cudaError_t e = cudaMemsetAsync(s->bad_device, 0, sizeof(int), stream);
-    if (e != cudaSuccess)
-        return device_error("clearing the bad-input flag", e);
-    e = (cudaError_t)sv_cuda_naive_launch(bt, s->bad_device);
-    if (e != cudaSuccess)
-        return device_error("launching naive_kernel", e);
-    e = cudaMemcpyAsync(s->bad_host, s->bad_device, sizeof(int), cudaMemcpyDeviceToHost, stream);
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(stream);
-    if (e != cudaSuccess)
-        return device_error("running naive_kernel", e);
-    return *s->bad_host ? SV_SAMPLER_EINVAL : SV_SAMPLER_OK;
+    sv_cuda_flag *flag = state;
+    int rc = sv_cuda_flag_clear("cuda_naive", flag, bt->stream);
+    if (rc != SV_SAMPLER_OK)
+        return rc;
+    int e = sv_cuda_naive_launch(bt, flag->device);
+    if (e != 0)
+        return sv_cuda_status("cuda_naive", "launching naive_kernel", e);
+    return sv_cuda_flag_read("cuda_naive", "naive_kernel", flag, bt->stream);
 }
 
 const sv_sampler sv_sampler_cuda_naive = {

@@ -13,6 +13,8 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_layout,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
+    &sv_sampler_cuda_fused,
+    &sv_sampler_cuda_fused_shared_uniform,
 #endif
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])

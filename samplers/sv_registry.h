@@ -13,7 +13,10 @@ extern const sv_sampler sv_sampler_ref_race;
 extern const sv_sampler sv_sampler_ref_float;
 extern const sv_sampler sv_sampler_ref_layout;
 #ifdef SV_HAVE_CUDA
-extern const sv_sampler sv_sampler_cuda_naive; /* built only with CUDA */
+/* built only with CUDA */
+extern const sv_sampler sv_sampler_cuda_naive;
+extern const sv_sampler sv_sampler_cuda_fused;
+extern const sv_sampler sv_sampler_cuda_fused_shared_uniform; /* broken on purpose */
 #endif
 
 /* Deliberately broken variants, one per file in broken/ (each says its bug). */

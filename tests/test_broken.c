@@ -173,8 +173,9 @@ int main(void)
             "counts_off_by_one", "shared_stream"};
         /* the CUDA samplers are built-ins too, where the build has CUDA */
 #ifdef SV_HAVE_CUDA
-        const char *builtin_names[] = {"ref", "direct", "ref_race", "ref_float", "ref_layout",
-                                       "cuda_naive"};
+        const char *builtin_names[] = {"ref",        "direct",     "ref_race",
+                                       "ref_float",  "ref_layout", "cuda_naive",
+                                       "cuda_fused", "cuda_fused_shared_uniform"};
 #else
         const char *builtin_names[] = {"ref", "direct", "ref_race", "ref_float", "ref_layout"};
 #endif

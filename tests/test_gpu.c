@@ -1,15 +1,18 @@
 /* test_gpu.c: the CUDA samplers on a real GPU (label gpu).
  *
  * Without a usable CUDA device it prints why and exits 77, which CTest
- * reports as skipped (SKIP_RETURN_CODE), never as passed. With one:
- *   - cuda_naive passes the ci suite (family-wise false-alarm rate 1e-6, seed 1);
- *   - differential: cuda_naive and ref, given the same seed and drafts, emit the
- *     same tokens; mismatches (rounding ties of two summation orders only)
- *     must stay at or below 1e-6 of the sequences;
- *   - edge inputs are handled as ref handles them: p = 0 never accepted, an
- *     empty residual, greedy rows, a draft token outside [0, V) and an
+ * reports as skipped (SKIP_RETURN_CODE), never as passed. With one, a
+ * correct CUDA sampler and its CPU twin (the CPU sampler with the same
+ * method and random numbers: ref for cuda_naive, ref_race for cuda_fused):
+ *   - the CUDA sampler passes the ci suite (family-wise false-alarm rate 1e-6, seed 1);
+ *   - differential: given the same seed and drafts, the two emit the same
+ *     tokens; mismatches (rounding ties only) must stay at or below 1e-6 of
+ *     the sequences;
+ *   - edge inputs are handled as the twin handles them: p = 0 never accepted,
+ *     an empty residual, greedy rows, a draft token outside [0, V) and an
  *     all-zero target row refused with EINVAL.
- * argv[1], if given, names the one sampler to test (default cuda_naive). */
+ * A broken CUDA sampler (--broken) must FAIL the ci suite, caught by the
+ * independence check. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -26,7 +29,8 @@ typedef struct pair_run {
 
 /* Runs `draws` sequences of case `spec` through both; returns the number of
  * sequences whose tokens or counts differ, or -1 on an error. */
-static long differential(const sv_sampler *gpu, const char *spec, uint64_t draws, int32_t B)
+static long differential(const sv_sampler *gpu, const sv_sampler *ref, const char *spec,
+                         uint64_t draws, int32_t B)
 {
     char err[256];
     sv_case *c = NULL;
@@ -42,7 +46,6 @@ static long differential(const sv_sampler *gpu, const char *spec, uint64_t draws
                   malloc((size_t)B * sizeof(int32_t))};
     gsl_rng *philox = gsl_rng_alloc(sv_gsl_rng_philox);
     sv_limits limits = {B, K, c->V};
-    const sv_sampler *ref = sv_registry_find("ref");
     void *ref_state = NULL;
     sv_cuda_stage *stage = NULL;
     long mismatches = -1;
@@ -62,7 +65,8 @@ static long differential(const sv_sampler *gpu, const char *spec, uint64_t draws
         bt.out_accepted = r.acc_gpu;
         int rc_gpu = sv_cuda_stage_verify(stage, &bt);
         if (rc_ref != SV_SAMPLER_OK || rc_gpu != SV_SAMPLER_OK) {
-            fprintf(stderr, "  %s: status ref %d, %s %d\n", spec, rc_ref, gpu->name, rc_gpu);
+            fprintf(stderr, "  %s: status %s %d, %s %d\n", spec, ref->name, rc_ref, gpu->name,
+                    rc_gpu);
             mismatches = -1;
             break;
         }
@@ -71,8 +75,8 @@ static long differential(const sv_sampler *gpu, const char *spec, uint64_t draws
                           memcmp(r.out_ref + (size_t)b * (K + 1), r.out_gpu + (size_t)b * (K + 1),
                                  (size_t)(K + 1) * sizeof(int32_t)) != 0;
     }
-    printf("  %-32s %s vs ref: %ld of %llu sequences differ\n", spec, gpu->name, mismatches,
-           (unsigned long long)draws);
+    printf("  %-24s %s vs %s: %ld of %llu sequences differ\n", spec, gpu->name, ref->name,
+           mismatches, (unsigned long long)draws);
 done:
     if (ref_state)
         ref->destroy(ref_state);
@@ -95,13 +99,12 @@ typedef struct edge {
 } edge;
 
 /* Both samplers on B copies of the edge; 1 if their statuses and outputs agree. */
-static int same_as_ref(const sv_sampler *gpu, const edge *e, int *status)
+static int same_as_ref(const sv_sampler *gpu, const sv_sampler *ref, const edge *e, int *status)
 {
     static int32_t drafts[EB * EK], out[2][EB * (EK + 1)], acc[2][EB];
     for (int32_t b = 0; b < EB; b++)
         memcpy(drafts + b * EK, e->x, sizeof e->x);
     sv_limits limits = {EB, EK, EV};
-    const sv_sampler *ref = sv_registry_find("ref");
     void *ref_state = NULL;
     sv_cuda_stage *stage = NULL;
     char err[256] = "";
@@ -119,18 +122,19 @@ static int same_as_ref(const sv_sampler *gpu, const edge *e, int *status)
     sv_cuda_stage_free(stage);
     *status = rc_gpu;
     if (rc_ref != rc_gpu) {
-        fprintf(stderr, "  %s: status ref %d, %s %d\n", e->what, rc_ref, gpu->name, rc_gpu);
+        fprintf(stderr, "  %s: status %s %d, %s %d\n", e->what, ref->name, rc_ref, gpu->name,
+                rc_gpu);
         return 0;
     }
     if (rc_ref != SV_SAMPLER_OK)
         return 1; /* both refused: outputs are not defined */
     int same = memcmp(out[0], out[1], sizeof out[0]) == 0 && memcmp(acc[0], acc[1], sizeof acc[0]) == 0;
     if (!same)
-        fprintf(stderr, "  %s: outputs differ from ref\n", e->what);
+        fprintf(stderr, "  %s: outputs differ from %s\n", e->what, ref->name);
     return same;
 }
 
-static void edge_cases(const sv_sampler *gpu)
+static void edge_cases(const sv_sampler *gpu, const sv_sampler *ref)
 {
     static const edge edges[] = {
         /* x_1 = 3 has p = 0 and q = 1/4: never accepted; residual then draws */
@@ -151,25 +155,14 @@ static void edge_cases(const sv_sampler *gpu)
                           SV_SAMPLER_EINVAL};
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         int status = -1;
-        CHECK(same_as_ref(gpu, &edges[i], &status));
+        CHECK(same_as_ref(gpu, ref, &edges[i], &status));
         CHECK(status == expect[i]);
     }
 }
 
-int main(int argc, char **argv)
+/* A correct CUDA sampler: the ci suite, the differential test and the edges. */
+static void test_correct(const sv_sampler *gpu, const sv_sampler *ref)
 {
-    const char *name = argc > 1 ? argv[1] : "cuda_naive";
-    char why[256] = "";
-    if (sv_cuda_device_count(why, sizeof why) == 0) {
-        printf("SKIPPED: %s needs a CUDA device: %s\n", name, why);
-        return SKIP;
-    }
-    const sv_sampler *gpu = sv_registry_find(name);
-    if (!gpu || gpu->memspace != SV_MEM_CUDA) {
-        fprintf(stderr, "test_gpu: no CUDA sampler named %s\n", name);
-        return 2;
-    }
-
     suite_config s;
     sv_report *r = NULL;
     suite_config_init(&s, "ci", gpu, 0);
@@ -180,16 +173,18 @@ int main(int argc, char **argv)
     sv_report_free(r);
     feature("passes the ci suite (family-wise false-alarm rate 1e-6, seed 1)");
 
-    /* at most 1e-6 of the sequences may differ: 0 here, where each case has
-     * fewer than 1e6 sequences */
+    /* at most 1e-6 of the sequences may differ: none here, with fewer than
+     * 1e6 sequences in all. Sizes keep the CPU side (a log per token for
+     * ref_race) to seconds. */
     static const struct { const char *spec; uint64_t draws; } diff[] = {
-        {"seedlab:V=1000,K=5", 1u << 20}, {"onehot:V=1000,K=5", 1u << 19},
-        {"tail:V=32000,K=3", 1u << 18},   {"logits:V=128256,K=2", 1u << 16},
-        {"greedy:V=1000,K=5", 1u << 18}};
+        {"seedlab:V=1000,K=5", 1u << 18}, {"onehot:V=1000,K=5", 1u << 17},
+        {"greedy:V=1000,K=5", 1u << 17},  {"disjoint:V=1000,K=3", 1u << 16},
+        {"tail:V=32000,K=3", 1u << 14},   {"logits:V=128256,K=2", 1u << 12}};
     uint64_t total = 0;
     long total_mismatch = 0;
     for (size_t i = 0; i < sizeof diff / sizeof diff[0]; i++) {
-        long m = differential(gpu, diff[i].spec, diff[i].draws, 1 << 16);
+        int32_t B = diff[i].draws < (1u << 16) ? (int32_t)diff[i].draws : 1 << 16;
+        long m = differential(gpu, ref, diff[i].spec, diff[i].draws, B);
         CHECK(m >= 0);
         total += diff[i].draws;
         total_mismatch += m > 0 ? m : 0;
@@ -197,9 +192,61 @@ int main(int argc, char **argv)
     printf("  mismatch rate %.3g (%ld of %llu sequences)\n", (double)total_mismatch / (double)total,
            total_mismatch, (unsigned long long)total);
     CHECK((double)total_mismatch <= 1e-6 * (double)total);
-    feature("differential: same tokens as ref for the same seed (mismatch rate <= 1e-6)");
+    feature("differential: same tokens as the CPU twin for the same seed (mismatch rate <= 1e-6)");
 
-    edge_cases(gpu);
-    feature("edge inputs handled as ref handles them");
+    edge_cases(gpu, ref);
+    feature("edge inputs handled as the CPU twin handles them");
+}
+
+/* A broken CUDA sampler: FAIL on the ci suite's fixed-row cases, and the
+ * independence check among the checks that fail. */
+static void test_broken(const sv_sampler *gpu)
+{
+    suite_config s;
+    sv_report *r = NULL;
+    suite_config_init(&s, "ci", gpu, 1);
+    s.cfg.batch = 65536;
+    s.cfg.threads = 4;
+    s.cfg.rerun_suspects = 0;
+    CHECK(sv_verify(&s.cfg, &r) == SV_OK);
+    int independence = 0;
+    for (size_t i = 0; r && i < r->n_cases; i++) {
+        const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
+        independence |= ev->indep_seq_verdict == SV_FAIL || ev->indep_pos_verdict == SV_FAIL;
+    }
+    CHECK(r && r->failed > 0);
+    CHECK(independence);
+    printf("  %zu of %zu cases failed; independence check %s\n", r ? r->failed : 0,
+           r ? r->n_cases : 0, independence ? "failed" : "passed");
+    sv_report_free(r);
+    feature("broken GPU variant FAILs the ci suite, caught by the independence check");
+}
+
+/* argv: SAMPLER [REFERENCE | --broken]: test SAMPLER against its CPU twin
+ * REFERENCE, or expect it to be caught. */
+int main(int argc, char **argv)
+{
+    const char *name = argc > 1 ? argv[1] : "cuda_naive";
+    const char *twin = argc > 2 ? argv[2] : "ref";
+    char why[256] = "";
+    if (sv_cuda_device_count(why, sizeof why) == 0) {
+        printf("SKIPPED: %s needs a CUDA device: %s\n", name, why);
+        return SKIP;
+    }
+    const sv_sampler *gpu = sv_registry_find(name);
+    if (!gpu || gpu->memspace != SV_MEM_CUDA) {
+        fprintf(stderr, "test_gpu: no CUDA sampler named %s\n", name);
+        return 2;
+    }
+    if (strcmp(twin, "--broken") == 0) {
+        test_broken(gpu);
+    } else {
+        const sv_sampler *ref = sv_registry_find(twin);
+        if (!ref || ref->memspace != SV_MEM_HOST) {
+            fprintf(stderr, "test_gpu: no host sampler named %s\n", twin);
+            return 2;
+        }
+        test_correct(gpu, ref);
+    }
     return check_exit();
 }
