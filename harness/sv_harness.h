@@ -398,6 +398,7 @@ int sv_cmd_list(int argc, char **argv);
 int sv_cmd_verify(int argc, char **argv);
 int sv_cmd_calibrate(int argc, char **argv);
 int sv_cmd_mutants(int argc, char **argv);
+int sv_cmd_bench(int argc, char **argv);
 /* verify --power: the run's predicted power against a variant (cmd_power.c) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out);

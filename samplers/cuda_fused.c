@@ -10,6 +10,7 @@
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
 #include "cuda_flag.h"
+#include "sv_cuda_enqueue.h"
 
 typedef struct fused_state {
     int32_t max_B, max_V, sm_count;
@@ -78,18 +79,24 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     return rc;
 }
 
-static int fused_verify(void *state, const sv_batch *bt)
+int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
 {
     fused_state *s = state;
     if (bt->B > s->max_B || bt->V > s->max_V)
         return SV_SAMPLER_EINVAL; /* larger than init was told */
+    int e = sv_cuda_fused_launch(bt, rng, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
+                                 s->bad.device, s->shared_uniform);
+    return e == 0 ? SV_SAMPLER_OK : sv_cuda_status(s->name, "launching fused_kernel", e);
+}
+
+static int fused_verify(void *state, const sv_batch *bt)
+{
+    fused_state *s = state;
     int rc = sv_cuda_flag_clear(s->name, &s->bad, bt->stream);
+    if (rc == SV_SAMPLER_OK)
+        rc = sv_cuda_fused_enqueue(state, bt, NULL);
     if (rc != SV_SAMPLER_OK)
         return rc;
-    int e = sv_cuda_fused_launch(bt, NULL, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
-                                 s->bad.device, s->shared_uniform);
-    if (e != 0)
-        return sv_cuda_status(s->name, "launching fused_kernel", e);
     return sv_cuda_flag_read(s->name, "fused_kernel", &s->bad, bt->stream);
 }
 

@@ -8,6 +8,7 @@
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
 #include "cuda_flag.h"
+#include "sv_cuda_enqueue.h"
 
 static void naive_destroy(void *state)
 {
@@ -33,15 +34,22 @@ static int naive_init(void **state, const sv_limits *limits)
     return SV_SAMPLER_OK;
 }
 
+int sv_cuda_naive_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
+{
+    (void)rng; /* the naive kernel takes seed and index by value only */
+    sv_cuda_flag *flag = state;
+    int e = sv_cuda_naive_launch(bt, flag->device);
+    return e == 0 ? SV_SAMPLER_OK : sv_cuda_status("cuda_naive", "launching naive_kernel", e);
+}
+
 static int naive_verify(void *state, const sv_batch *bt)
 {
     sv_cuda_flag *flag = state;
     int rc = sv_cuda_flag_clear("cuda_naive", flag, bt->stream);
+    if (rc == SV_SAMPLER_OK)
+        rc = sv_cuda_naive_enqueue(state, bt, NULL);
     if (rc != SV_SAMPLER_OK)
         return rc;
-    int e = sv_cuda_naive_launch(bt, flag->device);
-    if (e != 0)
-        return sv_cuda_status("cuda_naive", "launching naive_kernel", e);
     return sv_cuda_flag_read("cuda_naive", "naive_kernel", flag, bt->stream);
 }
 

@@ -57,5 +57,15 @@ expect 0 "sampler example_race" verify --plugin "$plugin" --case zipf:V=50,K=2 -
 expect 0 "example_race" list --plugin "$plugin"
 expect 2 "built against sampler contract version 42" verify --plugin "$bad_plugin"
 
+# bench: usage errors are caught before any device is looked for
+expect 0 "usage: specverify bench" bench --help
+expect 2 "--B: 0 is out of range" bench --B 0
+expect 2 "--K: 17 is out of range" bench --K 17
+expect 2 "--accept-rate: 1.5 is outside [0, 1]" bench --accept-rate 1.5
+expect 2 "--input: 'logits-f32' is not a mode this build has" bench --input logits-f32
+expect 2 "--cold and --hot: give one of them" bench --cold --hot
+expect 2 "--V: 'x' is not a whole number" bench --V 1000,x
+expect 2 "unknown option '--frob'" bench --frob
+
 echo "$((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -223,16 +223,20 @@ static void test_broken(const sv_sampler *gpu)
 }
 
 /* argv: SAMPLER [REFERENCE | --broken]: test SAMPLER against its CPU twin
- * REFERENCE, or expect it to be caught. */
+ * REFERENCE, or expect it to be caught; or --has-device: exit 0 if there is
+ * a CUDA device, 77 with the reason if not. */
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "cuda_naive";
     const char *twin = argc > 2 ? argv[2] : "ref";
     char why[256] = "";
     if (sv_cuda_device_count(why, sizeof why) == 0) {
-        printf("SKIPPED: %s needs a CUDA device: %s\n", name, why);
+        printf("SKIPPED: %s needs a CUDA device: %s\n",
+               strcmp(name, "--has-device") == 0 ? "this test" : name, why);
         return SKIP;
     }
+    if (strcmp(name, "--has-device") == 0) /* for the scripted gpu tests */
+        return 0;
     const sv_sampler *gpu = sv_registry_find(name);
     if (!gpu || gpu->memspace != SV_MEM_CUDA) {
         fprintf(stderr, "test_gpu: no CUDA sampler named %s\n", name);

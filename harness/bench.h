@@ -1,0 +1,74 @@
+/* bench.h: `specverify bench`: kernel latency of CUDA samplers over a product
+ * of axes (sampler x B x K x V x acceptance rate), timed with CUDA events. */
+#ifndef SV_BENCH_H
+#define SV_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sv_sampler.h"
+
+/* ---- inputs (bench_inputs.c, host only) -------------------------------------- */
+
+/* One benchmark input on the host: every sequence has its own rows (stride
+ * (K+1)V and KV, as in a real batch); draft k of every sequence has
+ * p_k(x_k) / q_k(x_k) = accept, so each draft is accepted with that
+ * probability and the acceptance rate decides which rows are read. */
+typedef struct sv_bench_input {
+    int32_t B, K, V;
+    double accept;
+    float *target;         /* [B][K+1][V] */
+    float *draft;          /* [B][K][V] */
+    int32_t *draft_tokens; /* [B][K] */
+} sv_bench_input;
+
+/* Builds the rows from a fixed seed. Returns SV_OK or an error (memory). */
+int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, double accept);
+void sv_bench_input_free(sv_bench_input *in);
+
+/* What a step must move at the least (DESIGN.md's byte floor) given the
+ * accepted counts n[b]: the gathered p and q scalars of the drafts tested,
+ * the two rows at the first rejection (or the bonus row), the draft tokens
+ * in and the tokens and counts out. */
+double sv_bench_floor_bytes(int32_t B, int32_t K, int32_t V, const int32_t *accepted);
+
+/* Drafts accepted over drafts tested: the acceptance rate a run achieved. */
+double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted);
+
+/* ---- timing (bench_device.c, built with CUDA) --------------------------------- */
+
+typedef struct sv_bench_device {
+    char name[256];
+    int sm_count, clock_mhz, memory_clock_mhz, bus_width_bits;
+    double memory_bytes, l2_bytes;
+    double peak_gbps;         /* 2 x memory clock x bus width: the data sheet's */
+    double copy_gbps;         /* measured: device-to-device copy, read + write */
+    int driver_version, runtime_version;
+} sv_bench_device;
+
+typedef struct sv_bench_options {
+    int cold;                 /* flush L2 before each timed launch */
+    int graph;                /* time a CUDA-graph launch of the step */
+    double time_limit;        /* seconds per point at most */
+    double noise_target;      /* stop when the median's relative error is below this */
+} sv_bench_options;
+
+typedef struct sv_bench_point {
+    const sv_sampler *sampler;
+    int32_t B, K, V;
+    double accept_target, accept_measured;
+    double median_us, min_us, q25_us, q75_us, noise;
+    int64_t reps;
+    double floor_bytes;
+    int graph, cold, through_verify; /* through_verify: timed with its wait (plugins) */
+} sv_bench_point;
+
+/* Fills d, measuring the copy bandwidth; SV_EENV with a message when no
+ * device can be used. */
+int sv_bench_device_query(sv_bench_device *d);
+
+/* Times one point; SV_OK, SV_EENV (device) or SV_EVERIFY (the sampler
+ * returned an error), with a message. */
+int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const sv_bench_input *in,
+                       sv_bench_point *out);
+
+#endif

@@ -1,0 +1,290 @@
+/* bench_device.c: the device, and one timed point, with CUDA events.
+ *
+ * A point is timed launch by launch: events around the enqueue (or the graph
+ * launch), a wait after each, so the GPU's idle time between launches is
+ * never counted. Warm-up first; then repetitions until the median's relative
+ * standard error (1.2533 sd / sqrt(n) / median, sd from the IQR) is below
+ * the target, or the time limit. Cold numbers flush L2 before each launch by
+ * writing a buffer twice its size, outside the events. Every CUDA call is
+ * checked; a failure names the call and CUDA's message.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "sv_cuda_enqueue.h"
+#include "sv_harness.h"
+
+#define CHECK_CUDA(call)                                                                 \
+    do {                                                                                 \
+        cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess) {                                                         \
+            rc = sv_fail(SV_EENV, "bench: %s: %s (%s)", #call, cudaGetErrorString(e_),   \
+                         cudaGetErrorName(e_));                                          \
+            goto done;                                                                   \
+        }                                                                                \
+    } while (0)
+
+int sv_bench_device_query(sv_bench_device *d)
+{
+    int rc = SV_OK, dev = 0, count = 0, mhz = 0;
+    void *a = NULL, *b = NULL;
+    cudaEvent_t start = NULL, stop = NULL;
+    memset(d, 0, sizeof *d);
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0)
+        return sv_fail(SV_EENV, "bench needs a CUDA device: %s",
+                       e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    struct cudaDeviceProp prop;
+    CHECK_CUDA(cudaGetDevice(&dev));
+    CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
+    snprintf(d->name, sizeof d->name, "%s", prop.name);
+    d->sm_count = prop.multiProcessorCount;
+    d->memory_bytes = (double)prop.totalGlobalMem;
+    d->l2_bytes = (double)prop.l2CacheSize;
+    CHECK_CUDA(cudaDeviceGetAttribute(&mhz, cudaDevAttrClockRate, dev));
+    d->clock_mhz = mhz / 1000;
+    CHECK_CUDA(cudaDeviceGetAttribute(&mhz, cudaDevAttrMemoryClockRate, dev));
+    d->memory_clock_mhz = mhz / 1000;
+    CHECK_CUDA(cudaDeviceGetAttribute(&d->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    d->peak_gbps = 2.0 * (double)mhz * 1e3 * d->bus_width_bits / 8.0 / 1e9;
+    CHECK_CUDA(cudaDriverGetVersion(&d->driver_version));
+    CHECK_CUDA(cudaRuntimeGetVersion(&d->runtime_version));
+
+    /* copy bandwidth: 256 MiB device to device, best of 10, read + write */
+    const size_t bytes = (size_t)256 << 20;
+    CHECK_CUDA(cudaMalloc(&a, bytes));
+    CHECK_CUDA(cudaMalloc(&b, bytes));
+    CHECK_CUDA(cudaMemset(a, 1, bytes));
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    float best_ms = INFINITY;
+    for (int i = 0; i < 11; i++) {
+        float ms = 0.0f;
+        CHECK_CUDA(cudaEventRecord(start, 0));
+        CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
+        CHECK_CUDA(cudaEventRecord(stop, 0));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        if (i > 0 && ms < best_ms) /* the first is a warm-up */
+            best_ms = ms;
+    }
+    d->copy_gbps = 2.0 * (double)bytes / (best_ms * 1e-3) / 1e9;
+done:
+    cudaFree(a);
+    cudaFree(b);
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    return rc;
+}
+
+/* cudaMalloc that says, when it fails, how much was asked and how much is free. */
+static int device_alloc(void **ptr, size_t bytes, const char *what)
+{
+    cudaError_t e = cudaMalloc(ptr, bytes);
+    if (e == cudaSuccess)
+        return SV_OK;
+    size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    return sv_fail(SV_EENV, "bench: cannot allocate %s: %zu bytes asked, %zu of %zu free (%s)",
+                   what, bytes, free_bytes, total, cudaGetErrorString(e));
+}
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The q-quantile of sorted t[0..n), interpolated. */
+static double quantile(const double *t, int64_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    int64_t lo = (int64_t)floor(pos);
+    int64_t hi = lo + 1 < n ? lo + 1 : lo;
+    return t[lo] + (pos - (double)lo) * (t[hi] - t[lo]);
+}
+
+/* The median's relative standard error from sorted times. */
+static double median_noise(const double *t, int64_t n)
+{
+    double med = quantile(t, n, 0.5), iqr = quantile(t, n, 0.75) - quantile(t, n, 0.25);
+    return 1.2533 * (iqr / 1.349) / sqrt((double)n) / med;
+}
+
+int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const sv_bench_input *in,
+                       sv_bench_point *out)
+{
+    const int32_t B = in->B, K = in->K, V = in->V;
+    const size_t tbytes = (size_t)B * (K + 1) * V * sizeof(float);
+    const size_t dbytes = (size_t)B * K * V * sizeof(float);
+    int rc = SV_OK;
+    void *state = NULL, *flush = NULL;
+    float *d_target = NULL, *d_draft = NULL;
+    int32_t *d_tokens = NULL, *d_out = NULL, *d_acc = NULL, *h_acc = NULL;
+    uint64_t *d_rng = NULL;
+    double *times = NULL;
+    cudaStream_t stream = NULL;
+    cudaEvent_t start = NULL, stop = NULL;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    size_t flush_bytes = 0;
+
+    memset(out, 0, sizeof *out);
+    out->sampler = s, out->B = B, out->K = K, out->V = V;
+    out->accept_target = in->accept, out->cold = opt->cold, out->graph = opt->graph;
+    sv_cuda_enqueue_fn enqueue = sv_cuda_enqueue_for(s);
+    out->through_verify = enqueue == NULL;
+    if (opt->graph && !enqueue)
+        return sv_fail(SV_EBAD, "bench --graph: sampler %s has no launch without a wait to "
+                       "capture (only the built-in CUDA samplers do); leave out --graph",
+                       s->name);
+
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    if (rc == SV_OK)
+        rc = device_alloc((void **)&d_target, tbytes, "target rows");
+    if (rc == SV_OK)
+        rc = device_alloc((void **)&d_draft, dbytes ? dbytes : 4, "draft rows");
+    if (rc == SV_OK)
+        rc = device_alloc((void **)&d_tokens, (size_t)B * (K ? K : 1) * sizeof(int32_t), "draft tokens");
+    if (rc == SV_OK)
+        rc = device_alloc((void **)&d_out, (size_t)B * (K + 1) * sizeof(int32_t), "output tokens");
+    if (rc == SV_OK)
+        rc = device_alloc((void **)&d_acc, (size_t)B * sizeof(int32_t), "accepted counts");
+    if (rc == SV_OK)
+        rc = device_alloc((void **)&d_rng, 2 * sizeof(uint64_t), "the seed");
+    if (rc != SV_OK)
+        goto done;
+    CHECK_CUDA(cudaMemcpy(d_target, in->target, tbytes, cudaMemcpyHostToDevice));
+    if (dbytes)
+        CHECK_CUDA(cudaMemcpy(d_draft, in->draft, dbytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(d_tokens, in->draft_tokens, (size_t)B * K * sizeof(int32_t),
+                          cudaMemcpyHostToDevice));
+    const uint64_t rng_host[2] = {1, 0};
+    CHECK_CUDA(cudaMemcpy(d_rng, rng_host, sizeof rng_host, cudaMemcpyHostToDevice));
+    if (opt->cold) {
+        flush_bytes = (size_t)128 << 20; /* 128 MiB, or twice the L2 if that is more */
+        int dev = 0, l2 = 0;
+        CHECK_CUDA(cudaGetDevice(&dev));
+        CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+        if ((size_t)2 * (size_t)l2 > flush_bytes)
+            flush_bytes = (size_t)2 * (size_t)l2;
+        rc = device_alloc(&flush, flush_bytes, "the L2 flush buffer");
+        if (rc != SV_OK)
+            goto done;
+    }
+
+    sv_limits limits = {B, K, V};
+    int src = s->init(&state, &limits);
+    if (src != SV_SAMPLER_OK) {
+        state = NULL;
+        rc = sv_fail(SV_EVERIFY, "bench: sampler %s: init failed with status %d", s->name, src);
+        goto done;
+    }
+    sv_batch bt = {B, K, V, d_target, (int64_t)(K + 1) * V, d_draft, (int64_t)K * V, d_tokens,
+                   1, 0, d_out, d_acc, stream};
+
+    /* one checked run through the contract: status, and the acceptance achieved */
+    src = s->verify(state, &bt);
+    if (src != SV_SAMPLER_OK) {
+        rc = sv_fail(SV_EVERIFY, "bench: sampler %s: verify returned status %d on B=%d, K=%d, "
+                     "V=%d", s->name, src, B, K, V);
+        goto done;
+    }
+    h_acc = malloc((size_t)B * sizeof(int32_t));
+    if (!h_acc) {
+        rc = sv_fail(SV_EENV, "bench: out of host memory");
+        goto done;
+    }
+    CHECK_CUDA(cudaMemcpy(h_acc, d_acc, (size_t)B * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    out->accept_measured = sv_bench_accept_rate(B, K, h_acc);
+    out->floor_bytes = sv_bench_floor_bytes(B, K, V, h_acc);
+
+    if (opt->graph) {
+        CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        src = enqueue(state, &bt, d_rng);
+        cudaError_t end = cudaStreamEndCapture(stream, &graph);
+        if (src != SV_SAMPLER_OK) {
+            rc = sv_fail(SV_EVERIFY, "bench: sampler %s: launch failed in graph capture",
+                         s->name);
+            goto done;
+        }
+        CHECK_CUDA(end);
+        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    }
+
+    const int64_t max_reps = 1000000;
+    times = malloc((size_t)max_reps * sizeof(double));
+    if (!times) {
+        rc = sv_fail(SV_EENV, "bench: out of host memory for timings");
+        goto done;
+    }
+    double spent = 0.0, started = sv_now();
+    int64_t n = 0;
+    for (int64_t rep = -10; n < max_reps; rep++) { /* ten warm-up launches first */
+        if (opt->cold)
+            CHECK_CUDA(cudaMemsetAsync(flush, (int)(rep & 0xff), flush_bytes, stream));
+        CHECK_CUDA(cudaEventRecord(start, stream));
+        if (exec) {
+            CHECK_CUDA(cudaGraphLaunch(exec, stream));
+        } else {
+            src = enqueue ? enqueue(state, &bt, d_rng) : s->verify(state, &bt);
+            if (src != SV_SAMPLER_OK) {
+                rc = sv_fail(SV_EVERIFY, "bench: sampler %s: status %d while timing", s->name,
+                             src);
+                goto done;
+            }
+        }
+        CHECK_CUDA(cudaEventRecord(stop, stream));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        float ms = 0.0f;
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        if (rep < 0)
+            continue;
+        times[n++] = (double)ms * 1e3;
+        spent = sv_now() - started;
+        if (n >= 20 && (n & (n - 1)) == 0) { /* check the noise at powers of two */
+            qsort(times, (size_t)n, sizeof *times, compare_double);
+            if (median_noise(times, n) < opt->noise_target)
+                break;
+        }
+        if (spent > opt->time_limit && n >= 10)
+            break;
+    }
+    qsort(times, (size_t)n, sizeof *times, compare_double);
+    out->reps = n;
+    out->min_us = times[0];
+    out->q25_us = quantile(times, n, 0.25);
+    out->median_us = quantile(times, n, 0.5);
+    out->q75_us = quantile(times, n, 0.75);
+    out->noise = median_noise(times, n);
+    CHECK_CUDA(cudaGetLastError());
+done:
+    if (exec)
+        cudaGraphExecDestroy(exec);
+    if (graph)
+        cudaGraphDestroy(graph);
+    if (state)
+        s->destroy(state);
+    free(times);
+    free(h_acc);
+    cudaFree(d_target);
+    cudaFree(d_draft);
+    cudaFree(d_tokens);
+    cudaFree(d_out);
+    cudaFree(d_acc);
+    cudaFree(d_rng);
+    cudaFree(flush);
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    if (stream)
+        cudaStreamDestroy(stream);
+    return rc;
+}

@@ -1,0 +1,114 @@
+/* bench_inputs.c: benchmark inputs with a chosen acceptance rate, and the
+ * byte floor of a step.
+ *
+ * One row set is drawn (target and draft rows: softmax of 2 z, z standard
+ * normal, the draft mixed half-and-half with the target so they overlap as
+ * real models do), the draft token of position k is the mode of q_k, and
+ * p_k there is set to accept * q_k(x_k) with the rest of p_k rescaled, so
+ * draft k is accepted with probability exactly `accept`. Every sequence
+ * gets its own copy of the rows, so the device reads B distinct row sets. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "sv_harness.h"
+
+static void softmax_row(gsl_rng *r, float *row, int32_t V)
+{
+    double sum = 0.0;
+    for (int32_t i = 0; i < V; i++) {
+        row[i] = (float)exp(2.0 * gsl_ran_gaussian_ziggurat(r, 1.0));
+        sum += row[i];
+    }
+    for (int32_t i = 0; i < V; i++)
+        row[i] = (float)(row[i] / sum);
+}
+
+static int32_t mode_of(const float *row, int32_t V)
+{
+    int32_t best = 0;
+    for (int32_t i = 1; i < V; i++)
+        if (row[i] > row[best])
+            best = i;
+    return best;
+}
+
+int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, double accept)
+{
+    memset(in, 0, sizeof *in);
+    in->B = B, in->K = K, in->V = V, in->accept = accept;
+    const size_t tset = (size_t)(K + 1) * V, dset = (size_t)K * V;
+    in->target = malloc((size_t)B * tset * sizeof(float));
+    in->draft = malloc((size_t)B * (dset ? dset : 1) * sizeof(float));
+    in->draft_tokens = malloc((size_t)B * (K ? K : 1) * sizeof(int32_t));
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!in->target || !in->draft || !in->draft_tokens || !r) {
+        gsl_rng_free(r);
+        sv_bench_input_free(in);
+        return sv_fail(SV_EENV, "bench: out of host memory for B=%d, K=%d, V=%d (%.3g GB)", B, K,
+                       V, (double)B * (double)(tset + dset) * 4e-9);
+    }
+    gsl_rng_set(r, 20261122);
+
+    float *p = in->target, *q = in->draft, *mix = malloc((size_t)V * sizeof(float));
+    if (!mix) {
+        gsl_rng_free(r);
+        sv_bench_input_free(in);
+        return sv_fail(SV_EENV, "bench: out of host memory for one row of %d", V);
+    }
+    for (int32_t k = 0; k <= K; k++)
+        softmax_row(r, p + (size_t)k * V, V);
+    for (int32_t k = 0; k < K; k++) {
+        float *pk = p + (size_t)k * V, *qk = q + (size_t)k * V;
+        softmax_row(r, mix, V);
+        for (int32_t i = 0; i < V; i++)
+            qk[i] = 0.5f * (pk[i] + mix[i]);
+        int32_t x = mode_of(qk, V);
+        double want = accept * qk[x], rest = 1.0 - pk[x];
+        double scale = rest > 0.0 ? (1.0 - want) / rest : 0.0;
+        for (int32_t i = 0; i < V; i++)
+            pk[i] = (float)(pk[i] * scale);
+        pk[x] = (float)want;
+        in->draft_tokens[k] = x;
+    }
+    free(mix);
+    gsl_rng_free(r);
+    for (int32_t b = 1; b < B; b++) {
+        memcpy(p + (size_t)b * tset, p, tset * sizeof(float));
+        memcpy(q + (size_t)b * dset, q, dset * sizeof(float));
+        memcpy(in->draft_tokens + (size_t)b * K, in->draft_tokens, (size_t)K * sizeof(int32_t));
+    }
+    return SV_OK;
+}
+
+void sv_bench_input_free(sv_bench_input *in)
+{
+    free(in->target);
+    free(in->draft);
+    free(in->draft_tokens);
+    memset(in, 0, sizeof *in);
+}
+
+double sv_bench_floor_bytes(int32_t B, int32_t K, int32_t V, const int32_t *accepted)
+{
+    double bytes = 0.0;
+    for (int32_t b = 0; b < B; b++) {
+        int32_t n = accepted[b], tested = n < K ? n + 1 : K;
+        bytes += 2.0 * 4.0 * tested;              /* p_k(x_k), q_k(x_k) */
+        bytes += (n < K ? 2.0 : 1.0) * 4.0 * V;   /* residual pair, or the bonus row */
+        bytes += 4.0 * K + 4.0 * (K + 1) + 4.0;   /* drafts in; tokens and count out */
+    }
+    return bytes;
+}
+
+double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted)
+{
+    double acc = 0.0, tested = 0.0;
+    for (int32_t b = 0; b < B; b++) {
+        acc += accepted[b];
+        tested += accepted[b] < K ? accepted[b] + 1 : K;
+    }
+    return tested > 0.0 ? acc / tested : NAN;
+}

@@ -1,0 +1,371 @@
+/* cmd_bench.c: `specverify bench`: latency of CUDA samplers over the product
+ * of the axes, a Markdown table on stdout, and optionally HDF5 and Markdown
+ * files (schema in README.md). */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "bench.h"
+#include "sv_harness.h"
+
+#define MAX_AXIS 32
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify bench [--sampler LIST] [--B LIST] [--K LIST] [--V LIST]\n"
+            "                        [--accept-rate LIST] [--input probs] [--cold | --hot]\n"
+            "                        [--graph] [--time-limit S] [--noise F] [--out FILE.h5]\n"
+            "\n"
+            "Times CUDA samplers on one GPU over every combination of the axes (LIST is\n"
+            "comma-separated) with CUDA events, launch by launch after 10 warm-up launches,\n"
+            "until the median's relative standard error is below --noise or --time-limit.\n"
+            "Inputs: every sequence has its own float32 rows; each draft is accepted with\n"
+            "probability --accept-rate, which decides which rows a step reads.\n"
+            "\n"
+            "  --sampler LIST      CUDA samplers (default cuda_fused,cuda_naive; see 'list')\n"
+            "  --B LIST            batch sizes (default 1,64)\n"
+            "  --K LIST            drafts per step (default 5)\n"
+            "  --V LIST            vocabulary sizes (default 128256)\n"
+            "  --accept-rate LIST  acceptance probability of each draft, in [0, 1] (default 0.7)\n"
+            "  --input probs       float32 probabilities, the contract (the only mode so far)\n"
+            "  --cold              flush L2 before each launch (outside the timing)\n"
+            "  --hot               leave L2 as the last launch left it (default)\n"
+            "  --graph             time a CUDA-graph launch of the step (built-in samplers)\n"
+            "  --time-limit S      seconds per point at most (default 2)\n"
+            "  --noise F           target relative error of the median (default 0.01)\n"
+            "  --out FILE.h5       write the points and the device to HDF5, and FILE.md\n"
+            "\n"
+            "Columns: median, min and IQR of the launch times (us); floor: DESIGN.md's byte\n"
+            "floor of the step (the gathered scalars, the row pair at the first rejection or\n"
+            "the bonus row, tokens in and out), from the accepted counts of a checked run;\n"
+            "GB/s: floor bytes / median; %%copy: that as a share of the measured device copy\n"
+            "bandwidth; x floor: median over the time the floor takes at that bandwidth.\n"
+            "Plugins are timed through verify, whose wait for its status is then included.\n"
+            "\n"
+            "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU.\n");
+}
+
+/* Splits a comma list into at most MAX_AXIS items of up to 63 characters. */
+static int split_list(const char *flag, const char *text, char items[MAX_AXIS][64], int *n)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    *n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == MAX_AXIS)
+            return sv_fail(SV_EBAD, "%s: more than %d values", flag, MAX_AXIS);
+        snprintf(items[(*n)++], 64, "%s", t);
+    }
+    return *n ? SV_OK : sv_fail(SV_EBAD, "%s: '%s' has no values", flag, text);
+}
+
+/* Comma list of whole numbers in [min, max]. */
+static int parse_ints(const char *flag, const char *text, int64_t min, int64_t max, int32_t *out,
+                      int *n)
+{
+    char items[MAX_AXIS][64];
+    int rc = split_list(flag, text, items, n);
+    for (int i = 0; rc == SV_OK && i < *n; i++) {
+        uint64_t v = 0;
+        rc = sv_parse_u64(flag, items[i], (uint64_t)min, (uint64_t)max, &v);
+        out[i] = (int32_t)v;
+    }
+    return rc;
+}
+
+/* Comma list of numbers in [min, max]. */
+static int parse_doubles(const char *flag, const char *text, double min, double max, double *out,
+                         int *n)
+{
+    char items[MAX_AXIS][64];
+    int rc = split_list(flag, text, items, n);
+    for (int i = 0; rc == SV_OK && i < *n; i++)
+        rc = sv_parse_double(flag, items[i], min, max, 0, &out[i]);
+    return rc;
+}
+
+typedef struct bench_args {
+    const sv_sampler *samplers[MAX_AXIS];
+    int n_samplers, n_B, n_K, n_V, n_accept;
+    int32_t B[MAX_AXIS], K[MAX_AXIS], V[MAX_AXIS];
+    double accept[MAX_AXIS];
+    sv_bench_options opt;
+    const char *out, *sampler_list;
+} bench_args;
+
+static int parse_samplers(const char *text, bench_args *a)
+{
+    char items[MAX_AXIS][64];
+    int rc = split_list("--sampler", text, items, &a->n_samplers);
+    for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
+        const sv_sampler *s = sv_registry_find(items[i]);
+        if (!s)
+            return sv_fail(SV_EBAD, "--sampler: no sampler named '%s' ('specverify list' "
+                           "shows them)", items[i]);
+        if (s->memspace != SV_MEM_CUDA)
+            return sv_fail(SV_EBAD, "--sampler: %s runs on the host; bench times CUDA "
+                           "samplers (verify reports a host sampler's draws per second)",
+                           items[i]);
+        a->samplers[i] = s;
+    }
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, bench_args *a, int *help)
+{
+    enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
+           O_OUT, O_PLUGIN };
+    static const struct option options[] = {
+        {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
+        {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
+        {"accept-rate", required_argument, 0, O_ACCEPT},
+        {"input", required_argument, 0, O_INPUT}, {"cold", no_argument, 0, O_COLD},
+        {"hot", no_argument, 0, O_HOT},         {"graph", no_argument, 0, O_GRAPH},
+        {"time-limit", required_argument, 0, O_LIMIT},
+        {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
+        {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *samplers = "cuda_fused,cuda_naive", *B = "1,64", *K = "5", *V = "128256",
+               *accept = "0.7";
+    a->opt = (sv_bench_options){.cold = 0, .graph = 0, .time_limit = 2.0, .noise_target = 0.01};
+    int cold = -1, c, rc = SV_OK;
+    char err[1024];
+    opterr = 0;
+    optind = 1;
+    while (rc == SV_OK && (c = getopt_long(argc, argv, "s:h", options, NULL)) != -1) {
+        switch (c) {
+        case 's': samplers = optarg; break;
+        case O_B: B = optarg; break;
+        case O_K: K = optarg; break;
+        case O_V: V = optarg; break;
+        case O_ACCEPT: accept = optarg; break;
+        case O_INPUT:
+            if (strcmp(optarg, "probs") != 0)
+                rc = sv_fail(SV_EBAD, "--input: '%s' is not a mode this build has (probs; the "
+                             "logits modes are not built yet)", optarg);
+            break;
+        case O_COLD:
+        case O_HOT:
+            if (cold >= 0 && cold != (c == O_COLD))
+                rc = sv_fail(SV_EBAD, "--cold and --hot: give one of them");
+            cold = c == O_COLD;
+            break;
+        case O_GRAPH: a->opt.graph = 1; break;
+        case O_LIMIT:
+            rc = sv_parse_double("--time-limit", optarg, 0.0, 3600.0, 1, &a->opt.time_limit);
+            break;
+        case O_NOISE:
+            rc = sv_parse_double("--noise", optarg, 0.0, 1.0, 1, &a->opt.noise_target);
+            break;
+        case O_OUT: a->out = optarg; break;
+        case O_PLUGIN:
+            if (sv_plugin_load(optarg, err, sizeof err) != 0)
+                rc = sv_fail(SV_EBAD, "%s", err);
+            break;
+        case 'h': *help = 1; return SV_OK;
+        case ':':
+            rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify bench --help')",
+                         argv[optind - 1]);
+            break;
+        default:
+            rc = sv_fail(SV_EBAD, "unknown option '%s' (see 'specverify bench --help')",
+                         argv[optind - 1]);
+        }
+    }
+    if (rc == SV_OK && optind < argc)
+        rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
+    a->opt.cold = cold == 1;
+    a->sampler_list = samplers; /* looked up once CUDA is known to be built */
+    if (rc == SV_OK)
+        rc = parse_ints("--B", B, 1, 1 << 20, a->B, &a->n_B);
+    if (rc == SV_OK)
+        rc = parse_ints("--K", K, 1, SV_MAX_K, a->K, &a->n_K);
+    if (rc == SV_OK)
+        rc = parse_ints("--V", V, 2, SV_MAX_V, a->V, &a->n_V);
+    if (rc == SV_OK)
+        rc = parse_doubles("--accept-rate", accept, 0.0, 1.0, a->accept, &a->n_accept);
+    return rc;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static void device_line(FILE *f, const sv_bench_device *d)
+{
+    fprintf(f, "device: %s, %d SMs, %d MHz, memory %.1f GiB at %d MHz x %d bits (peak %.0f GB/s, "
+               "measured copy %.0f GB/s), L2 %.0f MiB, driver %d, runtime %d\n",
+            d->name, d->sm_count, d->clock_mhz, d->memory_bytes / 1073741824.0,
+            d->memory_clock_mhz, d->bus_width_bits, d->peak_gbps, d->copy_gbps,
+            d->l2_bytes / 1048576.0, d->driver_version, d->runtime_version);
+}
+
+static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, size_t n)
+{
+    fprintf(f, "| sampler | B | K | V | accept (target / measured) | median us | min us | IQR us "
+               "| reps | floor MB | GB/s | %%copy | x floor | mode |\n");
+    fprintf(f, "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        const sv_bench_point *p = &pts[i];
+        double gbps = p->floor_bytes / (p->median_us * 1e-6) / 1e9;
+        double floor_us = p->floor_bytes / (d->copy_gbps * 1e9) * 1e6;
+        fprintf(f, "| %s | %d | %d | %d | %.2f / %.3f | %.2f | %.2f | %.2f | %lld | %.2f | %.0f "
+                   "| %.0f | %.2f | %s%s%s |\n",
+                p->sampler->name, p->B, p->K, p->V, p->accept_target, p->accept_measured,
+                p->median_us, p->min_us, p->q75_us - p->q25_us, (long long)p->reps,
+                p->floor_bytes / 1e6, gbps, 100.0 * gbps / d->copy_gbps, p->median_us / floor_us,
+                p->cold ? "cold" : "hot", p->graph ? ", graph" : "",
+                p->through_verify ? ", via verify" : "");
+    }
+}
+
+static int write_h5(const char *path, const sv_bench_device *d, const sv_bench_point *pts,
+                    size_t n, const char *command)
+{
+    enum { N_COLS = 16 };
+    static const char *const names[N_COLS] = {
+        "B", "K", "V", "accept_target", "accept_measured", "median_us", "min_us", "q25_us",
+        "q75_us", "reps", "noise", "floor_bytes", "floor_gbps", "copy_fraction", "cold", "graph"};
+    double *col = malloc(n * sizeof *col);
+    const char **samplers = malloc(n * sizeof *samplers);
+    if (!col || !samplers) {
+        free(col);
+        free(samplers);
+        return sv_fail(SV_EENV, "out of memory writing %s", path);
+    }
+    sv_h5 f;
+    int rc = sv_h5_create(&f, path);
+    for (size_t i = 0; i < n; i++)
+        samplers[i] = pts[i].sampler->name;
+    if (rc == SV_OK)
+        rc = sv_h5_strings(&f, "sampler", samplers, n);
+    for (int c = 0; rc == SV_OK && c < N_COLS; c++) {
+        for (size_t i = 0; i < n; i++) {
+            const sv_bench_point *p = &pts[i];
+            double gbps = p->floor_bytes / (p->median_us * 1e-6) / 1e9;
+            const double v[N_COLS] = {p->B, p->K, p->V, p->accept_target, p->accept_measured,
+                                      p->median_us, p->min_us, p->q25_us, p->q75_us,
+                                      (double)p->reps, p->noise, p->floor_bytes, gbps,
+                                      gbps / d->copy_gbps, p->cold, p->graph};
+            col[i] = v[c];
+        }
+        rc = sv_h5_doubles(&f, names[c], col, n, 0);
+    }
+    char text[512];
+    struct {
+        const char *name;
+        double value;
+    } numbers[] = {{"sm_count", d->sm_count},           {"clock_mhz", d->clock_mhz},
+                   {"memory_clock_mhz", d->memory_clock_mhz},
+                   {"bus_width_bits", d->bus_width_bits}, {"memory_bytes", d->memory_bytes},
+                   {"l2_bytes", d->l2_bytes},           {"peak_gbps", d->peak_gbps},
+                   {"copy_gbps", d->copy_gbps},         {"driver_version", d->driver_version},
+                   {"runtime_version", d->runtime_version}};
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "device", d->name);
+    for (size_t i = 0; rc == SV_OK && i < sizeof numbers / sizeof numbers[0]; i++) {
+        snprintf(text, sizeof text, "%.17g", numbers[i].value);
+        rc = sv_h5_attr(&f, numbers[i].name, text);
+    }
+    time_t now = time(NULL);
+    strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "date", text);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "command", command);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "kind", "bench");
+    if (rc == SV_OK)
+        rc = sv_h5_commit(&f);
+    else
+        sv_h5_abort(&f);
+    free(col);
+    free(samplers);
+    return rc;
+}
+
+static int write_md(const char *h5_path, const sv_bench_device *d, const sv_bench_point *pts,
+                    size_t n, const char *command)
+{
+    char path[1100];
+    size_t len = strlen(h5_path);
+    if (len > 3 && strcmp(h5_path + len - 3, ".h5") == 0)
+        snprintf(path, sizeof path, "%.*s.md", (int)(len - 3), h5_path);
+    else
+        snprintf(path, sizeof path, "%s.md", h5_path);
+    sv_atomic_file f;
+    int rc = sv_atomic_open(&f, path);
+    if (rc != SV_OK)
+        return rc;
+    fprintf(f.fp, "# specverify bench\n\n`%s`\n\n", command);
+    device_line(f.fp, d);
+    fprintf(f.fp, "\n");
+    table(f.fp, d, pts, n);
+    return sv_atomic_commit(&f);
+}
+
+int sv_cmd_bench(int argc, char **argv)
+{
+    bench_args a;
+    memset(&a, 0, sizeof a);
+    int help = 0;
+    int rc = parse_args(argc, argv, &a, &help);
+    if (help) {
+        usage(stdout);
+        return SV_OK;
+    }
+    if (rc != SV_OK)
+        return rc;
+#ifndef SV_HAVE_CUDA
+    return sv_fail(SV_EENV, "bench needs CUDA, and this specverify was built without it "
+                   "(no nvcc at configure time)");
+#else
+    rc = parse_samplers(a.sampler_list, &a);
+    if (rc != SV_OK)
+        return rc;
+    char command[1024] = "specverify";
+    for (int i = 0; i < argc; i++)
+        snprintf(command + strlen(command), sizeof command - strlen(command), " %s", argv[i]);
+    sv_bench_device dev;
+    rc = sv_bench_device_query(&dev);
+    if (rc != SV_OK)
+        return rc;
+    device_line(stdout, &dev);
+    const size_t total = (size_t)a.n_samplers * a.n_B * a.n_K * a.n_V * a.n_accept;
+    sv_bench_point *pts = calloc(total, sizeof *pts);
+    if (!pts)
+        return sv_fail(SV_EENV, "out of memory for %zu points", total);
+    size_t done = 0;
+    for (int iv = 0; rc == SV_OK && iv < a.n_V; iv++)
+        for (int ik = 0; rc == SV_OK && ik < a.n_K; ik++)
+            for (int ib = 0; rc == SV_OK && ib < a.n_B; ib++)
+                for (int ia = 0; rc == SV_OK && ia < a.n_accept; ia++) {
+                    sv_bench_input in;
+                    rc = sv_bench_input_make(&in, a.B[ib], a.K[ik], a.V[iv], a.accept[ia]);
+                    for (int is = 0; rc == SV_OK && is < a.n_samplers; is++) {
+                        fprintf(stderr, "[%zu/%zu] %s B=%d K=%d V=%d accept=%g\n", done + 1,
+                                total, a.samplers[is]->name, a.B[ib], a.K[ik], a.V[iv],
+                                a.accept[ia]);
+                        rc = sv_bench_run_point(&a.opt, a.samplers[is], &in, &pts[done]);
+                        if (rc == SV_OK)
+                            done++;
+                    }
+                    sv_bench_input_free(&in);
+                }
+    /* what finished is reported and kept even when a later point failed */
+    table(stdout, &dev, pts, done);
+    int wrc = SV_OK;
+    if (a.out && done > 0) {
+        wrc = write_h5(a.out, &dev, pts, done, command);
+        if (wrc == SV_OK)
+            wrc = write_md(a.out, &dev, pts, done, command);
+        if (wrc == SV_OK)
+            fprintf(stderr, "wrote %s%s\n", a.out, rc == SV_OK ? "" : " (the points before the failure)");
+    }
+    free(pts);
+    return rc != SV_OK ? rc : wrc;
+#endif
+}
