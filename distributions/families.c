@@ -16,6 +16,11 @@ enum { V_, K_, SEED_ }; /* every family's first three values */
     {"K", k, 1, 16, 1, "drafts per step"},                                        \
     {"seed", 1, 0, 4294967295.0, 1, "seed of the case's random rows"}
 
+/* top-k and top-p of the logits families: values 7 and 8 */
+#define CUTS                                                                      \
+    {"topk", 0, 0, SV_MAX_V, 1, "keep the k most likely tokens, target and drafter (0: all)"}, \
+    {"topp", 1, 0.001, 1, 0, "keep the most likely tokens of mass >= topp, both (1: all)"}
+
 static gsl_rng *position_rng(const double *v, int32_t k)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -110,16 +115,20 @@ static void zipf_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double
 static void zipf_build(sv_case *c, const double *v) { each_position(c, v, zipf_fill); }
 
 /* ---- logits at temperature: target L/T, drafter (L + noise)/T2 -------------- */
-/* values: 3 sigma, 4 noise, 5 T (target), 6 T of the drafter (< 0: same as T) */
+/* values: 3 sigma, 4 noise, 5 T (target), 6 T of the drafter (< 0: same as T),
+ * 7 top-k and 8 top-p, applied to target and drafter alike */
 static void logits_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double *l)
 {
     double *m = l + c->V;
     gaussian_logits(r, v[3], l, c->V);
     for (int32_t i = 0; i < c->V; i++)
         m[i] = l[i] + gsl_ran_gaussian(r, v[4]);
-    sv_softmax(l, c->V, v[5], target_row(c, k));
+    sv_sampling target = {v[5], (int32_t)v[7], v[8]}, drafter = target;
+    drafter.T = v[6] < 0 ? v[5] : v[6];
+    /* out of memory leaves the row zero, which sv_case_validate reports */
+    (void)sv_logits_to_probs(l, c->V, &target, target_row(c, k));
     if (k < c->K)
-        sv_softmax(m, c->V, v[6] < 0 ? v[5] : v[6], draft_row(c, k));
+        (void)sv_logits_to_probs(m, c->V, &drafter, draft_row(c, k));
 }
 static void logits_build(sv_case *c, const double *v) { each_position(c, v, logits_fill); }
 static void onehot_build(sv_case *c, const double *v)
@@ -251,25 +260,29 @@ static const sv_family families[] = {
      {COMMON(1000, 5), {"sigma", 2, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 1, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 1, 0, 100, 0, "temperature of target and drafter (0: greedy)"},
-      {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"}},
+      {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"},
+      CUTS},
      logits_build},
     {"peaked", "near-one-hot target (random logits at T = 0.05), drafter at T2 = 1",
      {COMMON(1000, 5), {"sigma", 1, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 0.5, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 0.05, 0, 100, 0, "target temperature"},
-      {"T2", 1, -1, 100, 0, "drafter temperature"}},
+      {"T2", 1, -1, 100, 0, "drafter temperature"},
+      CUTS},
      logits_build},
     {"greedy", "greedy target (temperature 0: one-hot at the argmax), sampled drafter",
      {COMMON(1000, 5), {"sigma", 1, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 0.5, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 0, 0, 0, 0, "target temperature (greedy)"},
-      {"T2", 0.5, -1, 100, 0, "drafter temperature"}},
+      {"T2", 0.5, -1, 100, 0, "drafter temperature"},
+      CUTS},
      logits_build},
     {"onehot", "one-hot drafter: drafts drawn from q, the sampler gets no draft probs",
      {COMMON(1000, 5), {"sigma", 2, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 1, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 0.3, 0, 100, 0, "temperature of target and drafter"},
-      {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"}},
+      {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"},
+      CUTS},
      onehot_build},
     {"binary", "two tokens: target (p, 1 - p) and drafter (q, 1 - q) at every position",
      {{"V", 2, 2, 2, 1, "vocabulary size (always 2)"},

@@ -4,7 +4,7 @@
 
 #include "sv_cases.h"
 
-#define SV_FAMILY_MAX_PARAMS 8
+#define SV_FAMILY_MAX_PARAMS 10
 
 typedef struct sv_family_param {
     const char *key;

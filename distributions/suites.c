@@ -52,6 +52,8 @@ static const sv_suite_entry full[] = {
     {"logits:V=32000,K=4", 4000000},
     {"logits:V=128256,K=2", 2000000},
     {"logits:V=151936,K=2,T=0.7", 2000000},
+    {"logits:V=32000,K=4,T=0.8,topk=50,topp=0.9", 4000000}, /* as serving stacks sample */
+    {"onehot:V=32000,K=3,topp=0.95", 4000000},
     {"markov:V=64,K=4", 10000000},
     {"markov:V=4096,K=4,streams=8192,support=256", 2000000},
 };

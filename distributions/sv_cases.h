@@ -70,6 +70,18 @@ void sv_families_print(FILE *out);
  * at the argmax, the lowest index on ties. */
 void sv_softmax(const double *logits, int32_t V, double T, float *p);
 
+/* How a model's logits become the distribution it samples from. */
+typedef struct sv_sampling {
+    double T;      /* temperature; 0 is greedy */
+    int32_t top_k; /* keep the k highest-ranked tokens; 0 (or >= V) keeps all */
+    double top_p;  /* keep the shortest ranked prefix of mass >= top_p; 1 keeps all */
+} sv_sampling;
+
+/* p from logits by temperature, then top-k, then top-p (logits.c states the
+ * ranking and tie rules). With neither cut it is sv_softmax, bit for bit.
+ * Returns 0, or -1 when out of memory. */
+int sv_logits_to_probs(const double *logits, int32_t V, const sv_sampling *s, float *p);
+
 /* ---- suites ----------------------------------------------------------------- */
 
 typedef struct sv_suite_entry {

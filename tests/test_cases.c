@@ -117,6 +117,69 @@ int main(void)
     feature("softmax with temperature; T = 0 is greedy, ties to the lowest index");
 
     {
+        /* ranks: 1 and 3 (logit 2, index 1 first), 4, 0, 2 */
+        double logits[5] = {0.5, 2.0, -1.0, 2.0, 1.0};
+        float p[5], plain[5];
+        sv_sampling s = {1.0, 0, 1.0};
+        CHECK(sv_logits_to_probs(logits, 5, &s, p) == 0);
+        sv_softmax(logits, 5, 1.0, plain);
+        CHECK(memcmp(p, plain, sizeof p) == 0); /* no cut: sv_softmax bit for bit */
+
+        s.top_k = 1; /* the tie at the top goes to the lower index */
+        CHECK(sv_logits_to_probs(logits, 5, &s, p) == 0);
+        CHECK(p[1] == 1.0f && p[3] == 0.0f);
+
+        s.top_k = 3; /* keeps 1, 3, 4: weights e^2, e^2, e^1 */
+        CHECK(sv_logits_to_probs(logits, 5, &s, p) == 0);
+        double z = 2.0 * exp(2.0) + exp(1.0);
+        CHECK_NEAR(p[1], exp(2.0) / z, 1e-7);
+        CHECK_NEAR(p[3], exp(2.0) / z, 1e-7);
+        CHECK_NEAR(p[4], exp(1.0) / z, 1e-7);
+        CHECK(p[0] == 0.0f && p[2] == 0.0f);
+
+        /* probabilities 0.5, 0.3, 0.2 by logs: top-p 0.75 keeps two (0.8 >= 0.75),
+         * top-p 0.45 keeps one, the token that crosses the mass is kept */
+        double three[3] = {log(0.3), log(0.5), log(0.2)};
+        float q[3];
+        sv_sampling c = {1.0, 0, 0.75};
+        CHECK(sv_logits_to_probs(three, 3, &c, q) == 0);
+        CHECK_NEAR(q[1], 0.625, 1e-7);
+        CHECK_NEAR(q[0], 0.375, 1e-7);
+        CHECK(q[2] == 0.0f);
+        c.top_p = 0.45;
+        CHECK(sv_logits_to_probs(three, 3, &c, q) == 0);
+        CHECK(q[1] == 1.0f && q[0] == 0.0f && q[2] == 0.0f);
+
+        /* top-k first, then top-p over what is left: k = 2 gives 0.625, 0.375;
+         * top-p 0.6 then keeps the first alone */
+        c.top_k = 2;
+        c.top_p = 0.6;
+        CHECK(sv_logits_to_probs(three, 3, &c, q) == 0);
+        CHECK(q[1] == 1.0f && q[0] == 0.0f);
+
+        c.T = 0.0; /* greedy ignores the cuts */
+        CHECK(sv_logits_to_probs(three, 3, &c, q) == 0);
+        CHECK(q[1] == 1.0f);
+
+        /* a logits family with cuts: exactly topk tokens have p > 0, in target
+         * and drafter alike */
+        sv_case *k20 = NULL;
+        char err[256];
+        CHECK(sv_case_from_spec("logits:V=1000,K=2,topk=20", &k20, err, sizeof err) == 0);
+        for (int32_t k = 0; k20 && k <= 2; k++) {
+            int nonzero_p = 0, nonzero_q = 0;
+            for (int32_t i = 0; i < 1000; i++) {
+                nonzero_p += k20->target[k * 1000 + i] > 0.0f;
+                nonzero_q += k < 2 && k20->draft[k * 1000 + i] > 0.0f;
+            }
+            CHECK(nonzero_p == 20);
+            CHECK(k == 2 || nonzero_q == 20);
+        }
+        sv_case_free(k20);
+    }
+    feature("top-k and top-p: ranks, ties, the crossing token kept, k before p");
+
+    {
         sv_case *c = sv_case_alloc(1, 3);
         char err[512];
         snprintf(c->name, sizeof c->name, "crafted");
