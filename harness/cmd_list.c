@@ -7,12 +7,13 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify list [--plugin LIB]...\n"
+            "usage: specverify list [--plugin LIB]... [--suite NAME]\n"
             "\n"
             "Prints the samplers (name, memory space, origin, description), the suites\n"
             "and the case families with their parameters.\n"
             "\n"
             "  --plugin LIB   load samplers from a plugin first (repeatable)\n"
+            "  --suite NAME   print only that suite's cases, one per line: spec and draws\n"
             "  -h, --help     this text\n");
 }
 
@@ -20,10 +21,12 @@ int sv_cmd_list(int argc, char **argv)
 {
     static const struct option options[] = {
         {"plugin", required_argument, NULL, 'p'},
+        {"suite", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int opt;
+    const char *suite_name = NULL;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (opt) {
@@ -33,6 +36,9 @@ int sv_cmd_list(int argc, char **argv)
                 return sv_fail(SV_EBAD, "%s", err);
             break;
         }
+        case 's':
+            suite_name = optarg;
+            break;
         case 'h':
             usage(stdout);
             return SV_OK;
@@ -45,6 +51,14 @@ int sv_cmd_list(int argc, char **argv)
     }
     if (optind < argc)
         return sv_fail(SV_EBAD, "list: unexpected argument '%s'", argv[optind]);
+    if (suite_name) { /* for scripts: one case per line */
+        const sv_suite *s = sv_suite_find(suite_name);
+        if (!s)
+            return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)", suite_name);
+        for (size_t j = 0; j < s->n_entries; j++)
+            printf("%s %llu\n", s->entries[j].spec, (unsigned long long)s->entries[j].draws);
+        return SV_OK;
+    }
 
     printf("samplers:\n");
     for (size_t i = 0; i < sv_registry_count(); i++) {
