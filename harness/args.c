@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sv_harness.h"
 
 int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out)
@@ -40,4 +41,20 @@ int sv_parse_double(const char *flag, const char *text, double min, double max, 
                        min, max, open ? ")" : "]");
     *out = v;
     return SV_OK;
+}
+
+int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", text);
+    *n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == max)
+            return sv_fail(SV_EBAD, "%s: more than %d values", flag, max);
+        if (strlen(t) >= SV_LIST_ITEM)
+            return sv_fail(SV_EBAD, "%s: '%.40s...' is too long", flag, t);
+        snprintf(items[(*n)++], SV_LIST_ITEM, "%s", t);
+    }
+    return *n ? SV_OK : sv_fail(SV_EBAD, "%s: '%s' has no values", flag, text);
 }

@@ -47,27 +47,12 @@ static void usage(FILE *out)
             "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU.\n");
 }
 
-/* Splits a comma list into at most MAX_AXIS items of up to 63 characters. */
-static int split_list(const char *flag, const char *text, char items[MAX_AXIS][64], int *n)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", text);
-    *n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (*n == MAX_AXIS)
-            return sv_fail(SV_EBAD, "%s: more than %d values", flag, MAX_AXIS);
-        snprintf(items[(*n)++], 64, "%s", t);
-    }
-    return *n ? SV_OK : sv_fail(SV_EBAD, "%s: '%s' has no values", flag, text);
-}
-
 /* Comma list of whole numbers in [min, max]. */
 static int parse_ints(const char *flag, const char *text, int64_t min, int64_t max, int32_t *out,
                       int *n)
 {
-    char items[MAX_AXIS][64];
-    int rc = split_list(flag, text, items, n);
+    char items[MAX_AXIS][SV_LIST_ITEM];
+    int rc = sv_split_list(flag, text, items, MAX_AXIS, n);
     for (int i = 0; rc == SV_OK && i < *n; i++) {
         uint64_t v = 0;
         rc = sv_parse_u64(flag, items[i], (uint64_t)min, (uint64_t)max, &v);
@@ -80,8 +65,8 @@ static int parse_ints(const char *flag, const char *text, int64_t min, int64_t m
 static int parse_doubles(const char *flag, const char *text, double min, double max, double *out,
                          int *n)
 {
-    char items[MAX_AXIS][64];
-    int rc = split_list(flag, text, items, n);
+    char items[MAX_AXIS][SV_LIST_ITEM];
+    int rc = sv_split_list(flag, text, items, MAX_AXIS, n);
     for (int i = 0; rc == SV_OK && i < *n; i++)
         rc = sv_parse_double(flag, items[i], min, max, 0, &out[i]);
     return rc;
@@ -98,8 +83,8 @@ typedef struct bench_args {
 
 static int parse_samplers(const char *text, bench_args *a)
 {
-    char items[MAX_AXIS][64];
-    int rc = split_list("--sampler", text, items, &a->n_samplers);
+    char items[MAX_AXIS][SV_LIST_ITEM];
+    int rc = sv_split_list("--sampler", text, items, MAX_AXIS, &a->n_samplers);
     for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
         const sv_sampler *s = sv_registry_find(items[i]);
         if (!s)

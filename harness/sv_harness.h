@@ -392,6 +392,9 @@ int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max,
 /* open: the range excludes its ends */
 int sv_parse_double(const char *flag, const char *text, double min, double max, int open,
                     double *out);
+/* Splits the comma list text into at most max items; errors name the flag. */
+#define SV_LIST_ITEM 256
+int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
 
 /* ---- commands ------------------------------------------------------------------ */
 int sv_cmd_list(int argc, char **argv);
@@ -399,6 +402,7 @@ int sv_cmd_verify(int argc, char **argv);
 int sv_cmd_calibrate(int argc, char **argv);
 int sv_cmd_mutants(int argc, char **argv);
 int sv_cmd_bench(int argc, char **argv);
+int sv_cmd_sweep(int argc, char **argv);
 /* verify --power: the run's predicted power against a variant (cmd_power.c) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out);

@@ -1,0 +1,428 @@
+/* cmd_sweep.c: `specverify sweep`: acceptance, tokens per step and speedup
+ * over temperature and K, analytic and measured side by side. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "acceptance.h"
+#include "sv_harness.h"
+
+#define MAX_AXIS 64
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify sweep --case SPEC [--T LIST|FROM:TO:N] [--K LIST] [--c LIST]\n"
+            "                        [--sampler NAME] [--draws N] [--seed S] [--level L]\n"
+            "                        [--threads T] [--batch B] [--out DIR]\n"
+            "\n"
+            "For every (T, K): the acceptance alpha_k of each draft position, analytic\n"
+            "(sum of min(p_k, q_k)) and measured by running the sampler (Wilson interval\n"
+            "at --level), the expected tokens per step E, and the speedup E / (K c + 1)\n"
+            "for each draft/target cost ratio c; then the best K for each (T, c).\n"
+            "\n"
+            "  --case SPEC     a case with a temperature parameter for --T (logits, onehot...)\n"
+            "  --T LIST        temperatures, '0.2,0.7,1' or a range FROM:TO:N (N points)\n"
+            "  --K LIST        drafts per step (default: the case's)\n"
+            "  --c LIST        draft/target cost ratios (default 0,0.05,0.1,0.2)\n"
+            "  --sampler NAME  the sampler that measures (default ref)\n"
+            "  --draws N       draws per point (default 200000)\n"
+            "  --level L       confidence of the intervals (default 0.95)\n"
+            "  --out DIR       write DIR/sweep.h5 and DIR/sweep.md, rewritten after every\n"
+            "                  point, so an interrupted sweep keeps what it finished\n"
+            "\n"
+            "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
+}
+
+typedef struct sweep_point {
+    double T;
+    int32_t K;
+    uint64_t draws;
+    double analytic[SV_MAX_K];
+    sv_proportion measured[SV_MAX_K];
+    double tokens_analytic, tokens_measured;
+} sweep_point;
+
+typedef struct sweep_args {
+    const char *spec, *out;
+    const sv_sampler *sampler;
+    double T[MAX_AXIS], c[MAX_AXIS], level;
+    int32_t K[MAX_AXIS];
+    int n_T, n_K, n_c;
+    uint64_t draws, seed;
+    int32_t threads, batch;
+} sweep_args;
+
+/* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
+static int parse_values(const char *flag, const char *text, double min, double max, double *out,
+                        int *n)
+{
+    double from, to;
+    int count, used = 0;
+    if (sscanf(text, "%lf:%lf:%d%n", &from, &to, &count, &used) == 3 && text[used] == '\0') {
+        if (count < 1 || count > MAX_AXIS)
+            return sv_fail(SV_EBAD, "%s: %d points; give 1 to %d", flag, count, MAX_AXIS);
+        if (!(from >= min && to <= max && from <= to))
+            return sv_fail(SV_EBAD, "%s: range %s must lie in [%g, %g], FROM <= TO", flag, text,
+                           min, max);
+        for (int i = 0; i < count; i++)
+            out[i] = count == 1 ? from : from + (to - from) * i / (count - 1);
+        *n = count;
+        return SV_OK;
+    }
+    char items[MAX_AXIS][SV_LIST_ITEM];
+    int rc = sv_split_list(flag, text, items, MAX_AXIS, n);
+    for (int i = 0; rc == SV_OK && i < *n; i++)
+        rc = sv_parse_double(flag, items[i], min, max, 0, &out[i]);
+    return rc;
+}
+
+static int parse_args(int argc, char **argv, sweep_args *a, int *help)
+{
+    enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT };
+    static const struct option options[] = {
+        {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
+        {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
+        {"sampler", required_argument, 0, 's'},   {"draws", required_argument, 0, O_DRAWS},
+        {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
+        {"threads", required_argument, 0, O_THREADS},
+        {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
+        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+    const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
+    double ks[MAX_AXIS];
+    uint64_t v;
+    int opt, rc = SV_OK;
+    a->draws = 200000, a->seed = 1, a->level = 0.95, a->batch = 4096;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    a->threads = cores > 0 ? (int32_t)cores : 1;
+    opterr = 0;
+    optind = 1;
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
+        switch (opt) {
+        case O_CASE: a->spec = optarg; break;
+        case O_T: T = optarg; break;
+        case O_K: K = optarg; break;
+        case O_C: c = optarg; break;
+        case 's': sampler = optarg; break;
+        case O_DRAWS: rc = sv_parse_u64("--draws", optarg, 1, 1ull << 40, &a->draws); break;
+        case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &a->seed); break;
+        case O_LEVEL: rc = sv_parse_double("--level", optarg, 0.0, 1.0, 1, &a->level); break;
+        case O_THREADS:
+            rc = sv_parse_u64("--threads", optarg, 1, 1024, &v);
+            a->threads = (int32_t)v;
+            break;
+        case O_BATCH:
+            rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
+            a->batch = (int32_t)v;
+            break;
+        case O_OUT: a->out = optarg; break;
+        case 'h': *help = 1; return SV_OK;
+        case ':':
+            rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify sweep --help')",
+                         argv[optind - 1]);
+            break;
+        default:
+            rc = sv_fail(SV_EBAD, "unknown option '%s' (see 'specverify sweep --help')",
+                         argv[optind - 1]);
+        }
+    }
+    if (rc == SV_OK && optind < argc)
+        rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
+    if (rc == SV_OK && !a->spec)
+        rc = sv_fail(SV_EBAD, "sweep needs --case SPEC (see 'specverify sweep --help')");
+    if (rc == SV_OK && !(a->sampler = sv_registry_find(sampler)))
+        rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows them)",
+                     sampler);
+    if (rc == SV_OK && T)
+        rc = parse_values("--T", T, 0.0, 100.0, a->T, &a->n_T);
+    if (rc == SV_OK && K) {
+        rc = parse_values("--K", K, 1.0, SV_MAX_K, ks, &a->n_K);
+        for (int i = 0; rc == SV_OK && i < a->n_K; i++) {
+            if (ks[i] != floor(ks[i]))
+                rc = sv_fail(SV_EBAD, "--K: %g is not a whole number", ks[i]);
+            a->K[i] = (int32_t)ks[i];
+        }
+    }
+    if (rc == SV_OK)
+        rc = parse_values("--c", c, 0.0, 100.0, a->c, &a->n_c);
+    return rc;
+}
+
+/* SPEC with its own T= and K= removed, then the point's appended. */
+static void point_spec(const char *spec, int has_T, double T, int has_K, int32_t K, char *out,
+                       size_t len)
+{
+    const char *colon = strchr(spec, ':');
+    size_t family = colon ? (size_t)(colon - spec) : strlen(spec);
+    snprintf(out, len, "%.*s", (int)family, spec);
+    char sep = ':';
+    if (colon) {
+        char buf[SV_CASE_NAME_MAX * 2];
+        snprintf(buf, sizeof buf, "%s", colon + 1);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if ((has_T && strncmp(t, "T=", 2) == 0) || (has_K && strncmp(t, "K=", 2) == 0))
+                continue;
+            snprintf(out + strlen(out), len - strlen(out), "%c%s", sep, t);
+            sep = ',';
+        }
+    }
+    if (has_T)
+        snprintf(out + strlen(out), len - strlen(out), "%cT=%.17g", sep, T), sep = ',';
+    if (has_K)
+        snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
+}
+
+/* Runs the sampler on one point's case. */
+static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
+{
+    char err[1024];
+    sv_case *c = NULL;
+    sv_drafter *d = NULL;
+    sv_tally *t = NULL;
+    sv_pair_plan plan;
+    memset(&plan, 0, sizeof plan); /* no independence tables: acceptance only */
+    if (sv_case_from_spec(spec, &c, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
+    if (c->chain) {
+        sv_case_free(c);
+        return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
+                       "sweep takes fixed-row cases", spec);
+    }
+    int rc = sv_drafter_alloc(c, &d);
+    if (rc == SV_OK)
+        rc = sv_tally_alloc(c, &plan, &t);
+    if (rc == SV_OK) {
+        sv_run_config cfg = {a->sampler, a->draws, a->seed, a->batch, a->threads,
+                             1, spec}; /* progress shows on a terminal only */
+        rc = sv_run(&cfg, c, d, &plan, t);
+    }
+    if (rc == SV_OK && (t->sampler_error || t->violations))
+        rc = sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run 'specverify "
+                     "verify' on this case)", a->sampler->name, spec);
+    if (rc == SV_OK) {
+        pt->K = c->K;
+        pt->draws = a->draws;
+        for (int32_t k = 0; k < c->K; k++)
+            pt->analytic[k] = sv_case_alpha(c, k);
+        sv_measured_alpha(t->length, c->K, a->level, pt->measured);
+        pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
+        pt->tokens_measured = sv_mean_tokens(t->length, c->K);
+    }
+    sv_tally_free(t);
+    sv_drafter_free(d);
+    sv_case_free(c);
+    return rc;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+/* The same temperature (no --T: every point has T = NaN). */
+static int same_T(double x, double y)
+{
+    return x == y || (isnan(x) && isnan(y));
+}
+
+/* A temperature for the tables: "-" when the sweep has no T axis. */
+static const char *T_text(double T, char *buf, size_t len)
+{
+    if (isnan(T))
+        return "-";
+    snprintf(buf, len, "%g", T);
+    return buf;
+}
+
+static int agrees(const sweep_point *p, int32_t k)
+{
+    return p->analytic[k] >= p->measured[k].lo - 1e-12 &&
+           p->analytic[k] <= p->measured[k].hi + 1e-12;
+}
+
+static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    char tb[32];
+    fprintf(f, "| T | K | E analytic | E measured |");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, " speedup c=%g |", a->c[j]);
+    fprintf(f, "\n|---:|---:|---:|---:|");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "| %s | %d | %.4f | %.4f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K,
+                pts[i].tokens_analytic, pts[i].tokens_measured);
+        for (int j = 0; j < a->n_c; j++)
+            fprintf(f, " %.3f |", sv_speedup(pts[i].tokens_analytic, pts[i].K, a->c[j]));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n| T | K | position | alpha analytic | alpha measured | %g%% interval | agree |\n",
+            100.0 * a->level);
+    fprintf(f, "|---:|---:|---:|---:|---:|---|---|\n");
+    for (size_t i = 0; i < n; i++)
+        for (int32_t k = 0; k < pts[i].K; k++) {
+            const sv_proportion *m = &pts[i].measured[k];
+            fprintf(f, "| %s | %d | %d | %.5f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K, k + 1,
+                    pts[i].analytic[k]);
+            if (m->trials == 0) /* no draw got this far: nothing measured */
+                fprintf(f, " n/a | - | - |\n");
+            else
+                fprintf(f, " %.5f | [%.5f, %.5f] | %s |\n", m->value, m->lo, m->hi,
+                        agrees(&pts[i], k) ? "yes" : "NO");
+        }
+    /* best K for each (T, c), by the analytic speedup */
+    fprintf(f, "\n| T | c | best K | speedup |\n|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && same_T(pts[end].T, pts[i].T))
+            end++;
+        for (int j = 0; j < a->n_c; j++) {
+            size_t best = i;
+            for (size_t m = i; m < end; m++)
+                if (sv_speedup(pts[m].tokens_analytic, pts[m].K, a->c[j]) >
+                    sv_speedup(pts[best].tokens_analytic, pts[best].K, a->c[j]))
+                    best = m;
+            fprintf(f, "| %s | %g | %d | %.3f |\n", T_text(pts[i].T, tb, sizeof tb), a->c[j],
+                    pts[best].K,
+                    sv_speedup(pts[best].tokens_analytic, pts[best].K, a->c[j]));
+        }
+        i = end;
+    }
+}
+
+static int write_h5(const char *path, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    const size_t kmax = SV_MAX_K;
+    double *rows = malloc(n * kmax * 4 * sizeof *rows);
+    double *cols = malloc(n * (size_t)(a->n_c > 4 ? a->n_c : 4) * sizeof *cols);
+    if (!rows || !cols) {
+        free(rows);
+        free(cols);
+        return sv_fail(SV_EENV, "out of memory writing %s", path);
+    }
+    sv_h5 f;
+    int rc = sv_h5_create(&f, path);
+    double *an = rows, *me = rows + n * kmax, *lo = rows + 2 * n * kmax, *hi = rows + 3 * n * kmax;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < kmax; k++) {
+            int in = (int32_t)k < pts[i].K;
+            an[i * kmax + k] = in ? pts[i].analytic[k] : NAN;
+            me[i * kmax + k] = in ? pts[i].measured[k].value : NAN;
+            lo[i * kmax + k] = in ? pts[i].measured[k].lo : NAN;
+            hi[i * kmax + k] = in ? pts[i].measured[k].hi : NAN;
+        }
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_analytic", an, n, kmax);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_measured", me, n, kmax);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_lo", lo, n, kmax);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_hi", hi, n, kmax);
+    const char *names[4] = {"T", "K", "tokens_analytic", "tokens_measured"};
+    for (int c = 0; rc == SV_OK && c < 4; c++) {
+        for (size_t i = 0; i < n; i++) {
+            const double v[4] = {pts[i].T, pts[i].K, pts[i].tokens_analytic,
+                                 pts[i].tokens_measured};
+            cols[i] = v[c];
+        }
+        rc = sv_h5_doubles(&f, names[c], cols, n, 0);
+    }
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "c", a->c, (size_t)a->n_c, 0);
+    for (size_t i = 0; rc == SV_OK && i < n; i++)
+        for (int j = 0; j < a->n_c; j++)
+            rows[i * (size_t)a->n_c + (size_t)j] = sv_speedup(pts[i].tokens_analytic, pts[i].K,
+                                                              a->c[j]);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "speedup_analytic", rows, n, (size_t)a->n_c);
+    char text[64];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)a->seed);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "seed", text);
+    snprintf(text, sizeof text, "%llu", (unsigned long long)a->draws);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "draws", text);
+    snprintf(text, sizeof text, "%.17g", a->level);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "level", text);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "case", a->spec);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "sampler", a->sampler->name);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "kind", "sweep");
+    if (rc == SV_OK)
+        rc = sv_h5_commit(&f);
+    else
+        sv_h5_abort(&f);
+    free(rows);
+    free(cols);
+    return rc;
+}
+
+/* DIR/sweep.h5 and DIR/sweep.md, each replaced whole. */
+static int write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sweep.h5", a->out);
+    int rc = write_h5(path, a, pts, n);
+    if (rc != SV_OK)
+        return rc;
+    snprintf(path, sizeof path, "%s/sweep.md", a->out);
+    sv_atomic_file f;
+    rc = sv_atomic_open(&f, path);
+    if (rc != SV_OK)
+        return rc;
+    fprintf(f.fp, "# specverify sweep: %s, sampler %s, %llu draws per point, seed %llu\n\n",
+            a->spec, a->sampler->name, (unsigned long long)a->draws, (unsigned long long)a->seed);
+    if (n < total)
+        fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
+    tables(f.fp, a, pts, n);
+    return sv_atomic_commit(&f);
+}
+
+int sv_cmd_sweep(int argc, char **argv)
+{
+    sweep_args a;
+    memset(&a, 0, sizeof a);
+    int help = 0;
+    int rc = parse_args(argc, argv, &a, &help);
+    if (help) {
+        usage(stdout);
+        return SV_OK;
+    }
+    if (rc != SV_OK)
+        return rc;
+    if (a.out && mkdir(a.out, 0777) != 0 && errno != EEXIST)
+        return sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", a.out, strerror(errno));
+    const int has_T = a.n_T > 0, has_K = a.n_K > 0;
+    const int n_T = has_T ? a.n_T : 1, n_K = has_K ? a.n_K : 1;
+    const size_t total = (size_t)n_T * (size_t)n_K;
+    sweep_point *pts = calloc(total, sizeof *pts);
+    if (!pts)
+        return sv_fail(SV_EENV, "out of memory for %zu points", total);
+    size_t done = 0;
+    for (int i = 0; rc == SV_OK && i < n_T; i++)
+        for (int j = 0; rc == SV_OK && j < n_K; j++) {
+            char spec[SV_CASE_NAME_MAX * 2];
+            point_spec(a.spec, has_T, has_T ? a.T[i] : 0, has_K, has_K ? a.K[j] : 0, spec,
+                       sizeof spec);
+            fprintf(stderr, "[%zu/%zu] %s\n", done + 1, total, spec);
+            pts[done].T = has_T ? a.T[i] : NAN;
+            rc = run_point(&a, spec, &pts[done]);
+            if (rc != SV_OK)
+                break;
+            done++;
+            if (a.out)
+                rc = write_outputs(&a, pts, done, total);
+        }
+    if (done > 0)
+        tables(stdout, &a, pts, done);
+    free(pts);
+    return rc;
+}
