@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "acceptance.h"
+#include "sweep.h"
 #include "sv_harness.h"
 
 #define MAX_AXIS 64
@@ -37,14 +38,7 @@ static void usage(FILE *out)
             "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
 }
 
-typedef struct sweep_point {
-    double T;
-    int32_t K;
-    uint64_t draws;
-    double analytic[SV_MAX_K];
-    sv_proportion measured[SV_MAX_K];
-    double tokens_analytic, tokens_measured;
-} sweep_point;
+typedef sv_sweep_point sweep_point;
 
 typedef struct sweep_args {
     const char *spec, *out;
@@ -171,7 +165,7 @@ static void point_spec(const char *spec, int has_T, double T, int has_K, int32_t
         }
     }
     if (has_T)
-        snprintf(out + strlen(out), len - strlen(out), "%cT=%.17g", sep, T), sep = ',';
+        snprintf(out + strlen(out), len - strlen(out), "%cT=%.6g", sep, T), sep = ',';
     if (has_K)
         snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
 }
@@ -209,6 +203,7 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
         for (int32_t k = 0; k < c->K; k++)
             pt->analytic[k] = sv_case_alpha(c, k);
         sv_measured_alpha(t->length, c->K, a->level, pt->measured);
+        memcpy(pt->length, t->length, sizeof pt->length);
         pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
         pt->tokens_measured = sv_mean_tokens(t->length, c->K);
     }
@@ -423,6 +418,18 @@ int sv_cmd_sweep(int argc, char **argv)
         }
     if (done > 0)
         tables(stdout, &a, pts, done);
+    if (a.out && done > 0) { /* the plots of what finished, even after a failure */
+        char note[512], title[SV_CASE_NAME_MAX + 64];
+        snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
+        int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
+        if (note[0])
+            fprintf(stderr, "specverify: %s\n", note);
+        else if (prc == SV_OK)
+            fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
+                    a.out);
+        if (rc == SV_OK)
+            rc = prc;
+    }
     free(pts);
     return rc;
 }

@@ -38,6 +38,23 @@ grep -q '^| - | 2 | 1.0000 | 1.0000 |' "$dir/disjoint.txt" || fail "disjoint: E 
 # the speedup column at c = 0 is E itself; three T x one K in the logits sweep
 [ "$(grep -c '^| [0-9.]* | 4 | ' "$dir/logits/sweep.md")" -ge 3 ] || fail "logits: missing points"
 
+# plots: PNG and SVG from gnuplot where it is installed; without it the data,
+# the script and a message saying how to install it
+if command -v gnuplot >/dev/null; then
+  for plot in acceptance_vs_T tokens_vs_K speedup_vs_K accepted_lengths; do
+    for ext in png svg; do
+      [ -s "$dir/logits/$plot.$ext" ] || fail "logits: no $plot.$ext"
+    done
+  done
+fi
+msg=$(PATH=/nonexistent "$sv" sweep --case logits:V=100,K=2 --T 0.5,1 --draws 1000 \
+      --out "$dir/nognuplot" 2>&1)
+rc=$?
+[ $rc -eq 0 ] || fail "sweep without gnuplot: exit $rc"
+grep -qF "apt-get install gnuplot-nox" <<<"$msg" || fail "sweep without gnuplot said: $msg"
+[ -s "$dir/nognuplot/plot.gp" ] && [ -s "$dir/nognuplot/acceptance.dat" ] \
+  || fail "sweep without gnuplot wrote no script or data"
+
 expect2() {
   local words=$1
   shift

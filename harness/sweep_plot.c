@@ -1,0 +1,188 @@
+/* sweep_plot.c: gnuplot plots of a sweep, run as a program on a script
+ * written next to the data, so a user can edit and re-run it:
+ *     cd DIR && gnuplot plot.gp
+ * Data files are plain columns with a header line naming them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "sv_harness.h"
+#include "sweep.h"
+
+/* The temperature the K-axis plots use: the one closest to 1 (NaN if none). */
+static double chosen_T(const sv_sweep_point *pts, size_t n)
+{
+    double best = pts[0].T;
+    for (size_t i = 1; i < n; i++)
+        if (fabs(pts[i].T - 1.0) < fabs(best - 1.0))
+            best = pts[i].T;
+    return best;
+}
+
+static int same_T(double x, double y)
+{
+    return x == y || (isnan(x) && isnan(y));
+}
+
+static FILE *open_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        sv_fail(SV_EBAD, "cannot write %s", path);
+    return f;
+}
+
+/* acceptance.dat: for the largest K, per T: analytic, measured, lo, hi per position. */
+static int write_acceptance(const char *dir, const sv_sweep_point *pts, size_t n, int32_t K)
+{
+    FILE *f = open_in(dir, "acceptance.dat");
+    if (!f)
+        return SV_EBAD;
+    fprintf(f, "# T");
+    for (int32_t k = 1; k <= K; k++)
+        fprintf(f, " analytic_%d measured_%d lo_%d hi_%d", k, k, k, k);
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++) {
+        if (pts[i].K != K)
+            continue;
+        fprintf(f, "%.6g", pts[i].T);
+        for (int32_t k = 0; k < K; k++)
+            fprintf(f, " %.6f %.6f %.6f %.6f", pts[i].analytic[k], pts[i].measured[k].value,
+                    pts[i].measured[k].lo, pts[i].measured[k].hi);
+        fprintf(f, "\n");
+    }
+    return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/acceptance.dat", dir);
+}
+
+/* tokens.dat: at temperature T, per K: E analytic, E measured, speedup per c. */
+static int write_tokens(const char *dir, const sv_sweep_point *pts, size_t n, double T,
+                        const double *c, int n_c)
+{
+    FILE *f = open_in(dir, "tokens.dat");
+    if (!f)
+        return SV_EBAD;
+    fprintf(f, "# K tokens_analytic tokens_measured");
+    for (int j = 0; j < n_c; j++)
+        fprintf(f, " speedup_c%g", c[j]);
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++) {
+        if (!same_T(pts[i].T, T))
+            continue;
+        fprintf(f, "%d %.6f %.6f", pts[i].K, pts[i].tokens_analytic, pts[i].tokens_measured);
+        for (int j = 0; j < n_c; j++)
+            fprintf(f, " %.6f", sv_speedup(pts[i].tokens_analytic, pts[i].K, c[j]));
+        fprintf(f, "\n");
+    }
+    return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/tokens.dat", dir);
+}
+
+/* lengths.dat: the accepted-count histogram of one point, as fractions. */
+static int write_lengths(const char *dir, const sv_sweep_point *p)
+{
+    FILE *f = open_in(dir, "lengths.dat");
+    if (!f)
+        return SV_EBAD;
+    double total = 0.0;
+    for (int32_t m = 0; m <= p->K; m++)
+        total += (double)p->length[m];
+    fprintf(f, "# accepted fraction\n");
+    for (int32_t m = 0; m <= p->K; m++)
+        fprintf(f, "%d %.6f\n", m, total > 0.0 ? (double)p->length[m] / total : 0.0);
+    return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/lengths.dat", dir);
+}
+
+/* The plotting commands, once per output format. */
+static void script_body(FILE *f, const char *ext, const char *title, int32_t K, int have_T,
+                        double T, const sv_sweep_point *hist, const double *c, int n_c)
+{
+    char Ttext[32];
+    snprintf(Ttext, sizeof Ttext, isnan(T) ? "the case's T" : "T = %g", T);
+    if (have_T) {
+        fprintf(f, "set output 'acceptance_vs_T.%s'\n", ext);
+        fprintf(f, "set title '%s: acceptance per draft position, K = %d'\n", title, K);
+        fprintf(f, "set xlabel 'temperature T (target and drafter)'\n");
+        fprintf(f, "set ylabel 'acceptance alpha_k (probability)'\nset yrange [0:1.05]\n");
+        fprintf(f, "plot for [k=1:%d] 'acceptance.dat' using 1:(column(4*k-2)) with lines "
+                   "lt k title sprintf('position %%d analytic', k), \\\n"
+                   "     for [k=1:%d] 'acceptance.dat' using 1:(column(4*k-1)):(column(4*k)):"
+                   "(column(4*k+1)) with yerrorbars lt k pt 7 ps 0.6 "
+                   "title sprintf('position %%d measured', k)\n",
+                K, K);
+        fprintf(f, "set yrange [*:*]\n");
+    }
+    fprintf(f, "set output 'tokens_vs_K.%s'\n", ext);
+    fprintf(f, "set title '%s: tokens per step at %s'\n", title, Ttext);
+    fprintf(f, "set xlabel 'drafts per step K'\nset ylabel 'tokens per step (expected)'\n");
+    fprintf(f, "plot 'tokens.dat' using 1:2 with linespoints pt 7 title 'analytic', "
+               "'tokens.dat' using 1:3 with points pt 6 ps 1.5 title 'measured'\n");
+    fprintf(f, "set output 'speedup_vs_K.%s'\n", ext);
+    fprintf(f, "set title '%s: speedup E / (K c + 1) at %s'\n", title, Ttext);
+    fprintf(f, "set xlabel 'drafts per step K'\nset ylabel 'speedup over plain decoding (x)'\n");
+    fprintf(f, "plot for [j=1:%d] 'tokens.dat' using 1:(column(3+j)) with linespoints pt 7 "
+               "title sprintf('c = %%s', word('",
+            n_c);
+    for (int j = 0; j < n_c; j++)
+        fprintf(f, "%s%g", j ? " " : "", c[j]);
+    fprintf(f, "', j))\n");
+    fprintf(f, "set output 'accepted_lengths.%s'\n", ext);
+    fprintf(f, "set title '%s: accepted drafts per step, K = %d, %s'\n", title, hist->K, Ttext);
+    fprintf(f, "set xlabel 'accepted drafts n'\nset ylabel 'fraction of steps'\n");
+    fprintf(f, "set style fill solid 0.6\nset boxwidth 0.7\nset xtics 1\n");
+    fprintf(f, "plot 'lengths.dat' using 1:2 with boxes title 'measured'\n");
+    fprintf(f, "unset style\nset xtics autofreq\n");
+}
+
+int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts, size_t n,
+                  const double *c, int n_c, char *note, size_t note_len)
+{
+    note[0] = '\0';
+    if (n == 0)
+        return SV_OK;
+    int32_t K = 0;
+    int have_T = 0;
+    for (size_t i = 0; i < n; i++) {
+        K = pts[i].K > K ? pts[i].K : K;
+        have_T |= !same_T(pts[i].T, pts[0].T);
+    }
+    const double T = chosen_T(pts, n);
+    const sv_sweep_point *hist = NULL; /* the largest K at the chosen T */
+    for (size_t i = 0; i < n; i++)
+        if (same_T(pts[i].T, T) && (!hist || pts[i].K > hist->K))
+            hist = &pts[i];
+
+    int rc = write_acceptance(dir, pts, n, K);
+    if (rc == SV_OK)
+        rc = write_tokens(dir, pts, n, T, c, n_c);
+    if (rc == SV_OK)
+        rc = write_lengths(dir, hist);
+    FILE *f = rc == SV_OK ? open_in(dir, "plot.gp") : NULL;
+    if (!f)
+        return SV_EBAD;
+    fprintf(f, "# plot.gp: the plots of this sweep; run 'gnuplot plot.gp' in this folder\n");
+    fprintf(f, "set grid\nset key outside right top\nset termoption noenhanced\n");
+    fprintf(f, "set terminal pngcairo size 1000,600 noenhanced font ',11'\n");
+    script_body(f, "png", title, K, have_T, T, hist, c, n_c);
+    fprintf(f, "set terminal svg size 1000,600 noenhanced font ',11'\n");
+    script_body(f, "svg", title, K, have_T, T, hist, c, n_c);
+    if (fclose(f) != 0)
+        return sv_fail(SV_EBAD, "cannot write %s/plot.gp", dir);
+
+    /* gnuplot as a program, in the folder, its messages kept in plot.log */
+    char cmd[4600];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp > plot.log 2>&1", dir);
+    if (strchr(dir, '\'')) {
+        snprintf(note, note_len, "plots not drawn: the folder name has a quote; run "
+                 "'gnuplot plot.gp' in %s", dir);
+        return SV_OK;
+    }
+    int status = system(cmd);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
+        snprintf(note, note_len, "plots not drawn: gnuplot is not installed (Debian: apt-get "
+                 "install gnuplot-nox); the data and %s/plot.gp are written", dir);
+    else if (WEXITSTATUS(status) != 0)
+        snprintf(note, note_len, "plots not drawn: gnuplot failed, see %s/plot.log", dir);
+    return SV_OK;
+}
