@@ -184,5 +184,14 @@ int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts,
                  "install gnuplot-nox); the data and %s/plot.gp are written", dir);
     else if (WEXITSTATUS(status) != 0)
         snprintf(note, note_len, "plots not drawn: gnuplot failed, see %s/plot.log", dir);
+    else { /* gnuplot said nothing: no log to keep */
+        snprintf(cmd, sizeof cmd, "%s/plot.log", dir);
+        FILE *log = fopen(cmd, "r");
+        int empty = log && fgetc(log) == EOF;
+        if (log)
+            fclose(log);
+        if (empty)
+            remove(cmd);
+    }
     return SV_OK;
 }
