@@ -33,7 +33,10 @@ static void usage(FILE *out)
             "  --draws N       draws per point (default 200000)\n"
             "  --level L       confidence of the intervals (default 0.95)\n"
             "  --out DIR       write DIR/sweep.h5 and DIR/sweep.md, rewritten after every\n"
-            "                  point, so an interrupted sweep keeps what it finished\n"
+            "                  point, so an interrupted sweep keeps what it finished, and\n"
+            "                  plots (PNG, SVG) with DIR/plot.gp to redraw them\n"
+            "  --resume        take the points already in DIR/sweep.h5 (same case, sampler,\n"
+            "                  seed, draws and level) and run only the others\n"
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
 }
@@ -48,6 +51,7 @@ typedef struct sweep_args {
     int n_T, n_K, n_c;
     uint64_t draws, seed;
     int32_t threads, batch;
+    int resume;
 } sweep_args;
 
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
@@ -76,7 +80,8 @@ static int parse_values(const char *flag, const char *text, double min, double m
 
 static int parse_args(int argc, char **argv, sweep_args *a, int *help)
 {
-    enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT };
+    enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
+           O_RESUME };
     static const struct option options[] = {
         {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
         {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
@@ -84,6 +89,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
         {"threads", required_argument, 0, O_THREADS},
         {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
+        {"resume", no_argument, 0, O_RESUME},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
     double ks[MAX_AXIS];
@@ -113,6 +119,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
             a->batch = (int32_t)v;
             break;
         case O_OUT: a->out = optarg; break;
+        case O_RESUME: a->resume = 1; break;
         case 'h': *help = 1; return SV_OK;
         case ':':
             rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify sweep --help')",
@@ -125,6 +132,8 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     }
     if (rc == SV_OK && optind < argc)
         rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
+    if (rc == SV_OK && a->resume && !a->out)
+        rc = sv_fail(SV_EBAD, "--resume needs --out DIR: the sweep to resume is DIR/sweep.h5");
     if (rc == SV_OK && !a->spec)
         rc = sv_fail(SV_EBAD, "sweep needs --case SPEC (see 'specverify sweep --help')");
     if (rc == SV_OK && !(a->sampler = sv_registry_find(sampler)))
@@ -290,7 +299,9 @@ static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t 
 static int write_h5(const char *path, const sweep_args *a, const sweep_point *pts, size_t n)
 {
     const size_t kmax = SV_MAX_K;
-    double *rows = malloc(n * kmax * 4 * sizeof *rows);
+    /* room for the four alpha tables, or one row per point of n_c or kmax + 1 values */
+    size_t row_values = kmax * 4 > (size_t)a->n_c ? kmax * 4 : (size_t)a->n_c;
+    double *rows = malloc(n * row_values * sizeof *rows);
     double *cols = malloc(n * (size_t)(a->n_c > 4 ? a->n_c : 4) * sizeof *cols);
     if (!rows || !cols) {
         free(rows);
@@ -333,6 +344,11 @@ static int write_h5(const char *path, const sweep_args *a, const sweep_point *pt
                                                               a->c[j]);
     if (rc == SV_OK)
         rc = sv_h5_doubles(&f, "speedup_analytic", rows, n, (size_t)a->n_c);
+    for (size_t i = 0; rc == SV_OK && i < n; i++)
+        for (size_t m = 0; m <= kmax; m++)
+            rows[i * (kmax + 1) + m] = (int32_t)m <= pts[i].K ? (double)pts[i].length[m] : 0.0;
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "accepted_lengths", rows, n, kmax + 1);
     char text[64];
     snprintf(text, sizeof text, "%llu", (unsigned long long)a->seed);
     if (rc == SV_OK)
@@ -381,6 +397,88 @@ static int write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, 
     return sv_atomic_commit(&f);
 }
 
+/* ---- resume ------------------------------------------------------------------- */
+
+/* The points of an earlier run of the same sweep, from DIR/sweep.h5. */
+typedef struct earlier_points {
+    size_t n;
+    double *T, *K, *analytic, *tokens, *lengths; /* analytic [n][16], lengths [n][17] */
+} earlier_points;
+
+static void earlier_free(earlier_points *e)
+{
+    free(e->T), free(e->K), free(e->analytic), free(e->tokens), free(e->lengths);
+    memset(e, 0, sizeof *e);
+}
+
+static int earlier_load(const sweep_args *a, earlier_points *e)
+{
+    char path[4096], text[1024], want[1024];
+    memset(e, 0, sizeof *e);
+    snprintf(path, sizeof path, "%s/sweep.h5", a->out);
+    FILE *exists = fopen(path, "rb");
+    if (!exists) {
+        fprintf(stderr, "specverify: --resume: no %s yet; running every point\n", path);
+        return SV_OK;
+    }
+    fclose(exists);
+    sv_h5_reader r;
+    int rc = sv_h5_open(&r, path);
+    /* the file must be this sweep's: same case, sampler, seed, draws, level */
+    const char *keys[5] = {"case", "sampler", "seed", "draws", "level"};
+    for (int i = 0; rc == SV_OK && i < 5; i++) {
+        switch (i) {
+        case 0: snprintf(want, sizeof want, "%s", a->spec); break;
+        case 1: snprintf(want, sizeof want, "%s", a->sampler->name); break;
+        case 2: snprintf(want, sizeof want, "%llu", (unsigned long long)a->seed); break;
+        case 3: snprintf(want, sizeof want, "%llu", (unsigned long long)a->draws); break;
+        default: snprintf(want, sizeof want, "%.17g", a->level);
+        }
+        rc = sv_h5_read_attr(&r, keys[i], text, sizeof text);
+        if (rc == SV_OK && strcmp(text, want) != 0)
+            rc = sv_fail(SV_EBAD, "--resume: %s has %s '%s', this sweep '%s'; use another "
+                         "--out or remove the file", path, keys[i], text, want);
+    }
+    size_t rows, cols, r2, c2;
+    if (rc == SV_OK)
+        rc = sv_h5_read_doubles(&r, "T", &e->T, &e->n, &cols);
+    if (rc == SV_OK)
+        rc = sv_h5_read_doubles(&r, "K", &e->K, &rows, &cols);
+    if (rc == SV_OK)
+        rc = sv_h5_read_doubles(&r, "tokens_analytic", &e->tokens, &rows, &cols);
+    if (rc == SV_OK)
+        rc = sv_h5_read_doubles(&r, "alpha_analytic", &e->analytic, &rows, &cols);
+    if (rc == SV_OK)
+        rc = sv_h5_read_doubles(&r, "accepted_lengths", &e->lengths, &r2, &c2);
+    if (rc == SV_OK && (rows != e->n || cols != SV_MAX_K || r2 != e->n || c2 != SV_MAX_K + 1))
+        rc = sv_fail(SV_EBAD, "%s: datasets disagree on the number of points (%zu, %zu, %zu)",
+                     path, e->n, rows, r2);
+    sv_h5_close(&r);
+    if (rc != SV_OK)
+        earlier_free(e);
+    return rc;
+}
+
+/* Fills pt from the earlier run if it has (T, K); returns 1 if it did. */
+static int earlier_take(const earlier_points *e, const sweep_args *a, double T, int32_t K,
+                        sweep_point *pt)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        if (!same_T(e->T[i], T) || e->K[i] != (double)K)
+            continue;
+        pt->T = T, pt->K = K, pt->draws = a->draws;
+        for (int32_t k = 0; k < K; k++)
+            pt->analytic[k] = e->analytic[i * SV_MAX_K + (size_t)k];
+        for (int32_t m = 0; m <= K; m++)
+            pt->length[m] = (uint64_t)e->lengths[i * (SV_MAX_K + 1) + (size_t)m];
+        sv_measured_alpha(pt->length, K, a->level, pt->measured);
+        pt->tokens_analytic = e->tokens[i];
+        pt->tokens_measured = sv_mean_tokens(pt->length, K);
+        return 1;
+    }
+    return 0;
+}
+
 int sv_cmd_sweep(int argc, char **argv)
 {
     sweep_args a;
@@ -401,14 +499,30 @@ int sv_cmd_sweep(int argc, char **argv)
     sweep_point *pts = calloc(total, sizeof *pts);
     if (!pts)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
+    earlier_points earlier = {0};
+    int32_t case_K = 0; /* without --K every point has the case's own K */
+    if (a.resume) {
+        rc = earlier_load(&a, &earlier);
+        sv_case *c = NULL;
+        char err[1024];
+        if (rc == SV_OK && !has_K && sv_case_from_spec(a.spec, &c, err, sizeof err) != 0)
+            rc = sv_fail(SV_EBAD, "%s", err);
+        case_K = c ? c->K : 0;
+        sv_case_free(c);
+    }
     size_t done = 0;
     for (int i = 0; rc == SV_OK && i < n_T; i++)
         for (int j = 0; rc == SV_OK && j < n_K; j++) {
             char spec[SV_CASE_NAME_MAX * 2];
             point_spec(a.spec, has_T, has_T ? a.T[i] : 0, has_K, has_K ? a.K[j] : 0, spec,
                        sizeof spec);
-            fprintf(stderr, "[%zu/%zu] %s\n", done + 1, total, spec);
             pts[done].T = has_T ? a.T[i] : NAN;
+            if (earlier_take(&earlier, &a, pts[done].T, has_K ? a.K[j] : case_K, &pts[done])) {
+                fprintf(stderr, "[%zu/%zu] %s: from the earlier run\n", done + 1, total, spec);
+                done++;
+                continue;
+            }
+            fprintf(stderr, "[%zu/%zu] %s\n", done + 1, total, spec);
             rc = run_point(&a, spec, &pts[done]);
             if (rc != SV_OK)
                 break;
@@ -416,6 +530,7 @@ int sv_cmd_sweep(int argc, char **argv)
             if (a.out)
                 rc = write_outputs(&a, pts, done, total);
         }
+    earlier_free(&earlier);
     if (done > 0)
         tables(stdout, &a, pts, done);
     if (a.out && done > 0) { /* the plots of what finished, even after a failure */

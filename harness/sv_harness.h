@@ -375,6 +375,18 @@ int sv_h5_attr(sv_h5 *f, const char *name, const char *value);
 int sv_h5_commit(sv_h5 *f);
 void sv_h5_abort(sv_h5 *f);
 
+/* ---- results_h5_read.c: reading result files back ---------------------------- */
+typedef struct sv_h5_reader {
+    int64_t file; /* hid_t */
+    char path[1024];
+} sv_h5_reader;
+int sv_h5_open(sv_h5_reader *r, const char *path);
+void sv_h5_close(sv_h5_reader *r);
+/* A 1-D (cols = 0) or 2-D dataset as doubles, malloc'ed into *data. */
+int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t *rows,
+                       size_t *cols);
+int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
+
 /* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
 typedef struct sv_progress {
     int enabled;

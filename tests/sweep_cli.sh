@@ -4,7 +4,8 @@
 # three case families; the intervals are at level 1 - 1e-6, so with fewer than
 # 100 positions here a correct sampler fails this test with probability below
 # 1e-4 (fixed seed: the outcome is the same on every run). The outputs are
-# written, and bad input gets exit 2.
+# written, an interrupted sweep resumes to the same result, and bad input
+# gets exit 2.
 # usage: sweep_cli.sh SPECVERIFY SCRATCH_DIR
 set -u
 sv=$1
@@ -55,6 +56,25 @@ grep -qF "apt-get install gnuplot-nox" <<<"$msg" || fail "sweep without gnuplot 
 [ -s "$dir/nognuplot/plot.gp" ] && [ -s "$dir/nognuplot/acceptance.dat" ] \
   || fail "sweep without gnuplot wrote no script or data"
 
+# resume: a sweep interrupted (killed part-way, wherever that falls) and then
+# resumed gives the same tables as one run straight through; so does one
+# whose first points came from a shorter run
+args=(--case logits:V=300,K=3 --T 0.3,0.8,1.5 --K 1,3 --draws 100000 --threads 1)
+"$sv" sweep "${args[@]}" --out "$dir/straight" >/dev/null 2>&1 || fail "straight sweep failed"
+"$sv" sweep "${args[@]}" --out "$dir/killed" >/dev/null 2>&1 &
+pid=$!
+sleep 0.4
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+"$sv" sweep "${args[@]}" --out "$dir/killed" --resume >/dev/null 2>&1 || fail "resume failed"
+cmp -s "$dir/straight/sweep.md" "$dir/killed/sweep.md" || fail "resumed sweep.md differs"
+cmp -s "$dir/straight/tokens.dat" "$dir/killed/tokens.dat" || fail "resumed tokens.dat differs"
+"$sv" sweep --case logits:V=300,K=3 --T 0.3,0.8 --K 1,3 --draws 100000 --threads 1 \
+  --out "$dir/prefix" >/dev/null 2>&1
+out=$("$sv" sweep "${args[@]}" --out "$dir/prefix" --resume 2>&1)
+[ "$(grep -c 'from the earlier run' <<<"$out")" -eq 4 ] || fail "resume did not take 4 points"
+cmp -s "$dir/straight/sweep.md" "$dir/prefix/sweep.md" || fail "prefix-resumed sweep.md differs"
+
 expect2() {
   local words=$1
   shift
@@ -72,6 +92,8 @@ expect2 "--T: range 1:0:3 must lie in" --case logits --T 1:0:3
 expect2 "--K: 2.5 is not a whole number" --case logits --K 2.5
 expect2 "--level: 1 is outside (0, 1)" --case logits --level 1
 expect2 "unknown option '--frob'" --frob
+expect2 "--resume needs --out DIR" --case logits --resume
+expect2 "has draws '100000', this sweep '999'" "${args[@]:0:6}" --draws 999 --out "$dir/prefix" --resume
 
 echo "$failures failed"
 [ "$failures" -eq 0 ]
