@@ -53,7 +53,7 @@ typedef struct sv_bench_options {
 } sv_bench_options;
 
 typedef struct sv_bench_point {
-    const sv_sampler *sampler;
+    char sampler[64];             /* the sampler's name */
     int32_t B, K, V;
     double accept_target, accept_measured;
     double median_us, min_us, q25_us, q75_us, noise;
@@ -65,6 +65,15 @@ typedef struct sv_bench_point {
 /* Fills d, measuring the copy bandwidth; SV_EENV with a message when no
  * device can be used. */
 int sv_bench_device_query(sv_bench_device *d);
+
+/* ---- files (bench_h5.c): the HDF5 schema of README.md ------------------------- */
+
+/* Writes the points and the device to path, atomically. */
+int sv_bench_write_h5(const char *path, const sv_bench_device *d, const sv_bench_point *pts,
+                      size_t n, const char *command);
+/* Reads a file sv_bench_write_h5 wrote: *pts is malloc'ed. Errors name the
+ * file and what is missing or wrong (exit status 2). */
+int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts, size_t *n);
 
 /* Times one point; SV_OK, SV_EENV (device) or SV_EVERIFY (the sampler
  * returned an error), with a message. */

@@ -134,7 +134,8 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     size_t flush_bytes = 0;
 
     memset(out, 0, sizeof *out);
-    out->sampler = s, out->B = B, out->K = K, out->V = V;
+    snprintf(out->sampler, sizeof out->sampler, "%s", s->name);
+    out->B = B, out->K = K, out->V = V;
     out->accept_target = in->accept, out->cold = opt->cold, out->graph = opt->graph;
     sv_cuda_enqueue_fn enqueue = sv_cuda_enqueue_for(s);
     out->through_verify = enqueue == NULL;

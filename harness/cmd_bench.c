@@ -197,79 +197,12 @@ static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, 
         double floor_us = p->floor_bytes / (d->copy_gbps * 1e9) * 1e6;
         fprintf(f, "| %s | %d | %d | %d | %.2f / %.3f | %.2f | %.2f | %.2f | %lld | %.2f | %.0f "
                    "| %.0f | %.2f | %s%s%s |\n",
-                p->sampler->name, p->B, p->K, p->V, p->accept_target, p->accept_measured,
+                p->sampler, p->B, p->K, p->V, p->accept_target, p->accept_measured,
                 p->median_us, p->min_us, p->q75_us - p->q25_us, (long long)p->reps,
                 p->floor_bytes / 1e6, gbps, 100.0 * gbps / d->copy_gbps, p->median_us / floor_us,
                 p->cold ? "cold" : "hot", p->graph ? ", graph" : "",
                 p->through_verify ? ", via verify" : "");
     }
-}
-
-static int write_h5(const char *path, const sv_bench_device *d, const sv_bench_point *pts,
-                    size_t n, const char *command)
-{
-    enum { N_COLS = 16 };
-    static const char *const names[N_COLS] = {
-        "B", "K", "V", "accept_target", "accept_measured", "median_us", "min_us", "q25_us",
-        "q75_us", "reps", "noise", "floor_bytes", "floor_gbps", "copy_fraction", "cold", "graph"};
-    double *col = malloc(n * sizeof *col);
-    const char **samplers = malloc(n * sizeof *samplers);
-    if (!col || !samplers) {
-        free(col);
-        free(samplers);
-        return sv_fail(SV_EENV, "out of memory writing %s", path);
-    }
-    sv_h5 f;
-    int rc = sv_h5_create(&f, path);
-    for (size_t i = 0; i < n; i++)
-        samplers[i] = pts[i].sampler->name;
-    if (rc == SV_OK)
-        rc = sv_h5_strings(&f, "sampler", samplers, n);
-    for (int c = 0; rc == SV_OK && c < N_COLS; c++) {
-        for (size_t i = 0; i < n; i++) {
-            const sv_bench_point *p = &pts[i];
-            double gbps = p->floor_bytes / (p->median_us * 1e-6) / 1e9;
-            const double v[N_COLS] = {p->B, p->K, p->V, p->accept_target, p->accept_measured,
-                                      p->median_us, p->min_us, p->q25_us, p->q75_us,
-                                      (double)p->reps, p->noise, p->floor_bytes, gbps,
-                                      gbps / d->copy_gbps, p->cold, p->graph};
-            col[i] = v[c];
-        }
-        rc = sv_h5_doubles(&f, names[c], col, n, 0);
-    }
-    char text[512];
-    struct {
-        const char *name;
-        double value;
-    } numbers[] = {{"sm_count", d->sm_count},           {"clock_mhz", d->clock_mhz},
-                   {"memory_clock_mhz", d->memory_clock_mhz},
-                   {"bus_width_bits", d->bus_width_bits}, {"memory_bytes", d->memory_bytes},
-                   {"l2_bytes", d->l2_bytes},           {"peak_gbps", d->peak_gbps},
-                   {"copy_gbps", d->copy_gbps},         {"driver_version", d->driver_version},
-                   {"runtime_version", d->runtime_version}};
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "device", d->name);
-    for (size_t i = 0; rc == SV_OK && i < sizeof numbers / sizeof numbers[0]; i++) {
-        snprintf(text, sizeof text, "%.17g", numbers[i].value);
-        rc = sv_h5_attr(&f, numbers[i].name, text);
-    }
-    time_t now = time(NULL);
-    strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "date", text);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "command", command);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "kind", "bench");
-    if (rc == SV_OK)
-        rc = sv_h5_commit(&f);
-    else
-        sv_h5_abort(&f);
-    free(col);
-    free(samplers);
-    return rc;
 }
 
 static int write_md(const char *h5_path, const sv_bench_device *d, const sv_bench_point *pts,
@@ -344,7 +277,7 @@ int sv_cmd_bench(int argc, char **argv)
     table(stdout, &dev, pts, done);
     int wrc = SV_OK;
     if (a.out && done > 0) {
-        wrc = write_h5(a.out, &dev, pts, done, command);
+        wrc = sv_bench_write_h5(a.out, &dev, pts, done, command);
         if (wrc == SV_OK)
             wrc = write_md(a.out, &dev, pts, done, command);
         if (wrc == SV_OK)

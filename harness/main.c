@@ -16,6 +16,7 @@ static void usage(FILE *out)
             "  mutants    every deliberately broken sampler through a suite: caught or missed?\n"
             "  calibrate  run a correct sampler many times: are its p-values uniform?\n"
             "  sweep      acceptance, tokens per step and speedup over temperature and K\n"
+            "  compare    bench files from different runs or GPUs, point by point\n"
             "  bench      kernel latency of CUDA samplers over B, K, V and acceptance rate\n"
             "  list       samplers, suites and case families\n"
             "  help       this text; 'specverify COMMAND --help' for one command\n"
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
         rc = sv_cmd_mutants(argc - 1, argv + 1);
     } else if (strcmp(cmd, "sweep") == 0) {
         rc = sv_cmd_sweep(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "compare") == 0) {
+        rc = sv_cmd_compare(argc - 1, argv + 1);
     } else if (strcmp(cmd, "bench") == 0) {
         rc = sv_cmd_bench(argc - 1, argv + 1);
     } else if (strcmp(cmd, "list") == 0) {
@@ -52,7 +55,7 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, list, help)", cmd);
+        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, list, help)", cmd);
     }
     if (rc != SV_OK && rc != SV_EVERIFY)
         fprintf(stderr, "specverify: %s\n", sv_error_message());

@@ -80,3 +80,47 @@ int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len)
     return rd < 0 ? sv_fail(SV_EBAD, "%s: cannot read attribute '%s' as text", r->path, name)
                   : SV_OK;
 }
+
+int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    hid_t set = H5Dopen2(r->file, name, H5P_DEFAULT);
+    if (set < 0)
+        return sv_fail(SV_EBAD, "%s: no dataset '%s'", r->path, name);
+    hid_t space = H5Dget_space(set);
+    hsize_t dims[1] = {0};
+    int rc = SV_OK;
+    if (H5Sget_simple_extent_ndims(space) != 1) {
+        rc = sv_fail(SV_EBAD, "%s: dataset '%s' is not a list of strings", r->path, name);
+    } else {
+        H5Sget_simple_extent_dims(space, dims, NULL);
+        hid_t t = H5Tcopy(H5T_C_S1);
+        H5Tset_size(t, H5T_VARIABLE);
+        char **raw = calloc(dims[0] ? dims[0] : 1, sizeof *raw);
+        *out = calloc(dims[0] ? dims[0] : 1, sizeof **out);
+        if (!raw || !*out)
+            rc = sv_fail(SV_EENV, "%s: out of memory reading '%s'", r->path, name);
+        else if (H5Dread(set, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0)
+            rc = sv_fail(SV_EBAD, "%s: cannot read dataset '%s' as strings", r->path, name);
+        for (hsize_t i = 0; rc == SV_OK && i < dims[0]; i++) {
+            (*out)[i] = strdup(raw[i] ? raw[i] : "");
+            if (!(*out)[i])
+                rc = sv_fail(SV_EENV, "%s: out of memory reading '%s'", r->path, name);
+        }
+        if (raw && rc == SV_OK)
+            H5Dvlen_reclaim(t, space, H5P_DEFAULT, raw);
+        free(raw);
+        H5Tclose(t);
+        *n = rc == SV_OK ? (size_t)dims[0] : 0;
+    }
+    H5Sclose(space);
+    H5Dclose(set);
+    if (rc != SV_OK && *out) {
+        for (hsize_t i = 0; i < dims[0]; i++)
+            free((*out)[i]);
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}

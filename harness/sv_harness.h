@@ -386,6 +386,8 @@ void sv_h5_close(sv_h5_reader *r);
 int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t *rows,
                        size_t *cols);
 int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
+/* A 1-D dataset of strings: *out holds *n malloc'ed strings, in a malloc'ed array. */
+int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n);
 
 /* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
 typedef struct sv_progress {
@@ -415,6 +417,7 @@ int sv_cmd_calibrate(int argc, char **argv);
 int sv_cmd_mutants(int argc, char **argv);
 int sv_cmd_bench(int argc, char **argv);
 int sv_cmd_sweep(int argc, char **argv);
+int sv_cmd_compare(int argc, char **argv);
 /* verify --power: the run's predicted power against a variant (cmd_power.c) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out);

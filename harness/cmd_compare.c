@@ -1,0 +1,206 @@
+/* cmd_compare.c: `specverify compare A.h5 B.h5 [...]`: bench results from
+ * different runs or GPUs, point by point against the first file.
+ *
+ * A point is the same point when sampler, B, K, V, acceptance rate, cold and
+ * graph all match. The ratio is median(other) / median(first); it is
+ * FASTER or SLOWER only when |log ratio| exceeds 3 times the combined
+ * relative error of the two medians (each file's `noise`, the median's
+ * relative standard error), and SAME otherwise: judged against the noise
+ * each run measured, not a fixed percentage. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "bench.h"
+#include "sv_harness.h"
+
+#define MAX_FILES 16
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify compare BASE.h5 OTHER.h5 [OTHER.h5 ...] [--plot DIR]\n"
+            "\n"
+            "Lines up the points of bench files (specverify bench --out) with those of\n"
+            "BASE: for each point the medians, the ratio OTHER / BASE, and FASTER, SLOWER\n"
+            "or SAME, judged against the noise both runs measured: a difference counts\n"
+            "when |ln ratio| > 3 sqrt(noise_base^2 + noise_other^2). Warns when the devices\n"
+            "differ and lists points found in one file only.\n"
+            "\n"
+            "  --plot DIR   write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
+            "\n"
+            "Exit status: 0 compared, 2 bad usage or a file that is not a bench file.\n");
+}
+
+static int same_point(const sv_bench_point *a, const sv_bench_point *b)
+{
+    return strcmp(a->sampler, b->sampler) == 0 && a->B == b->B && a->K == b->K && a->V == b->V &&
+           a->accept_target == b->accept_target && a->cold == b->cold && a->graph == b->graph;
+}
+
+/* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units. */
+static const char *verdict(const sv_bench_point *base, const sv_bench_point *other,
+                           double *log_ratio, double *threshold)
+{
+    *log_ratio = log(other->median_us / base->median_us);
+    *threshold = 3.0 * sqrt(base->noise * base->noise + other->noise * other->noise);
+    if (fabs(*log_ratio) <= *threshold)
+        return "SAME";
+    return *log_ratio < 0.0 ? "FASTER" : "SLOWER";
+}
+
+typedef struct bench_file {
+    const char *path;
+    sv_bench_device device;
+    sv_bench_point *pts;
+    size_t n;
+} bench_file;
+
+static void point_label(const sv_bench_point *p, char *out, size_t len)
+{
+    snprintf(out, len, "%s B=%d K=%d V=%d a=%g%s%s", p->sampler, p->B, p->K, p->V,
+             p->accept_target, p->cold ? " cold" : "", p->graph ? " graph" : "");
+}
+
+static int plot(const char *dir, const bench_file *files, int n_files)
+{
+    char path[4096];
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return sv_fail(SV_EBAD, "--plot: cannot create the folder %s: %s", dir, strerror(errno));
+    snprintf(path, sizeof path, "%s/compare.dat", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+    fprintf(f, "# index label ratio_per_file...\n");
+    const bench_file *base = &files[0];
+    for (size_t i = 0; i < base->n; i++) {
+        char label[256];
+        point_label(&base->pts[i], label, sizeof label);
+        fprintf(f, "%zu \"%s\"", i, label);
+        for (int j = 1; j < n_files; j++) {
+            double ratio = NAN;
+            for (size_t m = 0; m < files[j].n; m++)
+                if (same_point(&base->pts[i], &files[j].pts[m]))
+                    ratio = files[j].pts[m].median_us / base->pts[i].median_us;
+            fprintf(f, " %.6g", ratio);
+        }
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/compare.gp", dir);
+    if (!(f = fopen(path, "w")))
+        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+    fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
+    fprintf(f, "set grid\nset key outside right top noenhanced\nset termoption noenhanced\n");
+    fprintf(f, "set xtics rotate by 60 right font ',8'\nset logscale y 2\n");
+    fprintf(f, "set offsets 0.5, 0.5, 0, 0\nset bmargin 14\nset xlabel 'point'\n");
+    fprintf(f, "set ylabel 'median time ratio to %s (lower is faster)'\n", base->path);
+    fprintf(f, "set title 'bench comparison against %s (%s)'\n", base->path, base->device.name);
+    for (int fmt = 0; fmt < 2; fmt++) {
+        fprintf(f, "set terminal %s size 1200,700 noenhanced font ',10'\n",
+                fmt ? "svg" : "pngcairo");
+        fprintf(f, "set output 'compare.%s'\n", fmt ? "svg" : "png");
+        fprintf(f, "plot ");
+        for (int j = 1; j < n_files; j++)
+            fprintf(f, "%s'compare.dat' using 1:%d:xtic(2) with linespoints pt 7 title '%s (%s)'",
+                    j > 1 ? ", " : "", j + 2, files[j].path, files[j].device.name);
+        fprintf(f, ", 1 with lines lt 0 notitle\n");
+    }
+    fclose(f);
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot compare.gp > compare.log 2>&1", dir);
+    int status = strchr(dir, '\'') ? -1 : system(cmd);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "specverify: the ratio plot was not drawn (gnuplot missing or failed: "
+                        "apt-get install gnuplot-nox; see %s/compare.log); compare.dat and "
+                        "compare.gp are written\n", dir);
+    return SV_OK;
+}
+
+int sv_cmd_compare(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"plot", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *plot_dir = NULL;
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, ":p:h", options, NULL)) != -1) {
+        switch (opt) {
+        case 'p': plot_dir = optarg; break;
+        case 'h': usage(stdout); return SV_OK;
+        case ':': return sv_fail(SV_EBAD, "compare: %s needs a value", argv[optind - 1]);
+        default:
+            return sv_fail(SV_EBAD, "compare: unknown option '%s' (see specverify compare "
+                           "--help)", argv[optind - 1]);
+        }
+    }
+    int n_files = argc - optind;
+    if (n_files < 2 || n_files > MAX_FILES)
+        return sv_fail(SV_EBAD, "compare needs 2 to %d bench files, got %d (see specverify "
+                       "compare --help)", MAX_FILES, n_files);
+    bench_file files[MAX_FILES];
+    memset(files, 0, sizeof files);
+    int rc = SV_OK;
+    for (int j = 0; rc == SV_OK && j < n_files; j++) {
+        files[j].path = argv[optind + j];
+        rc = sv_bench_read_h5(files[j].path, &files[j].device, &files[j].pts, &files[j].n);
+    }
+    const bench_file *base = &files[0];
+    for (int j = 1; rc == SV_OK && j < n_files; j++) {
+        const bench_file *o = &files[j];
+        if (strcmp(o->device.name, base->device.name) != 0)
+            printf("warning: devices differ: %s ran on %s, %s on %s\n", base->path,
+                   base->device.name, o->path, o->device.name);
+        printf("\n%s against %s\n\n", o->path, base->path);
+        printf("| point | %s median us | %s median us | ratio | noise (3 sigma) | verdict |\n",
+               base->path, o->path);
+        printf("|---|---:|---:|---:|---:|---|\n");
+        size_t faster = 0, slower = 0, same = 0, only_base = 0;
+        for (size_t i = 0; i < base->n; i++) {
+            const sv_bench_point *b = &base->pts[i], *m = NULL;
+            for (size_t k = 0; k < o->n && !m; k++)
+                if (same_point(b, &o->pts[k]))
+                    m = &o->pts[k];
+            char label[256];
+            point_label(b, label, sizeof label);
+            if (!m) {
+                only_base++;
+                printf("| %s | %.2f | - | - | - | only in %s |\n", label, b->median_us,
+                       base->path);
+                continue;
+            }
+            double lr, thr;
+            const char *v = verdict(b, m, &lr, &thr);
+            faster += v[0] == 'F', slower += v[0] == 'S' && v[1] == 'L', same += v[1] == 'A';
+            printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n", label, b->median_us,
+                   m->median_us, exp(lr), 100.0 * (exp(thr) - 1.0), v);
+        }
+        size_t only_other = 0;
+        for (size_t k = 0; k < o->n; k++) {
+            int found = 0;
+            for (size_t i = 0; i < base->n && !found; i++)
+                found = same_point(&base->pts[i], &o->pts[k]);
+            if (!found) {
+                char label[256];
+                point_label(&o->pts[k], label, sizeof label);
+                printf("| %s | - | %.2f | - | - | only in %s |\n", label, o->pts[k].median_us,
+                       o->path);
+                only_other++;
+            }
+        }
+        printf("\n%zu faster, %zu slower, %zu same", faster, slower, same);
+        if (only_base || only_other)
+            printf("; warning: parameters differ: %zu points only in %s, %zu only in %s",
+                   only_base, base->path, only_other, o->path);
+        printf("\n");
+    }
+    if (rc == SV_OK && plot_dir)
+        rc = plot(plot_dir, files, n_files);
+    for (int j = 0; j < n_files; j++)
+        free(files[j].pts);
+    return rc;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# compare_cli.sh: specverify compare on files made by test_compare: equal
+# files are SAME at every point, a planted 2x slowdown is SLOWER (a 0.5%
+# change inside the measured noise stays SAME), different devices and
+# parameters are warned about, and bad input gets exit 2.
+# usage: compare_cli.sh SPECVERIFY TEST_COMPARE SCRATCH_DIR
+set -u
+sv=$1
+maker=$2
+dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+"$maker" "$dir" || exit 1
+cd "$dir" || exit 1
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+out=$("$sv" compare base.h5 same.h5 2>&1) || fail "compare base same: exit $?"
+grep -q "0 faster, 0 slower, 3 same" <<<"$out" || fail "equal files not all SAME: $out"
+out=$("$sv" compare base.h5 slow.h5 --plot plot 2>&1) || fail "compare base slow: exit $?"
+grep -q "cuda_fused B=64 K=5 V=128256 a=0.7 graph | 22.00 | 44.00 | 2.000 | .* | SLOWER |" \
+  <<<"$out" || fail "the 2x slowdown is not SLOWER: $out"
+grep -q "cuda_naive B=64 .* | SAME |" <<<"$out" || fail "0.5% inside the noise is not SAME"
+grep -q "warning: devices differ" <<<"$out" || fail "no warning for different devices"
+[ -s plot/compare.dat ] && [ -s plot/compare.gp ] || fail "no compare.dat/.gp"
+if command -v gnuplot >/dev/null; then
+  [ -s plot/compare.png ] && [ -s plot/compare.svg ] || fail "no ratio plot"
+fi
+out=$("$sv" compare base.h5 other.h5 2>&1) || fail "compare base other: exit $?"
+grep -q "only in other.h5" <<<"$out" && grep -q "only in base.h5" <<<"$out" \
+  && grep -q "warning: parameters differ" <<<"$out" || fail "different points not reported"
+
+expect2() {
+  local words=$1
+  shift
+  local msg
+  msg=$("$sv" compare "$@" 2>&1)
+  local rc=$?
+  [ $rc -eq 2 ] && grep -qF -- "$words" <<<"$msg" || fail "compare $* -> $rc '$msg'"
+}
+expect2 "compare needs 2 to 16 bench files, got 1" base.h5
+expect2 "not a bench file" base.h5 sweep.h5
+expect2 "not an HDF5 file" base.h5 compare_cli_missing.h5
+echo "$failures failed"
+[ "$failures" -eq 0 ]
