@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include "bench.h"
 #include "sv_harness.h"
 
@@ -110,13 +109,9 @@ static int plot(const char *dir, const bench_file *files, int n_files)
         fprintf(f, ", 1 with lines lt 0 notitle\n");
     }
     fclose(f);
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot compare.gp > compare.log 2>&1", dir);
-    int status = strchr(dir, '\'') ? -1 : system(cmd);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fprintf(stderr, "specverify: the ratio plot was not drawn (gnuplot missing or failed: "
-                        "apt-get install gnuplot-nox; see %s/compare.log); compare.dat and "
-                        "compare.gp are written\n", dir);
+    char note[1024];
+    if (sv_gnuplot_run(dir, "compare.gp", note, sizeof note) != 0)
+        fprintf(stderr, "specverify: %s\n", note);
     return SV_OK;
 }
 

@@ -224,12 +224,6 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
 
 /* ---- output ------------------------------------------------------------------ */
 
-/* The same temperature (no --T: every point has T = NaN). */
-static int same_T(double x, double y)
-{
-    return x == y || (isnan(x) && isnan(y));
-}
-
 /* A temperature for the tables: "-" when the sweep has no T axis. */
 static const char *T_text(double T, char *buf, size_t len)
 {
@@ -280,7 +274,7 @@ static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t 
     fprintf(f, "\n| T | c | best K | speedup |\n|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < n;) {
         size_t end = i;
-        while (end < n && same_T(pts[end].T, pts[i].T))
+        while (end < n && sv_same_T(pts[end].T, pts[i].T))
             end++;
         for (int j = 0; j < a->n_c; j++) {
             size_t best = i;
@@ -464,7 +458,7 @@ static int earlier_take(const earlier_points *e, const sweep_args *a, double T, 
                         sweep_point *pt)
 {
     for (size_t i = 0; i < e->n; i++) {
-        if (!same_T(e->T[i], T) || e->K[i] != (double)K)
+        if (!sv_same_T(e->T[i], T) || e->K[i] != (double)K)
             continue;
         pt->T = T, pt->K = K, pt->draws = a->draws;
         for (int32_t k = 0; k < K; k++)

@@ -418,6 +418,11 @@ int sv_cmd_mutants(int argc, char **argv);
 int sv_cmd_bench(int argc, char **argv);
 int sv_cmd_sweep(int argc, char **argv);
 int sv_cmd_compare(int argc, char **argv);
+
+/* ---- gnuplot.c: gnuplot run on DIR/SCRIPT in DIR ------------------------------ */
+/* 0 when the plots were drawn; -1 with what happened (and how to install
+ * gnuplot, when it is missing) in note. */
+int sv_gnuplot_run(const char *dir, const char *script, char *note, size_t note_len);
 /* verify --power: the run's predicted power against a variant (cmd_power.c) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out);

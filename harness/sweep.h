@@ -2,6 +2,7 @@
 #ifndef SV_SWEEP_H
 #define SV_SWEEP_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "acceptance.h"
@@ -16,6 +17,12 @@ typedef struct sv_sweep_point {
     uint64_t length[SV_MAX_K + 1];     /* histogram of accepted counts */
     double tokens_analytic, tokens_measured;
 } sv_sweep_point;
+
+/* The same temperature (no --T: every point has T = NaN). */
+static inline int sv_same_T(double x, double y)
+{
+    return x == y || (isnan(x) && isnan(y));
+}
 
 /* Writes DIR/plot.gp and its data files, then runs gnuplot on them for PNG
  * and SVG: acceptance vs temperature (one curve per position), tokens per

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include "sv_harness.h"
 #include "sweep.h"
 
@@ -18,11 +17,6 @@ static double chosen_T(const sv_sweep_point *pts, size_t n)
         if (fabs(pts[i].T - 1.0) < fabs(best - 1.0))
             best = pts[i].T;
     return best;
-}
-
-static int same_T(double x, double y)
-{
-    return x == y || (isnan(x) && isnan(y));
 }
 
 static FILE *open_in(const char *dir, const char *name)
@@ -69,7 +63,7 @@ static int write_tokens(const char *dir, const sv_sweep_point *pts, size_t n, do
         fprintf(f, " speedup_c%g", c[j]);
     fprintf(f, "\n");
     for (size_t i = 0; i < n; i++) {
-        if (!same_T(pts[i].T, T))
+        if (!sv_same_T(pts[i].T, T))
             continue;
         fprintf(f, "%d %.6f %.6f", pts[i].K, pts[i].tokens_analytic, pts[i].tokens_measured);
         for (int j = 0; j < n_c; j++)
@@ -145,12 +139,12 @@ int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts,
     int have_T = 0;
     for (size_t i = 0; i < n; i++) {
         K = pts[i].K > K ? pts[i].K : K;
-        have_T |= !same_T(pts[i].T, pts[0].T);
+        have_T |= !sv_same_T(pts[i].T, pts[0].T);
     }
     const double T = chosen_T(pts, n);
     const sv_sweep_point *hist = NULL; /* the largest K at the chosen T */
     for (size_t i = 0; i < n; i++)
-        if (same_T(pts[i].T, T) && (!hist || pts[i].K > hist->K))
+        if (sv_same_T(pts[i].T, T) && (!hist || pts[i].K > hist->K))
             hist = &pts[i];
 
     int rc = write_acceptance(dir, pts, n, K);
@@ -170,28 +164,6 @@ int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts,
     if (fclose(f) != 0)
         return sv_fail(SV_EBAD, "cannot write %s/plot.gp", dir);
 
-    /* gnuplot as a program, in the folder, its messages kept in plot.log */
-    char cmd[4600];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plot.gp > plot.log 2>&1", dir);
-    if (strchr(dir, '\'')) {
-        snprintf(note, note_len, "plots not drawn: the folder name has a quote; run "
-                 "'gnuplot plot.gp' in %s", dir);
-        return SV_OK;
-    }
-    int status = system(cmd);
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
-        snprintf(note, note_len, "plots not drawn: gnuplot is not installed (Debian: apt-get "
-                 "install gnuplot-nox); the data and %s/plot.gp are written", dir);
-    else if (WEXITSTATUS(status) != 0)
-        snprintf(note, note_len, "plots not drawn: gnuplot failed, see %s/plot.log", dir);
-    else { /* gnuplot said nothing: no log to keep */
-        snprintf(cmd, sizeof cmd, "%s/plot.log", dir);
-        FILE *log = fopen(cmd, "r");
-        int empty = log && fgetc(log) == EOF;
-        if (log)
-            fclose(log);
-        if (empty)
-            remove(cmd);
-    }
+    sv_gnuplot_run(dir, "plot.gp", note, note_len); /* a failure is told in note */
     return SV_OK;
 }

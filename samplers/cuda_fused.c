@@ -14,7 +14,6 @@
 
 typedef struct fused_state {
     int32_t max_B, max_V, sm_count;
-    size_t winner_capacity; /* entries of the winners buffer */
     void *winners;
     unsigned *arrivals;
     sv_cuda_flag bad;
@@ -58,11 +57,11 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, device);
     /* B * splits_for(B) <= 4 SMs + B for every B <= max_B */
-    s->winner_capacity = (size_t)4 * (size_t)s->sm_count + (size_t)s->max_B;
+    const size_t winners = (size_t)4 * (size_t)s->sm_count + (size_t)s->max_B;
     const char *what = "querying the device";
     if (e == cudaSuccess) {
         what = "allocating the per-block winners";
-        e = cudaMalloc(&s->winners, s->winner_capacity * sv_cuda_fused_winner_bytes());
+        e = cudaMalloc(&s->winners, winners * sv_cuda_fused_winner_bytes());
     }
     if (e == cudaSuccess) {
         what = "allocating the arrival counters";
