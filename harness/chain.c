@@ -95,6 +95,8 @@ int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_
     return SV_SAMPLER_OK;
 }
 
+#define CHAIN_MIN_EXPECTED 40.0
+
 int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split, sv_run_eval *ev)
 {
     const int32_t V = c->V;
@@ -118,8 +120,12 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split, sv_run_
             sum += P[j];
         for (int32_t j = 0; j < V; j++)
             p[j] = P[j] / sum;
+        /* bins of at least 40 expected, not 10: summed over thousands of
+         * states, the O(1/E^2) bias that Williams' correction leaves in G and
+         * the excess variance of X^2 add up; at 40 they stay well under one
+         * standard deviation of the sum (at 10, about one) */
         sv_pooled pooled;
-        rc = sv_pool(p, row, V, visits, 10.0, &pooled);
+        rc = sv_pool(p, row, V, visits, CHAIN_MIN_EXPECTED, &pooled);
         if (rc != SV_OK)
             break;
         if (pooled.nbins >= 2 && !pooled.exact_tail) {

@@ -58,7 +58,9 @@ static void test_pearson_gtest(void)
     /* p = (0.2, 0.5, 0.3), N = 100, counts (20, 45, 35): sorted by p the bins
      * are tokens 1, 2, 0 with expected 50, 30, 20 and observed 45, 35, 20.
      *   X^2 = (45-50)^2/50 + (35-30)^2/30 + 0 = 0.5 + 0.8333... = 4/3
-     *   G   = 2 (45 ln(45/50) + 35 ln(35/30) + 20 ln 1) = 1.30810...
+     *   G   = 2 (45 ln(45/50) + 35 ln(35/30) + 20 ln 1) = 1.30810...,
+     *         over Williams' q = 1 + (sum 1/p - 1) / (6 N df)
+     *           = 1 + (100 (1/50 + 1/30 + 1/20) - 1) / 1200 = 1.0077777...
      * df 2, and with 2 df the chi-square tail is exp(-x/2). */
     const double p[] = {0.2, 0.5, 0.3};
     const uint64_t counts[] = {20, 45, 35};
@@ -79,10 +81,10 @@ static void test_pearson_gtest(void)
     CHECK_NEAR(x2.p, 0.513417119032592, 1e-12);
 
     sv_gof g = sv_gtest(&pooled);
-    double g_hand = 2.0 * (45.0 * log(0.9) + 35.0 * log(7.0 / 6.0));
+    double g_hand = 2.0 * (45.0 * log(0.9) + 35.0 * log(7.0 / 6.0)) / (1.0 + 28.0 / 3600.0);
     CHECK(g.df == 2);
     CHECK_NEAR(g.stat, g_hand, 1e-12);
-    CHECK_NEAR(g.stat, 1.3081012, 1e-6);
+    CHECK_NEAR(g.stat, 1.3081012 / 1.0077778, 1e-6);
     CHECK_NEAR(g.p, exp(-g_hand / 2.0), 1e-12);
     sv_pooled_free(&pooled);
 
@@ -108,7 +110,7 @@ static void test_pearson_gtest(void)
     g = sv_gtest(&pooled);
     CHECK(x2.df == 1 && g.df == 1);
     CHECK_NEAR(x2.stat, 40.0, 1e-12);
-    CHECK_NEAR(g.stat, 80.0 * log(2.0), 1e-12);
+    CHECK_NEAR(g.stat, 80.0 * log(2.0) / (1.0 + (40.0 * 0.1 - 1.0) / 240.0), 1e-12);
     CHECK_REL(x2.p, gsl_cdf_chisq_Q(40.0, 1), 1e-12);
     CHECK_REL(x2.p, erfc(sqrt(20.0)), 1e-9); /* 1 df: P(Z^2 > x) = erfc(sqrt(x/2)) */
     sv_pooled_free(&pooled);
@@ -123,6 +125,23 @@ static void test_pearson_gtest(void)
     CHECK(x2.df == 0 && x2.p == 1.0 && g.df == 0 && g.p == 1.0);
     sv_pooled_free(&pooled);
     feature("sv_pearson, sv_gtest: statistics and p-values of hand-worked examples");
+
+    /* Williams' correction puts the mean of G at its df: the exact mean over
+     * every outcome of a binomial table, n = 20 and 60 (uncorrected: 1.0270
+     * and 1.0109, about 1/(6E) too much per bin; corrected 1.0019, 1.0004) */
+    const struct { unsigned n; double p; } tables[] = {{20, 0.5}, {60, 0.3}};
+    for (int t = 0; t < 2; t++) {
+        const double pp[] = {tables[t].p, 1.0 - tables[t].p};
+        double mean = 0.0;
+        for (unsigned o = 0; o <= tables[t].n; o++) {
+            const uint64_t c[] = {o, tables[t].n - o};
+            CHECK(sv_pool(pp, c, 2, tables[t].n, 5.0, &pooled) == SV_OK);
+            mean += gsl_ran_binomial_pdf(o, tables[t].p, tables[t].n) * sv_gtest(&pooled).stat;
+            sv_pooled_free(&pooled);
+        }
+        CHECK_NEAR(mean, 1.0, 0.003);
+    }
+    feature("sv_gtest: Williams' correction, mean of G = df to 0.3% on small tables");
 }
 
 /* ---- pooling ------------------------------------------------------------------------ */
