@@ -269,6 +269,12 @@ extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int
     return (int)cudaGetLastError();
 }
 
+extern "C" int sv_cuda_fused_blocks_per_sm(int *blocks)
+{
+    return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fused_kernel,
+                                                              FUSED_THREADS, 0);
+}
+
 extern "C" size_t sv_cuda_fused_winner_bytes(void)
 {
     return sizeof(race_winner);

@@ -26,6 +26,14 @@ int sv_cuda_naive_launch(const sv_batch *bt, int *bad);
 int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits, void *winners,
                          unsigned *arrivals, int *bad, int shared_uniform);
 size_t sv_cuda_fused_winner_bytes(void);
+/* How many cuda_fused blocks one SM holds at once (the occupancy API). */
+int sv_cuda_fused_blocks_per_sm(int *blocks);
+
+/* bench: a one-thread kernel on `stream` (a cudaStream_t) that spins until
+ * *go (mapped host memory) is non-zero, or sets *timed_out (mapped too) and
+ * returns after max_cycles clock cycles. */
+int sv_bench_hold_launch(const volatile int *go, long long max_cycles, int *timed_out,
+                         void *stream);
 
 /* Tokens one block of cuda_fused takes at the least (one float4 per thread). */
 #define SV_FUSED_MIN_CHUNK 1024

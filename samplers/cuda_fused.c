@@ -13,7 +13,7 @@
 #include "sv_cuda_enqueue.h"
 
 typedef struct fused_state {
-    int32_t max_B, max_V, sm_count;
+    int32_t max_B, max_V, sm_count, blocks_per_sm;
     void *winners;
     unsigned *arrivals;
     sv_cuda_flag bad;
@@ -21,11 +21,12 @@ typedef struct fused_state {
     const char *name; /* for messages */
 } fused_state;
 
-/* Blocks per sequence: about 4 blocks per SM in all, each at least
- * SV_FUSED_MIN_CHUNK tokens, at least 1. */
+/* Blocks per sequence: as many as one wave of the GPU holds (all blocks
+ * resident at once: a second, partial wave would double the time), each at
+ * least SV_FUSED_MIN_CHUNK tokens, at least 1. */
 static int32_t splits_for(const fused_state *s, int32_t B, int32_t V)
 {
-    int32_t by_fill = (4 * s->sm_count + B - 1) / B;
+    int32_t by_fill = s->blocks_per_sm * s->sm_count / B;
     int32_t by_size = (V + SV_FUSED_MIN_CHUNK - 1) / SV_FUSED_MIN_CHUNK;
     int32_t splits = by_fill < by_size ? by_fill : by_size;
     return splits < 1 ? 1 : splits;
@@ -56,8 +57,11 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, device);
-    /* B * splits_for(B) <= 4 SMs + B for every B <= max_B */
-    const size_t winners = (size_t)4 * (size_t)s->sm_count + (size_t)s->max_B;
+    if (e == cudaSuccess)
+        e = (cudaError_t)sv_cuda_fused_blocks_per_sm(&s->blocks_per_sm);
+    /* B * splits_for(B) <= max(one wave, B) for every B <= max_B */
+    const size_t winners =
+        (size_t)s->blocks_per_sm * (size_t)s->sm_count + (size_t)s->max_B;
     const char *what = "querying the device";
     if (e == cudaSuccess) {
         what = "allocating the per-block winners";
