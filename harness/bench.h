@@ -47,7 +47,8 @@ typedef struct sv_bench_device {
 
 typedef struct sv_bench_options {
     int cold;                 /* flush L2 before each timed launch */
-    int graph;                /* time a CUDA-graph launch of the step */
+    int graph;                /* time a CUDA graph of GRAPH_STEPS steps, per step */
+    int no_hold;              /* no hold kernel: launch latency included (profilers) */
     double time_limit;        /* seconds per point at most */
     double noise_target;      /* stop when the median's relative error is below this */
 } sv_bench_options;

@@ -16,11 +16,14 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: specverify bench [--sampler LIST] [--B LIST] [--K LIST] [--V LIST]\n"
             "                        [--accept-rate LIST] [--input probs] [--cold | --hot]\n"
-            "                        [--graph] [--time-limit S] [--noise F] [--out FILE.h5]\n"
+            "                        [--graph] [--no-hold] [--time-limit S] [--noise F]\n"
+            "                        [--out FILE.h5]\n"
             "\n"
             "Times CUDA samplers on one GPU over every combination of the axes (LIST is\n"
             "comma-separated) with CUDA events, launch by launch after 10 warm-up launches,\n"
             "until the median's relative standard error is below --noise or --time-limit.\n"
+            "A hold kernel keeps the GPU waiting until each launch and its events are\n"
+            "queued, so the time is the GPU's work without the host's launch latency.\n"
             "Inputs: every sequence has its own float32 rows; each draft is accepted with\n"
             "probability --accept-rate, which decides which rows a step reads.\n"
             "\n"
@@ -32,7 +35,10 @@ static void usage(FILE *out)
             "  --input probs       float32 probabilities, the contract (the only mode so far)\n"
             "  --cold              flush L2 before each launch (outside the timing)\n"
             "  --hot               leave L2 as the last launch left it (default)\n"
-            "  --graph             time a CUDA-graph launch of the step (built-in samplers)\n"
+            "  --graph             time a CUDA graph of 8 steps back to back, per step\n"
+            "                      (built-in samplers)\n"
+            "  --no-hold           launch without the hold kernel (under a profiler such as\n"
+            "                      ncu, which runs one kernel at a time; includes launch latency)\n"
             "  --time-limit S      seconds per point at most (default 2)\n"
             "  --noise F           target relative error of the median (default 0.01)\n"
             "  --out FILE.h5       write the points and the device to HDF5, and FILE.md\n"
@@ -102,13 +108,14 @@ static int parse_samplers(const char *text, bench_args *a)
 static int parse_args(int argc, char **argv, bench_args *a, int *help)
 {
     enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
-           O_OUT, O_PLUGIN };
+           O_OUT, O_PLUGIN, O_NO_HOLD };
     static const struct option options[] = {
         {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
         {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
         {"accept-rate", required_argument, 0, O_ACCEPT},
         {"input", required_argument, 0, O_INPUT}, {"cold", no_argument, 0, O_COLD},
         {"hot", no_argument, 0, O_HOT},         {"graph", no_argument, 0, O_GRAPH},
+        {"no-hold", no_argument, 0, O_NO_HOLD},
         {"time-limit", required_argument, 0, O_LIMIT},
         {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
         {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
@@ -139,6 +146,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
             cold = c == O_COLD;
             break;
         case O_GRAPH: a->opt.graph = 1; break;
+        case O_NO_HOLD: a->opt.no_hold = 1; break;
         case O_LIMIT:
             rc = sv_parse_double("--time-limit", optarg, 0.0, 3600.0, 1, &a->opt.time_limit);
             break;
