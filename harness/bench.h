@@ -67,6 +67,18 @@ typedef struct sv_bench_point {
  * device can be used. */
 int sv_bench_device_query(sv_bench_device *d);
 
+/* ---- plots (bench_plot.c) --------------------------------------------------- */
+
+/* Writes DIR/STEM-latency_B.dat, _V.dat and STEM-plot.gp, and runs gnuplot
+ * for STEM-latency_vs_B and _vs_V (PNG, SVG). SV_OK also when gnuplot is
+ * missing or fails: *note then says so and how to install it. */
+int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
+                  const sv_bench_point *pts, size_t n, char *note, size_t note_len);
+/* The same beside FILE.h5 (or in dir_override), stem FILE; says on stderr
+ * what it wrote or why the plots are missing. */
+int sv_bench_plot_beside(const char *h5_path, const sv_bench_device *d,
+                         const sv_bench_point *pts, size_t n, const char *dir_override);
+
 /* ---- files (bench_h5.c): the HDF5 schema of README.md ------------------------- */
 
 /* Writes the points and the device to path, atomically. */

@@ -41,7 +41,8 @@ static void usage(FILE *out)
             "                      ncu, which runs one kernel at a time; includes launch latency)\n"
             "  --time-limit S      seconds per point at most (default 2)\n"
             "  --noise F           target relative error of the median (default 0.01)\n"
-            "  --out FILE.h5       write the points and the device to HDF5, and FILE.md\n"
+            "  --out FILE.h5       write the points and the device to HDF5, FILE.md, and\n"
+            "                      the plots FILE-latency_vs_B and _vs_V (PNG, SVG)\n"
             "\n"
             "Columns: median, min and IQR of the launch times (us); floor: DESIGN.md's byte\n"
             "floor of the step (the gathered scalars, the row pair at the first rejection or\n"
@@ -288,6 +289,8 @@ int sv_cmd_bench(int argc, char **argv)
         wrc = sv_bench_write_h5(a.out, &dev, pts, done, command);
         if (wrc == SV_OK)
             wrc = write_md(a.out, &dev, pts, done, command);
+        if (wrc == SV_OK)
+            wrc = sv_bench_plot_beside(a.out, &dev, pts, done, NULL);
         if (wrc == SV_OK)
             fprintf(stderr, "wrote %s%s\n", a.out, rc == SV_OK ? "" : " (the points before the failure)");
     }

@@ -18,6 +18,8 @@ static void usage(FILE *out)
             "  sweep      acceptance, tokens per step and speedup over temperature and K\n"
             "  compare    bench files from different runs or GPUs, point by point\n"
             "  bench      kernel latency of CUDA samplers over B, K, V and acceptance rate\n"
+            "  plot       latency against B and V from bench files\n"
+            "  run        an experiment file (experiments/*.ini): its runs, one after another\n"
             "  list       samplers, suites and case families\n"
             "  help       this text; 'specverify COMMAND --help' for one command\n"
             "\n"
@@ -45,6 +47,10 @@ int main(int argc, char **argv)
         rc = sv_cmd_compare(argc - 1, argv + 1);
     } else if (strcmp(cmd, "bench") == 0) {
         rc = sv_cmd_bench(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "plot") == 0) {
+        rc = sv_cmd_plot(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "run") == 0) {
+        rc = sv_cmd_run(argc - 1, argv + 1);
     } else if (strcmp(cmd, "list") == 0) {
         rc = sv_cmd_list(argc - 1, argv + 1);
     } else if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
@@ -55,7 +61,7 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, list, help)", cmd);
+        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, plot, run, list, help)", cmd);
     }
     if (rc != SV_OK && rc != SV_EVERIFY)
         fprintf(stderr, "specverify: %s\n", sv_error_message());

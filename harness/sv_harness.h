@@ -418,6 +418,8 @@ int sv_cmd_mutants(int argc, char **argv);
 int sv_cmd_bench(int argc, char **argv);
 int sv_cmd_sweep(int argc, char **argv);
 int sv_cmd_compare(int argc, char **argv);
+int sv_cmd_run(int argc, char **argv);
+int sv_cmd_plot(int argc, char **argv);
 
 /* ---- gnuplot.c: gnuplot run on DIR/SCRIPT in DIR ------------------------------ */
 /* 0 when the plots were drawn; -1 with what happened (and how to install

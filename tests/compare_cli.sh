@@ -32,6 +32,19 @@ out=$("$sv" compare base.h5 other.h5 2>&1) || fail "compare base other: exit $?"
 grep -q "only in other.h5" <<<"$out" && grep -q "only in base.h5" <<<"$out" \
   && grep -q "warning: parameters differ" <<<"$out" || fail "different points not reported"
 
+# specverify plot: latency against B and V from a bench file
+out=$("$sv" plot base.h5 --out plots 2>&1) || fail "plot base.h5: exit $? ($out)"
+[ -s plots/base-latency_B.dat ] && [ -s plots/base-latency_V.dat ] && [ -s plots/base-plot.gp ] \
+  || fail "plot: no data or script in plots/"
+grep -q '^"cuda_fused K=5 V=128256 a=0.7 hot' plots/base-latency_B.dat || fail "plot: no titled curve"
+if command -v gnuplot >/dev/null; then
+  [ -s plots/base-latency_vs_B.png ] && [ -s plots/base-latency_vs_V.svg ] || fail "plot: no images"
+fi
+msg=$("$sv" plot sweep.h5 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "not a bench file" <<<"$msg" || fail "plot sweep.h5 -> $rc '$msg'"
+msg=$("$sv" plot 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "plot without a file -> $rc"
+
 expect2() {
   local words=$1
   shift

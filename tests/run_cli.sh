@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# run_cli.sh: specverify run on experiment files: runs in file order with
+# outputs under --out-root (folders made), a failing verification gives
+# exit 1 and the later runs still run, --only and --dry-run, and every bad
+# file gets exit 2 with FILE:LINE and nothing run; the shipped experiments
+# parse.
+# usage: run_cli.sh SPECVERIFY SOURCE_DIR SCRATCH_DIR
+set -u
+sv=$1
+src=$2
+dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+cat >good.ini <<'INI'
+; a comment
+[experiment]
+description = two small runs
+
+[run pass]
+command = verify
+case = seedlab:V=64,K=2
+draws = 20000
+json = a/b/pass.json
+
+[run sweep]
+command = sweep
+case = logits:V=100,K=2
+T = 0.5,1
+draws = 2000
+out = sw
+INI
+out=$("$sv" run good.ini --out-root res 2>&1) || fail "good.ini: exit $? ($out)"
+[ -s res/a/b/pass.json ] || fail "no res/a/b/pass.json (folders not made?)"
+[ -s res/sw/sweep.h5 ] && [ -s res/sw/sweep.md ] || fail "no sweep outputs in res/sw"
+grep -q "== run pass (1 of 2): specverify verify --case seedlab:V=64,K=2 --draws 20000 --json res/a/b/pass.json" \
+  <<<"$out" || fail "the run's command line is not printed: $out"
+
+cat >fails.ini <<'INI'
+[run broken]
+command = verify
+case = seedlab:V=1000,K=5
+sampler = resample_from_p
+draws = 200000
+
+[run after]
+command = list
+INI
+out=$("$sv" run fails.ini 2>&1)
+rc=$?
+[ $rc -eq 1 ] || fail "a failing verification: exit $rc, want 1"
+grep -q "== run after" <<<"$out" || fail "the run after a failed verification did not run"
+
+out=$("$sv" run good.ini --only sweep --dry-run 2>&1) || fail "--only --dry-run: exit $?"
+grep -q "== run sweep" <<<"$out" && ! grep -q "== run pass" <<<"$out" || fail "--only: $out"
+[ ! -e out ] || fail "--dry-run wrote out/"
+
+bad() { # bad NAME EXPECTED_MESSAGE: the file NAME.ini must fail with exit 2
+  local out rc
+  out=$("$sv" run "$1.ini" 2>&1)
+  rc=$?
+  [ $rc -eq 2 ] || fail "$1.ini: exit $rc, want 2 ($out)"
+  grep -qF -- "$2" <<<"$out" || fail "$1.ini: message '$out' lacks '$2'"
+  grep -q "== run" <<<"$out" && fail "$1.ini: something ran"
+}
+printf '[run a]\ncommand = verify\nno equals sign here\n' >syntax.ini
+bad syntax "syntax.ini:3: syntax error"
+printf '[run a]\ncommand = frobnicate\n' >command.ini
+bad command "command.ini:2: [run a]: unknown command 'frobnicate'"
+printf '[run a]\ncase = seedlab:V=64,K=2\ncommand = verify\n' >order.ini
+bad order "order.ini:2: [run a]: 'case' before 'command ='"
+printf '[runs a]\ncommand = verify\n' >section.ini
+bad section "section.ini:2: section [runs a]"
+printf '[run a]\ncommand = list\n[run b]\ncommand = list\n[run a]\ncase = x\n' >twice.ini
+bad twice "twice.ini:6: [run a] appears twice"
+printf '[experiment]\ndescription = nothing\n' >empty.ini
+bad empty "empty.ini: no [run NAME] section"
+printf '[run a]\ncommand = list\ncase = %0300d\n' 0 >long.ini
+bad long "long.ini:3: line longer than"
+bad missing "cannot open missing.ini"
+out=$("$sv" run good.ini --only nope 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "no \[run nope\]" <<<"$out" || fail "--only nope: exit $rc ($out)"
+# a run that is bad usage stops the experiment with its status
+printf '[run a]\ncommand = verify\nflavour = 3\n[run b]\ncommand = list\n' >usage.ini
+out=$("$sv" run usage.ini 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "unknown option '--flavour'" <<<"$out" && ! grep -q "== run b" <<<"$out" \
+  || fail "a run with bad usage: exit $rc ($out)"
+
+for f in "$src"/experiments/*.ini; do
+  "$sv" run "$f" --dry-run >/dev/null 2>&1 || fail "$f does not parse"
+done
+echo "$failures failed"
+[ "$failures" -eq 0 ]
