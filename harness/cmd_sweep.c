@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "acceptance.h"
+#include "batch_cost.h"
 #include "sweep.h"
 #include "sv_harness.h"
 
@@ -18,12 +19,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: specverify sweep --case SPEC [--T LIST|FROM:TO:N] [--K LIST] [--c LIST]\n"
             "                        [--sampler NAME] [--draws N] [--seed S] [--level L]\n"
-            "                        [--threads T] [--batch B] [--out DIR]\n"
+            "                        [--threads T] [--batch B] [--out DIR] [--resume]\n"
+            "                        [--B LIST --target-us T0[,T1]\n"
+            "                         (--latency BENCH.h5[:SAMPLER] | --sampler-us S0[,S1])]\n"
             "\n"
             "For every (T, K): the acceptance alpha_k of each draft position, analytic\n"
             "(sum of min(p_k, q_k)) and measured by running the sampler (Wilson interval\n"
             "at --level), the expected tokens per step E, and the speedup E / (K c + 1)\n"
             "for each draft/target cost ratio c; then the best K for each (T, c).\n"
+            "With --B, the sampler's own time per step s(B) enters the speedup,\n"
+            "E / (K c + 1 + s(B) / t(B)), t(B) the target's forward time per step: the\n"
+            "tables then show where speculation stops paying as the batch grows.\n"
             "\n"
             "  --case SPEC     a case with a temperature parameter for --T (logits, onehot...)\n"
             "  --T LIST        temperatures, '0.2,0.7,1' or a range FROM:TO:N (N points)\n"
@@ -37,6 +43,12 @@ static void usage(FILE *out)
             "                  plots (PNG, SVG) with DIR/plot.gp to redraw them\n"
             "  --resume        take the points already in DIR/sweep.h5 (same case, sampler,\n"
             "                  seed, draws and level) and run only the others\n"
+            "  --B LIST        batch sizes for the batched speedup (no extra draws)\n"
+            "  --target-us T0[,T1]  the target model's time per step, T0 + T1 B (us)\n"
+            "  --latency FILE[:SAMPLER]  the sampler's time per step from a bench file\n"
+            "                  (default sampler cuda_fused): the medians at the V nearest\n"
+            "                  the case's, graph timings first, log-log interpolated in B\n"
+            "  --sampler-us S0[,S1]  or the sampler's time as S0 + S1 B (us)\n"
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
 }
@@ -52,6 +64,9 @@ typedef struct sweep_args {
     uint64_t draws, seed;
     int32_t threads, batch;
     int resume;
+    int32_t B[MAX_AXIS];      /* the batched speedup's axis; n_B = 0: none */
+    int n_B;
+    sv_batch_cost cost;
 } sweep_args;
 
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
@@ -78,10 +93,55 @@ static int parse_values(const char *flag, const char *text, double min, double m
     return rc;
 }
 
+/* --B with its costs: the target's model, and the sampler's from a bench
+ * file or a model; every (B, K) is looked up now, before any draw. */
+static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
+                            const char *sampler_us, const char *latency)
+{
+    if (!B || !target_us || !!sampler_us == !!latency)
+        return sv_fail(SV_EBAD, "--B needs --target-us and one of --latency or --sampler-us "
+                       "(see 'specverify sweep --help')");
+    double bs[MAX_AXIS];
+    int rc = parse_values("--B", B, 1.0, 1 << 24, bs, &a->n_B);
+    for (int i = 0; rc == SV_OK && i < a->n_B; i++) {
+        if (bs[i] != floor(bs[i]))
+            rc = sv_fail(SV_EBAD, "--B: %g is not a whole number", bs[i]);
+        a->B[i] = (int32_t)bs[i];
+    }
+    if (rc == SV_OK)
+        rc = sv_batch_cost_model("--target-us", target_us, a->cost.target_us);
+    if (rc == SV_OK && a->cost.target_us[0] + a->cost.target_us[1] <= 0.0)
+        rc = sv_fail(SV_EBAD, "--target-us %s: the target's time must be positive", target_us);
+    if (rc == SV_OK && sampler_us) {
+        rc = sv_batch_cost_model("--sampler-us", sampler_us, a->cost.sampler_us);
+        snprintf(a->cost.source, sizeof a->cost.source, "model %g + %g B us",
+                 a->cost.sampler_us[0], a->cost.sampler_us[1]);
+    }
+    /* the case's V and K pick the bench points and check the lookups */
+    sv_case *c = NULL;
+    char err[1024];
+    if (rc == SV_OK && sv_case_from_spec(a->spec, &c, err, sizeof err) != 0)
+        rc = sv_fail(SV_EBAD, "%s", err);
+    if (rc == SV_OK && latency) {
+        char path[1024];
+        const char *colon = strrchr(latency, ':');
+        snprintf(path, sizeof path, "%.*s", colon ? (int)(colon - latency) : (int)strlen(latency),
+                 latency);
+        rc = sv_batch_cost_load(&a->cost, path, colon ? colon + 1 : "cuda_fused", c->V);
+    }
+    for (int i = 0; rc == SV_OK && i < a->n_B; i++)
+        for (int j = 0; rc == SV_OK && j < (a->n_K ? a->n_K : 1); j++) {
+            double us;
+            rc = sv_batch_cost_sampler_us(&a->cost, a->B[i], a->n_K ? a->K[j] : c->K, &us);
+        }
+    sv_case_free(c);
+    return rc;
+}
+
 static int parse_args(int argc, char **argv, sweep_args *a, int *help)
 {
     enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
-           O_RESUME };
+           O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY };
     static const struct option options[] = {
         {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
         {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
@@ -90,8 +150,12 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         {"threads", required_argument, 0, O_THREADS},
         {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
         {"resume", no_argument, 0, O_RESUME},
+        {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
+        {"sampler-us", required_argument, 0, O_SAMPLER_US},
+        {"latency", required_argument, 0, O_LATENCY},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
+    const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
     double ks[MAX_AXIS];
     uint64_t v;
     int opt, rc = SV_OK;
@@ -120,6 +184,10 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
             break;
         case O_OUT: a->out = optarg; break;
         case O_RESUME: a->resume = 1; break;
+        case O_B: B = optarg; break;
+        case O_TARGET_US: target_us = optarg; break;
+        case O_SAMPLER_US: sampler_us = optarg; break;
+        case O_LATENCY: latency = optarg; break;
         case 'h': *help = 1; return SV_OK;
         case ':':
             rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify sweep --help')",
@@ -151,6 +219,8 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     }
     if (rc == SV_OK)
         rc = parse_values("--c", c, 0.0, 100.0, a->c, &a->n_c);
+    if (rc == SV_OK && (B || target_us || sampler_us || latency))
+        rc = parse_batch_axis(a, B, target_us, sampler_us, latency);
     return rc;
 }
 
@@ -239,6 +309,66 @@ static int agrees(const sweep_point *p, int32_t k)
            p->analytic[k] <= p->measured[k].hi + 1e-12;
 }
 
+/* The speedup with the sampler's time in it, at point i and batch size B. */
+static double batched(const sweep_args *a, const sweep_point *p, int32_t B, double c,
+                      double *sampler_us)
+{
+    double s = NAN;
+    if (sv_batch_cost_sampler_us(&a->cost, B, p->K, &s) != SV_OK) /* checked when parsed */
+        s = NAN;
+    if (sampler_us)
+        *sampler_us = s;
+    return sv_speedup_batched(p->tokens_analytic, p->K, c, s, sv_batch_cost_target_us(&a->cost, B));
+}
+
+/* Per (T, K, B): the two times and the speedup per c; then the best K per
+ * (T, c, B), "none" where no K beats plain decoding. */
+static void batched_tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    char tb[32];
+    fprintf(f, "\nBatched speedup E / (K c + 1 + s(B) / t(B)); s: %s; t: %g + %g B us\n\n",
+            a->cost.source, a->cost.target_us[0], a->cost.target_us[1]);
+    fprintf(f, "| T | K | B | t(B) us | s(B) us |");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, " speedup c=%g |", a->c[j]);
+    fprintf(f, "\n|---:|---:|---:|---:|---:|");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < a->n_B; b++) {
+            double s;
+            batched(a, &pts[i], a->B[b], 0.0, &s);
+            fprintf(f, "| %s | %d | %d | %.4g | %.4g |", T_text(pts[i].T, tb, sizeof tb),
+                    pts[i].K, a->B[b], sv_batch_cost_target_us(&a->cost, a->B[b]), s);
+            for (int j = 0; j < a->n_c; j++)
+                fprintf(f, " %.3f |", batched(a, &pts[i], a->B[b], a->c[j], NULL));
+            fprintf(f, "\n");
+        }
+    fprintf(f, "\n| T | c | B | best K | speedup |\n|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && sv_same_T(pts[end].T, pts[i].T))
+            end++;
+        for (int j = 0; j < a->n_c; j++)
+            for (int b = 0; b < a->n_B; b++) {
+                size_t best = i;
+                for (size_t m = i; m < end; m++)
+                    if (batched(a, &pts[m], a->B[b], a->c[j], NULL) >
+                        batched(a, &pts[best], a->B[b], a->c[j], NULL))
+                        best = m;
+                double sp = batched(a, &pts[best], a->B[b], a->c[j], NULL);
+                if (sp > 1.0)
+                    fprintf(f, "| %s | %g | %d | %d | %.3f |\n", T_text(pts[i].T, tb, sizeof tb),
+                            a->c[j], a->B[b], pts[best].K, sp);
+                else
+                    fprintf(f, "| %s | %g | %d | none | %.3f |\n",
+                            T_text(pts[i].T, tb, sizeof tb), a->c[j], a->B[b], sp);
+            }
+        i = end;
+    }
+}
+
 static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
 {
     char tb[32];
@@ -288,6 +418,40 @@ static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t 
         }
         i = end;
     }
+    if (a->n_B > 0)
+        batched_tables(f, a, pts, n);
+}
+
+/* B, target_us [nB], sampler_us [n][nB], speedup_batched [n][nB * n_c]
+ * (B major), and the sampler time's source. */
+static int write_h5_batched(sv_h5 *f, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    const size_t nB = (size_t)a->n_B, nc = (size_t)a->n_c;
+    double *buf = malloc((n * nB * (nc + 1) + nB) * sizeof *buf);
+    if (!buf)
+        return sv_fail(SV_EENV, "out of memory writing the batched speedups");
+    double *s = buf, *sp = buf + n * nB, *axis = sp + n * nB * nc;
+    for (size_t b = 0; b < nB; b++)
+        axis[b] = a->B[b];
+    int rc = sv_h5_doubles(f, "B", axis, nB, 0);
+    for (size_t b = 0; b < nB; b++)
+        axis[b] = sv_batch_cost_target_us(&a->cost, a->B[b]);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(f, "target_us", axis, nB, 0);
+    for (size_t i = 0; i < n; i++)
+        for (size_t b = 0; b < nB; b++) {
+            batched(a, &pts[i], a->B[b], 0.0, &s[i * nB + b]);
+            for (size_t j = 0; j < nc; j++)
+                sp[(i * nB + b) * nc + j] = batched(a, &pts[i], a->B[b], a->c[j], NULL);
+        }
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(f, "sampler_us", s, n, nB);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(f, "speedup_batched", sp, n, nB * nc);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(f, "sampler_time_source", a->cost.source);
+    free(buf);
+    return rc;
 }
 
 static int write_h5(const char *path, const sweep_args *a, const sweep_point *pts, size_t n)
@@ -338,6 +502,8 @@ static int write_h5(const char *path, const sweep_args *a, const sweep_point *pt
                                                               a->c[j]);
     if (rc == SV_OK)
         rc = sv_h5_doubles(&f, "speedup_analytic", rows, n, (size_t)a->n_c);
+    if (rc == SV_OK && a->n_B > 0)
+        rc = write_h5_batched(&f, a, pts, n);
     for (size_t i = 0; rc == SV_OK && i < n; i++)
         for (size_t m = 0; m <= kmax; m++)
             rows[i * (kmax + 1) + m] = (int32_t)m <= pts[i].K ? (double)pts[i].length[m] : 0.0;
@@ -527,6 +693,7 @@ int sv_cmd_sweep(int argc, char **argv)
     earlier_free(&earlier);
     if (done > 0)
         tables(stdout, &a, pts, done);
+    sv_batch_cost_free(&a.cost);
     if (a.out && done > 0) { /* the plots of what finished, even after a failure */
         char note[512], title[SV_CASE_NAME_MAX + 64];
         snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);

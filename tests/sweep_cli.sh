@@ -95,5 +95,21 @@ expect2 "unknown option '--frob'" --frob
 expect2 "--resume needs --out DIR" --case logits --resume
 expect2 "has draws '100000', this sweep '999'" "${args[@]:0:6}" --draws 999 --out "$dir/prefix" --resume
 
+# the batch axis: with no sampler time the batched speedup is the plain one
+# (identical rows: E = K + 1 = 3, so 3 at c = 0 and 3 / 2 at c = 0.5), with
+# the sampler as slow as the target it is E / 2; bad cost options get exit 2
+out=$("$sv" sweep --case identical:V=50,K=2 --K 2 --draws 2000 --c 0,0.5 --B 1,64 \
+      --target-us 100 --sampler-us 0 2>&1) || fail "sweep --B: exit $?"
+grep -q "^| - | 2 | 64 | 100 | 0 | 3.000 | 1.500 |$" <<<"$out" \
+  || fail "batched speedup with s = 0 is not E / (K c + 1): $out"
+out=$("$sv" sweep --case identical:V=50,K=2 --K 2 --draws 2000 --c 0 --B 1,64 \
+      --target-us 100 --sampler-us 100 2>&1) || fail "sweep --B, s = t: exit $?"
+grep -q "^| - | 2 | 64 | 100 | 100 | 1.500 |$" <<<"$out" \
+  || fail "batched speedup with s = t is not E / 2: $out"
+expect2 "--B needs --target-us and one of --latency or --sampler-us" --case logits --B 1
+expect2 "--target-us 0: the target's time must be positive" --case logits --B 1 \
+  --target-us 0 --sampler-us 1
+expect2 "not an HDF5 file" --case logits --B 1 --target-us 1 --latency nowhere.h5
+
 echo "$failures failed"
 [ "$failures" -eq 0 ]

@@ -3,6 +3,7 @@
 #include <math.h>
 #include "check.h"
 #include "acceptance.h"
+#include "batch_cost.h"
 #include "sv_harness.h"
 
 int main(void)
@@ -58,6 +59,29 @@ int main(void)
     }
     sv_case_free(same);
     sv_case_free(apart);
+
+    /* the batched speedup: no sampler time gives Leviathan's; 10 us of
+     * sampler against a 40 us target step adds a quarter step */
+    const double E = sv_expected_tokens(a8, 5);
+    CHECK_NEAR(sv_speedup_batched(E, 5, 0.05, 0.0, 40.0), sv_speedup(E, 5, 0.05), 1e-15);
+    CHECK_NEAR(sv_speedup_batched(E, 5, 0.0, 10.0, 40.0), E / 1.25, 1e-12);
+    sv_batch_cost cost = {{40.0, 0.5}, {3.0, 0.25}, NULL, 0, "model"};
+    double us = 0.0;
+    CHECK(sv_batch_cost_sampler_us(&cost, 8, 5, &us) == SV_OK && us == 3.0 + 0.25 * 8);
+    CHECK(sv_batch_cost_target_us(&cost, 8) == 44.0);
+    /* from bench points: B = 1 at 10 us and B = 64 at 80 us (two acceptance
+     * rates at 70 and 90, averaged), K = 5; B = 8 sits halfway in log B:
+     * sqrt(10 * 80) */
+    sv_bench_point pts[3] = {{.sampler = "s", .B = 1, .K = 5, .median_us = 10.0},
+                             {.sampler = "s", .B = 64, .K = 5, .median_us = 70.0},
+                             {.sampler = "s", .B = 64, .K = 5, .median_us = 90.0}};
+    cost.pts = pts, cost.n = 3;
+    CHECK(sv_batch_cost_sampler_us(&cost, 8, 5, &us) == SV_OK);
+    CHECK_NEAR(us, sqrt(800.0), 1e-9);
+    CHECK(sv_batch_cost_sampler_us(&cost, 64, 5, &us) == SV_OK && us == 80.0);
+    CHECK(sv_batch_cost_sampler_us(&cost, 128, 5, &us) == SV_EBAD); /* outside 1..64 */
+    CHECK(sv_batch_cost_sampler_us(&cost, 8, 3, &us) == SV_EBAD);   /* no point at K = 3 */
+    feature("batched speedup E / (K c + 1 + s/t); sampler time by model or log-log from bench");
     feature("analytic alpha: identical 1, disjoint 0");
     return check_exit();
 }
