@@ -42,8 +42,13 @@ static void usage(FILE *out)
         "Verdicts: FAIL when a p-value is below alpha / (number of p-values); SUSPECT when\n"
         "p < 1e-3 but not failing (re-run automatically: a real defect grows with N, a fluke\n"
         "does not); PASS otherwise.\n"
+        "SIGINT or SIGTERM stops the run at the next batch: the cases that ran (the\n"
+        "last on the draws it finished) are reported and written to FILE.partial,\n"
+        "marked partial, leaving an earlier FILE whole; a second signal ends it at once.\n"
+        "\n"
         "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
-        "3 environment (no memory, no GPU).\n");
+        "3 environment (no memory, no GPU), 128 + the signal when interrupted\n"
+        "(130 SIGINT, 143 SIGTERM).\n");
 }
 
 typedef struct verify_args {
@@ -206,16 +211,32 @@ int sv_cmd_verify(int argc, char **argv)
         .threads = a.threads, .progress = 1, .rerun_suspects = a.rerun,
     };
     sv_report *report = NULL;
+    sv_interrupt_install();
     rc = sv_verify(&cfg, &report);
     if (rc != SV_OK)
         return rc;
     sv_report_text(report, stdout);
     fflush(stdout);
-    if (a.json && (rc = sv_report_json(report, a.json)) != SV_OK) {
+    /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
+    char json[4200], junit[4200];
+    const char *suffix = report->interrupted ? ".partial" : "";
+    if (a.json)
+        snprintf(json, sizeof json, "%s%s", a.json, suffix);
+    if (a.junit)
+        snprintf(junit, sizeof junit, "%s%s", a.junit, suffix);
+    if (a.json && (rc = sv_report_json(report, json)) != SV_OK) {
         sv_report_free(report);
         return rc;
     }
-    if (a.junit && (rc = sv_report_junit(report, a.junit)) != SV_OK) {
+    if (a.junit && (rc = sv_report_junit(report, junit)) != SV_OK) {
+        sv_report_free(report);
+        return rc;
+    }
+    if (report->interrupted) {
+        fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",
+                sv_signal_name(report->interrupted), a.json || a.junit ? " in " : " above",
+                a.json ? json : "", a.json && a.junit ? " and " : "", a.junit ? junit : "");
+        rc = 128 + report->interrupted;
         sv_report_free(report);
         return rc;
     }

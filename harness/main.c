@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     } else {
         rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, plot, run, list, help)", cmd);
     }
-    if (rc != SV_OK && rc != SV_EVERIFY)
+    if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) /* 128 + signal: already said */
         fprintf(stderr, "specverify: %s\n", sv_error_message());
     sv_plugin_unload_all();
     return rc;

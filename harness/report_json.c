@@ -113,6 +113,11 @@ int sv_report_json(const sv_report *r, const char *path)
     cJSON_AddNumberToObject(summary, "failed", (double)r->failed);
     cJSON_AddNumberToObject(summary, "draws", (double)r->total_draws);
     cJSON_AddNumberToObject(summary, "seconds", r->seconds);
+    cJSON_AddBoolToObject(summary, "partial", r->interrupted != 0);
+    if (r->interrupted) {
+        cJSON_AddStringToObject(summary, "interrupted_by", sv_signal_name(r->interrupted));
+        cJSON_AddNumberToObject(summary, "cases_planned", (double)r->n_planned);
+    }
 
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -79,8 +79,12 @@ int sv_report_junit(const sv_report *r, const char *path)
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     fprintf(f, "  <testsuite name=\"specverify.");
     xml_text(f, r->sampler);
-    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\">\n",
-            tests, failures, skipped, r->seconds);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"%zu\" time=\"%.3f\">\n",
+            tests + (r->interrupted != 0), failures, r->interrupted != 0, skipped, r->seconds);
+    if (r->interrupted) /* partial: say so where CI looks */
+        fprintf(f, "    <testcase classname=\"specverify\" name=\"run\"><error message=\"interrupted "
+                "by %s: %zu of %zu cases ran, the last cut short; partial results\"/>"
+                "</testcase>\n", sv_signal_name(r->interrupted), r->n_cases, r->n_planned);
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_case_report *cr = &r->cases[i];
         const sv_run_eval *ev = &cr->runs[cr->n_runs - 1];

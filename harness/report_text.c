@@ -112,6 +112,10 @@ void sv_report_text(const sv_report *r, FILE *out)
             "(%.2f M draws/s, %d threads)\n", r->n_cases, r->passed, r->suspect, r->failed,
             (double)r->total_draws / 1e6, r->seconds,
             r->seconds > 0 ? (double)r->total_draws / r->seconds / 1e6 : 0.0, r->threads);
+    if (r->interrupted)
+        fprintf(out, "PARTIAL: interrupted by %s: %zu of %zu cases ran, the last on the draws it "
+                "finished; these results are incomplete\n", sv_signal_name(r->interrupted),
+                r->n_cases, r->n_planned);
     fprintf(out, "min-det: the smallest TV distance from p that this N detects with probability "
             ">= 1 - %.2g\n", r->split_alpha);
     fprintf(out, "w2 det: the smallest chi-square effect w^2 = sum (r - p)^2 / p over the bins "

@@ -449,6 +449,8 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
         struct timespec pause = {0, ns};
         nanosleep(&pause, NULL);
         sv_progress_update(&progress, atomic_load(&sh.done));
+        if (sv_interrupted()) /* the workers stop after their current batch */
+            atomic_store(&sh.stop, 1);
     }
     sv_progress_end(&progress);
 

@@ -323,6 +323,8 @@ typedef struct sv_report {
     size_t passed, suspect, failed;
     uint64_t total_draws;
     double seconds;
+    int interrupted;            /* the signal that cut the run short, or 0 */
+    size_t n_planned;           /* cases asked for; n_cases ran (the last cut short) */
 } sv_report;
 
 typedef struct sv_verify_config {
@@ -419,6 +421,16 @@ int sv_cmd_bench(int argc, char **argv);
 int sv_cmd_sweep(int argc, char **argv);
 int sv_cmd_compare(int argc, char **argv);
 int sv_cmd_run(int argc, char **argv);
+
+/* ---- interruption (interrupt.c) --------------------------------------------- */
+
+/* After sv_interrupt_install, the first SIGINT or SIGTERM is only recorded:
+ * sv_interrupted() returns its number (0 before), the runner stops at the
+ * next batch and the command writes what finished, marked partial. A second
+ * one ends the process. */
+void sv_interrupt_install(void);
+int sv_interrupted(void);
+const char *sv_signal_name(int signo);
 int sv_cmd_plot(int argc, char **argv);
 
 /* ---- gnuplot.c: gnuplot run on DIR/SCRIPT in DIR ------------------------------ */

@@ -56,7 +56,8 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
     snprintf(label, sizeof label, "[%zu/%zu] %s", i + 1, cfg->n_cases, c->name);
     rc = run_once(cfg, c, d, cfg->seed, cfg->draws[i], split, label, &cr->runs[0]);
     cr->n_runs = 1;
-    if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects) {
+    if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects &&
+        !sv_interrupted()) {
         snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", i + 1, cfg->n_cases, c->name);
         rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), 4 * cfg->draws[i], split, label,
                       &cr->runs[1]);
@@ -96,6 +97,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->split_alpha = sv_bonferroni(cfg->alpha, r->n_tests);
     r->threads = cfg->threads;
     r->batch = cfg->batch;
+    r->n_planned = cfg->n_cases;
 
     double start = sv_now();
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
@@ -112,6 +114,8 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
             r->suspect++;
         else
             r->passed++;
+        if ((r->interrupted = sv_interrupted()) != 0)
+            break; /* this case ran on the draws it finished; the rest not at all */
     }
     r->seconds = sv_now() - start;
     for (size_t i = 0; i < cfg->n_cases; i++)
