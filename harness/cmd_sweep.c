@@ -93,6 +93,20 @@ static int parse_values(const char *flag, const char *text, double min, double m
     return rc;
 }
 
+/* parse_values for whole numbers (K, B). */
+static int parse_whole(const char *flag, const char *text, double min, double max, int32_t *out,
+                       int *n)
+{
+    double v[MAX_AXIS];
+    int rc = parse_values(flag, text, min, max, v, n);
+    for (int i = 0; rc == SV_OK && i < *n; i++) {
+        if (v[i] != floor(v[i]))
+            rc = sv_fail(SV_EBAD, "%s: %g is not a whole number", flag, v[i]);
+        out[i] = (int32_t)v[i];
+    }
+    return rc;
+}
+
 /* --B with its costs: the target's model, and the sampler's from a bench
  * file or a model; every (B, K) is looked up now, before any draw. */
 static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
@@ -101,13 +115,7 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
     if (!B || !target_us || !!sampler_us == !!latency)
         return sv_fail(SV_EBAD, "--B needs --target-us and one of --latency or --sampler-us "
                        "(see 'specverify sweep --help')");
-    double bs[MAX_AXIS];
-    int rc = parse_values("--B", B, 1.0, 1 << 24, bs, &a->n_B);
-    for (int i = 0; rc == SV_OK && i < a->n_B; i++) {
-        if (bs[i] != floor(bs[i]))
-            rc = sv_fail(SV_EBAD, "--B: %g is not a whole number", bs[i]);
-        a->B[i] = (int32_t)bs[i];
-    }
+    int rc = parse_whole("--B", B, 1.0, 1 << 24, a->B, &a->n_B);
     if (rc == SV_OK)
         rc = sv_batch_cost_model("--target-us", target_us, a->cost.target_us);
     if (rc == SV_OK && a->cost.target_us[0] + a->cost.target_us[1] <= 0.0)
@@ -156,7 +164,6 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
     const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
-    double ks[MAX_AXIS];
     uint64_t v;
     int opt, rc = SV_OK;
     a->draws = 200000, a->seed = 1, a->level = 0.95, a->batch = 4096;
@@ -209,14 +216,8 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
                      sampler);
     if (rc == SV_OK && T)
         rc = parse_values("--T", T, 0.0, 100.0, a->T, &a->n_T);
-    if (rc == SV_OK && K) {
-        rc = parse_values("--K", K, 1.0, SV_MAX_K, ks, &a->n_K);
-        for (int i = 0; rc == SV_OK && i < a->n_K; i++) {
-            if (ks[i] != floor(ks[i]))
-                rc = sv_fail(SV_EBAD, "--K: %g is not a whole number", ks[i]);
-            a->K[i] = (int32_t)ks[i];
-        }
-    }
+    if (rc == SV_OK && K)
+        rc = parse_whole("--K", K, 1.0, SV_MAX_K, a->K, &a->n_K);
     if (rc == SV_OK)
         rc = parse_values("--c", c, 0.0, 100.0, a->c, &a->n_c);
     if (rc == SV_OK && (B || target_us || sampler_us || latency))
