@@ -28,6 +28,7 @@ void sv_case_free(sv_case *c)
         return;
     free(c->target);
     free(c->draft);
+    free(c->draft_sampled);
     if (c->chain) {
         free(c->chain->P);
         free(c->chain->Q);

@@ -100,6 +100,8 @@ static void canonical_name(const sv_family *f, const double *values, char *out, 
 int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen)
 {
     *out = NULL;
+    if (strncmp(spec, "recorded:", 9) == 0 || strcmp(spec, "recorded") == 0)
+        return sv_recorded_case_from_spec(spec, out, err, errlen); /* a file, not numbers */
     char family[64];
     const char *colon = strchr(spec, ':');
     size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -158,4 +160,8 @@ void sv_families_print(FILE *out)
             fprintf(out, "      %-9s = %-8g %s\n", f->params[j].key, f->params[j].def,
                     f->params[j].help);
     }
+    fprintf(out, "  %-10s one step of a recording (HDF5, see README): --recorded FILE[:GROUP]\n"
+            "      file=PATH group=G step=S K=k (<= the recording's) T=1 top_k=0 top_p=1\n"
+            "      mismatch_T=t (draw drafts at t, tell the sampler q at T: must FAIL)\n",
+            "recorded");
 }

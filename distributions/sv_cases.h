@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SV_CASE_NAME_MAX 192
+#define SV_CASE_NAME_MAX 512
 #define SV_MAX_V 1048576
 
 /* A context-dependent pair: target and draft Markov chains over V states.
@@ -29,6 +29,9 @@ typedef struct sv_case {
     float *draft;                /* [K][V]: q_k, the distribution drafts are drawn from */
     int draft_probs_given;       /* 0: one-hot drafter; the sampler gets no draft probs */
     sv_chain *chain;             /* NULL for fixed rows */
+    float *draft_sampled;        /* [K][V] or NULL: drafts are drawn from these rows while
+                                  * the sampler is told `draft` (a deliberate mismatch:
+                                  * a correct sampler must then fail) */
 } sv_case;
 
 /* Fills the rows of one step of a chain case: target rows P[s], P[x_1], ...,
@@ -63,6 +66,23 @@ int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen)
 
 /* Prints every family with its parameters and defaults. */
 void sv_families_print(FILE *out);
+
+/* ---- recorded cases: one step of a recording (sv_recorded.h) ---------------
+ * "recorded:file=PATH[,group=G],step=S[,K=k][,T=t][,top_k=n][,top_p=x]
+ *  [,mismatch_T=t]": the step's logits through the sampling pipeline below,
+ * the same parameters for target and draft; with mismatch_T the drafts are
+ * drawn from q at that temperature while the sampler is told q at T.
+ * sv_case_from_spec builds these too. */
+int sv_recorded_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen);
+
+/* For "recorded:..." specs: the recording's steps, and whether the spec
+ * names one (step=S). Returns 0, or -1 with a message. */
+int sv_recorded_spec_steps(const char *spec, int64_t *steps, int *has_step, char *err,
+                           size_t errlen);
+
+/* "FILE[:GROUP]" -> "recorded:file=FILE[,group=GROUP]"; -1 with a message
+ * when the path holds characters a spec cannot carry (',' or '='). */
+int sv_recorded_spec(const char *path_group, char *out, size_t len, char *err, size_t errlen);
 
 /* ---- logits pipeline -------------------------------------------------------- */
 

@@ -16,7 +16,7 @@ int sv_drafter_alloc(const sv_case *c, sv_drafter **out)
     }
     d->K = c->K;
     for (int32_t k = 0; k < c->K; k++) {
-        const float *q = c->draft + (size_t)k * c->V;
+        const float *q = (c->draft_sampled ? c->draft_sampled : c->draft) + (size_t)k * c->V;
         for (int32_t i = 0; i < c->V; i++)
             w[i] = q[i];
         d->table[k] = gsl_ran_discrete_preproc((size_t)c->V, w);
