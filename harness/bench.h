@@ -25,6 +25,12 @@ typedef struct sv_bench_input {
 int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, double accept);
 void sv_bench_input_free(sv_bench_input *in);
 
+/* Inputs from a recording: sequence b holds step b mod steps of the
+ * recorded case spec (pipeline applied, first K drafts), its drafts drawn
+ * from its q with a fixed seed; accept is NaN: the recording's own. */
+int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char *spec,
+                            int64_t steps);
+
 /* What a step must move at the least (DESIGN.md's byte floor) given the
  * accepted counts n[b]: the gathered p and q scalars of the drafts tested,
  * the two rows at the first rejection (or the bonus row), the draft tokens

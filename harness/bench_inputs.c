@@ -112,3 +112,58 @@ double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted)
     }
     return tested > 0.0 ? acc / tested : NAN;
 }
+
+int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char *spec,
+                            int64_t steps)
+{
+    memset(in, 0, sizeof *in);
+    char err[2048], step[2048];
+    sv_case *c = NULL;
+    /* the first step gives V; every step shares it */
+    snprintf(step, sizeof step, "%s,K=%d,step=0", spec, K);
+    if (sv_case_from_spec(step, &c, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "bench --recorded: %s", err);
+    const int32_t V = c->V;
+    sv_case_free(c);
+    in->B = B, in->K = K, in->V = V, in->accept = NAN; /* the recording's own */
+    const size_t tset = (size_t)(K + 1) * V, dset = (size_t)K * V;
+    in->target = malloc((size_t)B * tset * sizeof(float));
+    in->draft = malloc((size_t)B * dset * sizeof(float));
+    in->draft_tokens = malloc((size_t)B * K * sizeof(int32_t));
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double *w = malloc((size_t)V * sizeof *w);
+    if (!in->target || !in->draft || !in->draft_tokens || !r || !w) {
+        gsl_rng_free(r);
+        free(w);
+        sv_bench_input_free(in);
+        return sv_fail(SV_EENV, "bench: out of host memory for B=%d, K=%d, V=%d (%.3g GB)", B, K,
+                       V, (double)B * (double)(tset + dset) * 4e-9);
+    }
+    gsl_rng_set(r, 20261123);
+    int rc = SV_OK;
+    /* sequence b holds step b mod steps, built once; drafts drawn from its q */
+    for (int64_t s = 0; rc == SV_OK && s < steps && s < B; s++) {
+        snprintf(step, sizeof step, "%s,K=%d,step=%lld", spec, K, (long long)s);
+        if (sv_case_from_spec(step, &c, err, sizeof err) != 0) {
+            rc = sv_fail(SV_EBAD, "bench --recorded: %s", err);
+            break;
+        }
+        for (int32_t b = (int32_t)s; b < B; b += (int32_t)(steps < B ? steps : B)) {
+            memcpy(in->target + (size_t)b * tset, c->target, tset * sizeof(float));
+            memcpy(in->draft + (size_t)b * dset, c->draft, dset * sizeof(float));
+            for (int32_t k = 0; k < K; k++) {
+                for (int32_t i = 0; i < V; i++)
+                    w[i] = c->draft[(size_t)k * V + i];
+                gsl_ran_discrete_t *t = gsl_ran_discrete_preproc((size_t)V, w);
+                in->draft_tokens[(size_t)b * K + k] = t ? (int32_t)gsl_ran_discrete(r, t) : 0;
+                gsl_ran_discrete_free(t);
+            }
+        }
+        sv_case_free(c);
+    }
+    free(w);
+    gsl_rng_free(r);
+    if (rc != SV_OK)
+        sv_bench_input_free(in);
+    return rc;
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench.h"
+#include "recorded_args.h"
 #include "sv_harness.h"
 
 #define MAX_AXIS 32
@@ -18,6 +19,8 @@ static void usage(FILE *out)
             "                        [--accept-rate LIST] [--input probs] [--cold | --hot]\n"
             "                        [--graph] [--no-hold] [--time-limit S] [--noise F]\n"
             "                        [--out FILE.h5]\n"
+            "       specverify bench --recorded FILE[:GROUP] [--T T] [--top-k N] [--top-p P]\n"
+            "                        [--B LIST] [--K LIST] ... (V and acceptance: the file's)\n"
             "\n"
             "Times CUDA samplers on one GPU over every combination of the axes (LIST is\n"
             "comma-separated) with CUDA events, launch by launch after 10 warm-up launches,\n"
@@ -33,6 +36,10 @@ static void usage(FILE *out)
             "  --V LIST            vocabulary sizes (default 128256)\n"
             "  --accept-rate LIST  acceptance probability of each draft, in [0, 1] (default 0.7)\n"
             "  --input probs       float32 probabilities, the contract (the only mode so far)\n"
+            "  --recorded FILE[:GROUP]  realistic inputs: sequence b holds step b mod N of\n"
+            "                      the recording (README, 'Recorded p/q'), its drafts drawn\n"
+            "                      from its q; V and the acceptance rate are the file's\n"
+            "  --T T, --top-k N, --top-p P  the recording's sampling pipeline\n"
             "  --cold              flush L2 before each launch (outside the timing)\n"
             "  --hot               leave L2 as the last launch left it (default)\n"
             "  --graph             time a CUDA graph of 8 steps back to back, per step\n"
@@ -86,6 +93,9 @@ typedef struct bench_args {
     double accept[MAX_AXIS];
     sv_bench_options opt;
     const char *out, *sampler_list;
+    sv_recorded_opts recorded;
+    char recorded_spec[1600]; /* every step; the input adds K and step */
+    int64_t recorded_steps;
 } bench_args;
 
 static int parse_samplers(const char *text, bench_args *a)
@@ -109,7 +119,7 @@ static int parse_samplers(const char *text, bench_args *a)
 static int parse_args(int argc, char **argv, bench_args *a, int *help)
 {
     enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
-           O_OUT, O_PLUGIN, O_NO_HOLD };
+           O_OUT, O_PLUGIN, O_NO_HOLD, O_RECORDED, O_T, O_TOP_K, O_TOP_P };
     static const struct option options[] = {
         {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
         {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
@@ -120,9 +130,11 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
         {"time-limit", required_argument, 0, O_LIMIT},
         {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
         {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
+        {"recorded", required_argument, 0, O_RECORDED}, {"T", required_argument, 0, O_T},
+        {"top-k", required_argument, 0, O_TOP_K}, {"top-p", required_argument, 0, O_TOP_P},
         {0, 0, 0, 0}};
-    const char *samplers = "cuda_fused,cuda_naive", *B = "1,64", *K = "5", *V = "128256",
-               *accept = "0.7";
+    const char *samplers = "cuda_fused,cuda_naive", *B = "1,64", *K = "5", *V = NULL,
+               *accept = NULL;
     a->opt = (sv_bench_options){.cold = 0, .graph = 0, .time_limit = 2.0, .noise_target = 0.01};
     int cold = -1, c, rc = SV_OK;
     char err[1024];
@@ -159,6 +171,10 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
             if (sv_plugin_load(optarg, err, sizeof err) != 0)
                 rc = sv_fail(SV_EBAD, "%s", err);
             break;
+        case O_RECORDED: a->recorded.path = optarg; break;
+        case O_T: a->recorded.T = optarg; break;
+        case O_TOP_K: a->recorded.top_k = optarg; break;
+        case O_TOP_P: a->recorded.top_p = optarg; break;
         case 'h': *help = 1; return SV_OK;
         case ':':
             rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify bench --help')",
@@ -178,9 +194,20 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
     if (rc == SV_OK)
         rc = parse_ints("--K", K, 1, SV_MAX_K, a->K, &a->n_K);
     if (rc == SV_OK)
-        rc = parse_ints("--V", V, 2, SV_MAX_V, a->V, &a->n_V);
+        rc = sv_recorded_opts_check(&a->recorded);
+    if (rc == SV_OK && a->recorded.path) { /* V and acceptance are the recording's */
+        if (V || accept)
+            return sv_fail(SV_EBAD, "bench --recorded: %s comes from the recording; leave it out",
+                           V ? "--V" : "--accept-rate");
+        a->n_V = a->n_accept = 1, a->accept[0] = NAN;
+        return sv_recorded_base_spec(&a->recorded, a->recorded_spec, sizeof a->recorded_spec,
+                                     &a->recorded_steps);
+    }
     if (rc == SV_OK)
-        rc = parse_doubles("--accept-rate", accept, 0.0, 1.0, a->accept, &a->n_accept);
+        rc = parse_ints("--V", V ? V : "128256", 2, SV_MAX_V, a->V, &a->n_V);
+    if (rc == SV_OK)
+        rc = parse_doubles("--accept-rate", accept ? accept : "0.7", 0.0, 1.0, a->accept,
+                           &a->n_accept);
     return rc;
 }
 
@@ -204,9 +231,14 @@ static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, 
         const sv_bench_point *p = &pts[i];
         double gbps = p->floor_bytes / (p->median_us * 1e-6) / 1e9;
         double floor_us = p->floor_bytes / (d->copy_gbps * 1e9) * 1e6;
-        fprintf(f, "| %s | %d | %d | %d | %.2f / %.3f | %.2f | %.2f | %.2f | %lld | %.2f | %.0f "
+        char target[32];
+        if (isnan(p->accept_target)) /* a recording's inputs: no target rate */
+            snprintf(target, sizeof target, "recorded");
+        else
+            snprintf(target, sizeof target, "%.2f", p->accept_target);
+        fprintf(f, "| %s | %d | %d | %d | %s / %.3f | %.2f | %.2f | %.2f | %lld | %.2f | %.0f "
                    "| %.0f | %.2f | %s%s%s |\n",
-                p->sampler, p->B, p->K, p->V, p->accept_target, p->accept_measured,
+                p->sampler, p->B, p->K, p->V, target, p->accept_measured,
                 p->median_us, p->min_us, p->q75_us - p->q25_us, (long long)p->reps,
                 p->floor_bytes / 1e6, gbps, 100.0 * gbps / d->copy_gbps, p->median_us / floor_us,
                 p->cold ? "cold" : "hot", p->graph ? ", graph" : "",
@@ -271,11 +303,15 @@ int sv_cmd_bench(int argc, char **argv)
             for (int ib = 0; rc == SV_OK && ib < a.n_B; ib++)
                 for (int ia = 0; rc == SV_OK && ia < a.n_accept; ia++) {
                     sv_bench_input in;
-                    rc = sv_bench_input_make(&in, a.B[ib], a.K[ik], a.V[iv], a.accept[ia]);
+                    if (a.recorded.path)
+                        rc = sv_bench_input_recorded(&in, a.B[ib], a.K[ik], a.recorded_spec,
+                                                     a.recorded_steps);
+                    else
+                        rc = sv_bench_input_make(&in, a.B[ib], a.K[ik], a.V[iv], a.accept[ia]);
                     for (int is = 0; rc == SV_OK && is < a.n_samplers; is++) {
                         fprintf(stderr, "[%zu/%zu] %s B=%d K=%d V=%d accept=%g\n", done + 1,
-                                total, a.samplers[is]->name, a.B[ib], a.K[ik], a.V[iv],
-                                a.accept[ia]);
+                                total, a.samplers[is]->name, a.B[ib], a.K[ik], in.V,
+                                in.accept);
                         rc = sv_bench_run_point(&a.opt, a.samplers[is], &in, &pts[done]);
                         if (rc == SV_OK)
                             done++;

@@ -17,7 +17,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify sweep --case SPEC [--T LIST|FROM:TO:N] [--K LIST] [--c LIST]\n"
+            "usage: specverify sweep (--case SPEC | --recorded FILE[:GROUP]) [--T LIST|FROM:TO:N]\n"
+            "                        [--K LIST] [--c LIST]\n"
             "                        [--sampler NAME] [--draws N] [--seed S] [--level L]\n"
             "                        [--threads T] [--batch B] [--out DIR] [--resume]\n"
             "                        [--B LIST --target-us T0[,T1]\n"
@@ -32,6 +33,10 @@ static void usage(FILE *out)
             "tables then show where speculation stops paying as the batch grows.\n"
             "\n"
             "  --case SPEC     a case with a temperature parameter for --T (logits, onehot...)\n"
+            "  --recorded FILE[:GROUP]  every step of a recording (README, 'Recorded p/q'):\n"
+            "                  the draws are spread evenly over the steps; alpha_k analytic\n"
+            "                  is then the mean over steps of alpha_k, each step weighted\n"
+            "                  by its chance to reach draft k (as the measured one counts)\n"
             "  --T LIST        temperatures, '0.2,0.7,1' or a range FROM:TO:N (N points)\n"
             "  --K LIST        drafts per step (default: the case's)\n"
             "  --c LIST        draft/target cost ratios (default 0,0.05,0.1,0.2)\n"
@@ -57,6 +62,7 @@ typedef sv_sweep_point sweep_point;
 
 typedef struct sweep_args {
     const char *spec, *out;
+    char recorded_spec[1600]; /* --recorded's case spec, every step */
     const sv_sampler *sampler;
     double T[MAX_AXIS], c[MAX_AXIS], level;
     int32_t K[MAX_AXIS];
@@ -107,6 +113,33 @@ static int parse_whole(const char *flag, const char *text, double min, double ma
     return rc;
 }
 
+/* A whole recording ("recorded:..." without step=) is one case per step. */
+static int whole_recording(const char *spec, int64_t *steps)
+{
+    char err[2048];
+    int has_step = 1;
+    *steps = 1;
+    if (strncmp(spec, "recorded:", 9) != 0)
+        return 0;
+    if (sv_recorded_spec_steps(spec, steps, &has_step, err, sizeof err) != 0)
+        return 0; /* building the case reports the error */
+    return !has_step;
+}
+
+/* The case a spec names; for a whole recording its first step, whose V and
+ * K every step shares. */
+static int first_case(const char *spec, sv_case **c)
+{
+    char err[2048], step0[SV_CASE_NAME_MAX * 2];
+    int64_t steps;
+    if (whole_recording(spec, &steps)) {
+        snprintf(step0, sizeof step0, "%s,step=0", spec);
+        spec = step0;
+    }
+    return sv_case_from_spec(spec, c, err, sizeof err) == 0 ? SV_OK
+                                                           : sv_fail(SV_EBAD, "%s", err);
+}
+
 /* --B with its costs: the target's model, and the sampler's from a bench
  * file or a model; every (B, K) is looked up now, before any draw. */
 static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
@@ -127,9 +160,8 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
     }
     /* the case's V and K pick the bench points and check the lookups */
     sv_case *c = NULL;
-    char err[1024];
-    if (rc == SV_OK && sv_case_from_spec(a->spec, &c, err, sizeof err) != 0)
-        rc = sv_fail(SV_EBAD, "%s", err);
+    if (rc == SV_OK)
+        rc = first_case(a->spec, &c);
     if (rc == SV_OK && latency) {
         char path[1024];
         const char *colon = strrchr(latency, ':');
@@ -149,7 +181,7 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
 static int parse_args(int argc, char **argv, sweep_args *a, int *help)
 {
     enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
-           O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY };
+           O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
     static const struct option options[] = {
         {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
         {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
@@ -161,9 +193,11 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
         {"sampler-us", required_argument, 0, O_SAMPLER_US},
         {"latency", required_argument, 0, O_LATENCY},
+        {"recorded", required_argument, 0, O_RECORDED},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
     const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
+    const char *recorded = NULL;
     uint64_t v;
     int opt, rc = SV_OK;
     a->draws = 200000, a->seed = 1, a->level = 0.95, a->batch = 4096;
@@ -195,6 +229,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         case O_TARGET_US: target_us = optarg; break;
         case O_SAMPLER_US: sampler_us = optarg; break;
         case O_LATENCY: latency = optarg; break;
+        case O_RECORDED: recorded = optarg; break;
         case 'h': *help = 1; return SV_OK;
         case ':':
             rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify sweep --help')",
@@ -209,8 +244,24 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
     if (rc == SV_OK && a->resume && !a->out)
         rc = sv_fail(SV_EBAD, "--resume needs --out DIR: the sweep to resume is DIR/sweep.h5");
+    if (rc == SV_OK && a->spec && recorded)
+        rc = sv_fail(SV_EBAD, "sweep: give --case or --recorded, not both");
+    if (rc == SV_OK && recorded) {
+        char err[2048];
+        int64_t steps;
+        int has_step;
+        if (sv_recorded_spec(recorded, a->recorded_spec, sizeof a->recorded_spec, err,
+                             sizeof err) != 0 ||
+            sv_recorded_spec_steps(a->recorded_spec, &steps, &has_step, err, sizeof err) != 0)
+            rc = sv_fail(SV_EBAD, "%s", err);
+        else if ((uint64_t)steps > a->draws)
+            rc = sv_fail(SV_EBAD, "--draws %llu: fewer than the recording's %lld steps",
+                         (unsigned long long)a->draws, (long long)steps);
+        a->spec = a->recorded_spec;
+    }
     if (rc == SV_OK && !a->spec)
-        rc = sv_fail(SV_EBAD, "sweep needs --case SPEC (see 'specverify sweep --help')");
+        rc = sv_fail(SV_EBAD, "sweep needs --case SPEC or --recorded FILE (see 'specverify "
+                     "sweep --help')");
     if (rc == SV_OK && !(a->sampler = sv_registry_find(sampler)))
         rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows them)",
                      sampler);
@@ -250,8 +301,9 @@ static void point_spec(const char *spec, int has_T, double T, int has_K, int32_t
         snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
 }
 
-/* Runs the sampler on one point's case. */
-static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
+/* Runs the sampler on one case for `draws` draws. */
+static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64_t draws,
+                    sweep_point *pt)
 {
     char err[1024];
     sv_case *c = NULL;
@@ -270,7 +322,7 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     if (rc == SV_OK)
         rc = sv_tally_alloc(c, &plan, &t);
     if (rc == SV_OK) {
-        sv_run_config cfg = {a->sampler, a->draws, a->seed, a->batch, a->threads,
+        sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
                              1, spec}; /* progress shows on a terminal only */
         rc = sv_run(&cfg, c, d, &plan, t);
     }
@@ -279,7 +331,7 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
                      "verify' on this case)", a->sampler->name, spec);
     if (rc == SV_OK) {
         pt->K = c->K;
-        pt->draws = a->draws;
+        pt->draws = draws;
         for (int32_t k = 0; k < c->K; k++)
             pt->analytic[k] = sv_case_alpha(c, k);
         sv_measured_alpha(t->length, c->K, a->level, pt->measured);
@@ -291,6 +343,52 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     sv_drafter_free(d);
     sv_case_free(c);
     return rc;
+}
+
+/* Runs one point: its case, or every step of a recording with the draws
+ * spread evenly, pooled. The analytic values are what the pooled counts
+ * estimate: E is the draws-weighted mean of the steps' E, and alpha_k the
+ * mean of the steps' alpha_k weighted by draws x P(reach draft k), since a
+ * draw counts at position k only when it got there. */
+static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
+{
+    int64_t steps;
+    if (!whole_recording(spec, &steps))
+        return run_case(a, spec, a->seed, a->draws, pt);
+    double reach_alpha[SV_MAX_K] = {0}, reach[SV_MAX_K] = {0}, tokens = 0.0;
+    memset(pt->length, 0, sizeof pt->length);
+    int rc = SV_OK;
+    for (int64_t s = 0; rc == SV_OK && s < steps; s++) {
+        uint64_t draws = a->draws / (uint64_t)steps + ((uint64_t)s < a->draws % (uint64_t)steps);
+        char step[SV_CASE_NAME_MAX * 2];
+        sweep_point one;
+        memset(&one, 0, sizeof one);
+        snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s);
+        /* a key per step: the steps' counts are independent, as the
+         * binomial interval of the pooled count assumes */
+        rc = run_case(a, step, a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull, draws, &one);
+        if (rc != SV_OK)
+            break;
+        pt->K = one.K;
+        double r = (double)draws; /* draws x P(reach draft k) */
+        for (int32_t k = 0; k < one.K; k++) {
+            reach[k] += r;
+            reach_alpha[k] += r * one.analytic[k];
+            r *= one.analytic[k];
+        }
+        for (int32_t m = 0; m <= one.K; m++)
+            pt->length[m] += one.length[m];
+        tokens += (double)draws * one.tokens_analytic;
+    }
+    if (rc != SV_OK)
+        return rc;
+    pt->draws = a->draws;
+    for (int32_t k = 0; k < pt->K; k++)
+        pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
+    sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
+    pt->tokens_analytic = tokens / (double)a->draws;
+    pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
+    return SV_OK;
 }
 
 /* ---- output ------------------------------------------------------------------ */
@@ -665,9 +763,8 @@ int sv_cmd_sweep(int argc, char **argv)
     if (a.resume) {
         rc = earlier_load(&a, &earlier);
         sv_case *c = NULL;
-        char err[1024];
-        if (rc == SV_OK && !has_K && sv_case_from_spec(a.spec, &c, err, sizeof err) != 0)
-            rc = sv_fail(SV_EBAD, "%s", err);
+        if (rc == SV_OK && !has_K)
+            rc = first_case(a.spec, &c);
         case_K = c ? c->K : 0;
         sv_case_free(c);
     }

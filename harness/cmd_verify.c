@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "recorded_args.h"
 #include "sv_harness.h"
 
 #define MAX_CASES 256
@@ -10,7 +11,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: specverify verify [--sampler NAME] [--plugin LIB] [--suite NAME | --case SPEC]\n"
+        "usage: specverify verify [--sampler NAME] [--plugin LIB]\n"
+        "                         [--suite NAME | --case SPEC | --recorded FILE[:GROUP]]\n"
         "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
         "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
         "\n"
@@ -25,6 +27,14 @@ static void usage(FILE *out)
         "  --suite NAME    smoke, ci (default) or full\n"
         "  --case SPEC     one case instead of a suite, e.g. 'zipf:V=1000,K=4,s=1.2'\n"
         "                  (repeatable; families and parameters: specverify list)\n"
+        "  --recorded FILE[:GROUP]  cases from a recording of real p/q (HDF5; README,\n"
+        "                  'Recorded p/q'): one case per step, its logits through\n"
+        "                  temperature, top-k and top-p, the same for target and draft\n"
+        "  --steps LIST    the recording's steps: '0,5,9' or FROM:TO (default: all)\n"
+        "  --T T, --top-k N, --top-p P  the sampling pipeline (default 1, 0 = all, 1)\n"
+        "  --K K           use the first K drafts of each step (default: all recorded)\n"
+        "  --mismatch-T T  draw the drafts at temperature T but tell the sampler q at\n"
+        "                  --T: a deliberate bug, which a correct sampler must FAIL\n"
         "  --draws N       draws per case (default: the suite's; 1000000 for --case)\n"
         "  --seed S        seed of drafts and sampler randomness (default 1)\n"
         "  --alpha A       family-wise false-alarm rate, split over every p-value (default 1e-6)\n"
@@ -60,12 +70,14 @@ typedef struct verify_args {
     double alpha;
     int32_t batch, threads;
     int rerun;
+    sv_recorded_opts recorded;
 } verify_args;
 
 static int parse(int argc, char **argv, verify_args *a)
 {
     enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
-           O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET };
+           O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
+           O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K };
     static const struct option options[] = {
         {"sampler", required_argument, NULL, O_SAMPLER},
         {"plugin", required_argument, NULL, O_PLUGIN},
@@ -81,6 +93,13 @@ static int parse(int argc, char **argv, verify_args *a)
         {"no-rerun", no_argument, NULL, O_NORERUN},
         {"power", required_argument, NULL, O_POWER},
         {"power-target", required_argument, NULL, O_POWER_TARGET},
+        {"recorded", required_argument, NULL, O_RECORDED},
+        {"steps", required_argument, NULL, O_STEPS},
+        {"T", required_argument, NULL, O_T},
+        {"top-k", required_argument, NULL, O_TOP_K},
+        {"top-p", required_argument, NULL, O_TOP_P},
+        {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
+        {"K", required_argument, NULL, O_K},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -121,6 +140,13 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_POWER_TARGET:
             rc = sv_parse_double("--power-target", optarg, 0.0, 1.0, 1, &a->power_target);
             break;
+        case O_RECORDED: a->recorded.path = optarg; break;
+        case O_STEPS: a->recorded.steps = optarg; break;
+        case O_T: a->recorded.T = optarg; break;
+        case O_TOP_K: a->recorded.top_k = optarg; break;
+        case O_TOP_P: a->recorded.top_p = optarg; break;
+        case O_MISMATCH_T: a->recorded.mismatch_T = optarg; break;
+        case O_K: a->recorded.K = optarg; break;
         case 'h': usage(stdout); return -1;
         case ':': rc = sv_fail(SV_EBAD, "verify: %s needs a value", argv[optind - 1]); break;
         default:
@@ -132,6 +158,11 @@ static int parse(int argc, char **argv, verify_args *a)
         rc = sv_fail(SV_EBAD, "verify: unexpected argument '%s'", argv[optind]);
     if (rc == SV_OK && a->suite && a->n_cases)
         rc = sv_fail(SV_EBAD, "verify: give --suite or --case, not both");
+    if (rc == SV_OK && a->recorded.path && (a->suite || a->n_cases))
+        rc = sv_fail(SV_EBAD, "verify: --recorded takes the place of %s; give one of them",
+                     a->suite ? "--suite" : "--case");
+    if (rc == SV_OK)
+        rc = sv_recorded_opts_check(&a->recorded);
     return rc;
 }
 
@@ -142,6 +173,62 @@ static int check_writable(const char *path)
     int rc = sv_atomic_open(&f, path);
     if (rc == SV_OK)
         sv_atomic_abort(&f);
+    return rc;
+}
+
+/* Runs the cases (or prints the power of --power against them) and writes
+ * the reports. */
+static int verify_specs(const verify_args *a, const sv_sampler *sampler, const char *suite_name,
+                        const char **specs, const uint64_t *draws, size_t n)
+{
+    int rc;
+    if (a->power) {
+        if (!sv_predict_known(a->power))
+            return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
+                           "'%s' (variants with one: see README, 'Power')", a->power);
+        return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout);
+    }
+    if ((a->json && (rc = check_writable(a->json)) != SV_OK) ||
+        (a->junit && (rc = check_writable(a->junit)) != SV_OK))
+        return rc;
+
+    sv_verify_config cfg = {
+        .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
+        .n_cases = n, .seed = a->seed, .alpha = a->alpha, .batch = a->batch,
+        .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
+    };
+    sv_report *report = NULL;
+    sv_interrupt_install();
+    rc = sv_verify(&cfg, &report);
+    if (rc != SV_OK)
+        return rc;
+    sv_report_text(report, stdout);
+    fflush(stdout);
+    /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
+    char json[4200], junit[4200];
+    const char *suffix = report->interrupted ? ".partial" : "";
+    if (a->json)
+        snprintf(json, sizeof json, "%s%s", a->json, suffix);
+    if (a->junit)
+        snprintf(junit, sizeof junit, "%s%s", a->junit, suffix);
+    if (a->json && (rc = sv_report_json(report, json)) != SV_OK) {
+        sv_report_free(report);
+        return rc;
+    }
+    if (a->junit && (rc = sv_report_junit(report, junit)) != SV_OK) {
+        sv_report_free(report);
+        return rc;
+    }
+    if (report->interrupted) {
+        fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",
+                sv_signal_name(report->interrupted), a->json || a->junit ? " in " : " above",
+                a->json ? json : "", a->json && a->junit ? " and " : "", a->junit ? junit : "");
+        rc = 128 + report->interrupted;
+        sv_report_free(report);
+        return rc;
+    }
+    rc = report->failed ? SV_EVERIFY : SV_OK;
+    sv_report_free(report);
     return rc;
 }
 
@@ -180,6 +267,19 @@ int sv_cmd_verify(int argc, char **argv)
     uint64_t draws[MAX_CASES];
     size_t n = 0;
     const char *suite_name = NULL;
+    char **recorded = NULL; /* the specs of --recorded's steps */
+    size_t n_recorded = 0;
+    if (a.recorded.path) {
+        if ((rc = sv_recorded_expand(&a.recorded, MAX_CASES, &recorded, &n_recorded)) != SV_OK)
+            return rc;
+        for (; n < n_recorded; n++) {
+            specs[n] = recorded[n];
+            draws[n] = a.draws ? a.draws : 1000000;
+        }
+        rc = verify_specs(&a, sampler, NULL, specs, draws, n);
+        sv_recorded_specs_free(recorded, n_recorded);
+        return rc;
+    }
     if (a.n_cases) {
         for (; n < a.n_cases; n++) {
             specs[n] = a.cases[n];
@@ -195,52 +295,5 @@ int sv_cmd_verify(int argc, char **argv)
             draws[n] = a.draws ? a.draws : suite->entries[n].draws;
         }
     }
-    if (a.power) {
-        if (!sv_predict_known(a.power))
-            return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
-                           "'%s' (variants with one: see README, 'Power')", a.power);
-        return sv_print_power(a.power, specs, draws, n, a.alpha, a.power_target, stdout);
-    }
-    if ((a.json && (rc = check_writable(a.json)) != SV_OK) ||
-        (a.junit && (rc = check_writable(a.junit)) != SV_OK))
-        return rc;
-
-    sv_verify_config cfg = {
-        .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
-        .n_cases = n, .seed = a.seed, .alpha = a.alpha, .batch = a.batch,
-        .threads = a.threads, .progress = 1, .rerun_suspects = a.rerun,
-    };
-    sv_report *report = NULL;
-    sv_interrupt_install();
-    rc = sv_verify(&cfg, &report);
-    if (rc != SV_OK)
-        return rc;
-    sv_report_text(report, stdout);
-    fflush(stdout);
-    /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
-    char json[4200], junit[4200];
-    const char *suffix = report->interrupted ? ".partial" : "";
-    if (a.json)
-        snprintf(json, sizeof json, "%s%s", a.json, suffix);
-    if (a.junit)
-        snprintf(junit, sizeof junit, "%s%s", a.junit, suffix);
-    if (a.json && (rc = sv_report_json(report, json)) != SV_OK) {
-        sv_report_free(report);
-        return rc;
-    }
-    if (a.junit && (rc = sv_report_junit(report, junit)) != SV_OK) {
-        sv_report_free(report);
-        return rc;
-    }
-    if (report->interrupted) {
-        fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",
-                sv_signal_name(report->interrupted), a.json || a.junit ? " in " : " above",
-                a.json ? json : "", a.json && a.junit ? " and " : "", a.junit ? junit : "");
-        rc = 128 + report->interrupted;
-        sv_report_free(report);
-        return rc;
-    }
-    rc = report->failed ? SV_EVERIFY : SV_OK;
-    sv_report_free(report);
-    return rc;
+    return verify_specs(&a, sampler, suite_name, specs, draws, n);
 }
