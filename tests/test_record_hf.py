@@ -73,6 +73,7 @@ def best_python():
 def load_tool():
     import importlib.util
 
+    sys.dont_write_bytecode = True  # no tools/__pycache__ in the source tree
     spec = importlib.util.spec_from_file_location("record_hf", TOOL)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
