@@ -72,6 +72,7 @@ static void string_attr(hid_t obj, const char *name, char *buf, size_t len)
             char *s = NULL;
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, H5T_VARIABLE);
+            H5Tset_cset(mt, H5Tget_cset(t)); /* h5py writes UTF-8: no conversion to ASCII */
             if (H5Aread(a, mt, &s) >= 0 && s) {
                 snprintf(buf, len, "%s", s);
                 H5free_memory(s);
@@ -82,6 +83,7 @@ static void string_attr(hid_t obj, const char *name, char *buf, size_t len)
             char *s = calloc(n + 1, 1);
             hid_t mt = H5Tcopy(H5T_C_S1);
             H5Tset_size(mt, n + 1);
+            H5Tset_cset(mt, H5Tget_cset(t));
             if (s && H5Aread(a, mt, s) >= 0)
                 snprintf(buf, len, "%s", s);
             H5Tclose(mt);

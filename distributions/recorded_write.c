@@ -155,7 +155,12 @@ int sv_recorded_writer_open(const char *path, const char *group, const sv_record
     w->K = m->K, w->V = m->V, w->context_len = context_len, w->dtype = dtype;
     w->drafts_given = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, in words */
-    w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* 1.8 object headers and 1.10 chunk indexes: a small recording is a few
+     * kilobytes, not twenty (readers since HDF5 1.10, h5py included) */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_LATEST);
+    w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
     if (w->file < 0) {
         snprintf(err, errlen, "%s: cannot create %s (does the directory exist and is it "
                  "writable?)", path, w->tmp);
