@@ -3,6 +3,8 @@
 #include <string.h>
 #include "sv_harness.h"
 
+int sv_cmd_record(int argc, char **argv); /* cmd_record.c */
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -20,6 +22,7 @@ static void usage(FILE *out)
             "  bench      kernel latency of CUDA samplers over B, K, V and acceptance rate\n"
             "  plot       latency against B and V from bench files\n"
             "  run        an experiment file (experiments/*.ini): its runs, one after another\n"
+            "  record     record p/q steps from real text (record ngram --corpus FILE)\n"
             "  list       samplers, suites and case families\n"
             "  help       this text; 'specverify COMMAND --help' for one command\n"
             "\n"
@@ -51,6 +54,8 @@ int main(int argc, char **argv)
         rc = sv_cmd_plot(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         rc = sv_cmd_run(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "record") == 0) {
+        rc = sv_cmd_record(argc - 1, argv + 1);
     } else if (strcmp(cmd, "list") == 0) {
         rc = sv_cmd_list(argc - 1, argv + 1);
     } else if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
@@ -61,7 +66,7 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, plot, run, list, help)", cmd);
+        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, plot, run, record, list, help)", cmd);
     }
     if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) /* 128 + signal: already said */
         fprintf(stderr, "specverify: %s\n", sv_error_message());
