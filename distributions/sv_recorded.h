@@ -49,6 +49,12 @@ typedef struct sv_recorded sv_recorded;
 int sv_recorded_open(const char *path_group, sv_recorded **out, char *err, size_t errlen);
 void sv_recorded_close(sv_recorded *r);
 
+/* sv_recorded_open reads a file whole in a child process first (libhdf5
+ * crashes on some corrupt files: recorded_read.c says more). This hook, when
+ * set, runs in that child first: the fuzz target uses it to take libFuzzer's
+ * crash handlers out of the child. */
+extern void (*sv_recorded_child_hook)(void);
+
 int64_t sv_recorded_steps(const sv_recorded *r);
 const sv_recorded_meta *sv_recorded_info(const sv_recorded *r);
 int sv_recorded_is_probs(const sv_recorded *r);     /* 1: probabilities; 0: logits */

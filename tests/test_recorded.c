@@ -318,6 +318,22 @@ static void test_validation(void)
     f = edit(p), poke(f, "draft_logits", 2, 0, 7, -INFINITY), H5Fclose(f);
     expect_error(p, "/draft_logits[2][0][7] = -inf", "logits must be finite");
 
+    /* chunked [3][3][8], only step 0 written: the rest would read as zeros */
+    p = fresh("unfinished");
+    f = edit(p);
+    H5Ldelete(f, "target_logits", H5P_DEFAULT);
+    hsize_t chunk[3] = {1, 3, 8}, one[3] = {1, 3, 8}, zero[3] = {0, 0, 0};
+    hid_t plist = H5Pcreate(H5P_DATASET_CREATE), space = H5Screate_simple(3, dt, NULL);
+    H5Pset_chunk(plist, 3, chunk);
+    hid_t set = H5Dcreate2(f, "target_logits", H5T_IEEE_F32LE, space, H5P_DEFAULT, plist,
+                           H5P_DEFAULT);
+    float row0[24] = {0};
+    hid_t mem = H5Screate_simple(3, one, NULL);
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, zero, NULL, one, NULL);
+    H5Dwrite(set, H5T_NATIVE_FLOAT, mem, space, H5P_DEFAULT, row0);
+    H5Sclose(mem), H5Sclose(space), H5Pclose(plist), H5Dclose(set), H5Fclose(f);
+    expect_error(p, "/target_logits: 1 of its 3 chunks were written", "unfinished");
+
     p = fresh("drafthigh");
     int32_t x[6] = {0, 1, 2, 8, 4, 5};
     hsize_t dx[2] = {3, 2};
