@@ -98,6 +98,7 @@ typedef struct bench_args {
     int64_t recorded_steps;
 } bench_args;
 
+#ifdef SV_HAVE_CUDA /* what only a build with CUDA runs: samplers, output */
 static int parse_samplers(const char *text, bench_args *a)
 {
     char items[MAX_AXIS][SV_LIST_ITEM];
@@ -115,6 +116,8 @@ static int parse_samplers(const char *text, bench_args *a)
     }
     return rc;
 }
+
+#endif
 
 static int parse_args(int argc, char **argv, bench_args *a, int *help)
 {
@@ -140,7 +143,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
     char err[1024];
     opterr = 0;
     optind = 1;
-    while (rc == SV_OK && (c = getopt_long(argc, argv, "s:h", options, NULL)) != -1) {
+    while (rc == SV_OK && (c = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
         switch (c) {
         case 's': samplers = optarg; break;
         case O_B: B = optarg; break;
@@ -212,6 +215,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
 }
 
 /* ---- output ------------------------------------------------------------------ */
+#ifdef SV_HAVE_CUDA
 
 static void device_line(FILE *f, const sv_bench_device *d)
 {
@@ -266,6 +270,8 @@ static int write_md(const char *h5_path, const sv_bench_device *d, const sv_benc
     return sv_atomic_commit(&f);
 }
 
+#endif
+
 int sv_cmd_bench(int argc, char **argv)
 {
     bench_args a;
@@ -277,6 +283,16 @@ int sv_cmd_bench(int argc, char **argv)
         return SV_OK;
     }
     if (rc != SV_OK)
+        return rc;
+    /* sizes and outputs are checked before any device is looked for */
+    int32_t mB = 0, mK = 0, mV = 0;
+    for (int i = 0; i < MAX_AXIS; i++) {
+        mB = i < a.n_B && a.B[i] > mB ? a.B[i] : mB;
+        mK = i < a.n_K && a.K[i] > mK ? a.K[i] : mK;
+        mV = i < a.n_V && a.V[i] > mV ? a.V[i] : mV;
+    }
+    if ((rc = sv_rows_bytes("bench: the largest input", (uint64_t)mB, mK, mV, NULL)) != SV_OK ||
+        (a.out && (rc = sv_atomic_check(a.out)) != SV_OK))
         return rc;
 #ifndef SV_HAVE_CUDA
     return sv_fail(SV_EENV, "bench needs CUDA, and this specverify was built without it "
