@@ -22,3 +22,7 @@ run logits-fine-T --case logits:V=1000,K=5 --T 0.05:2:40 --K 1,2,3,5,8 --draws 2
 run onehot-fine-T --case onehot:V=1000,K=5 --T 0.05:2:40 --K 1,2,3,5,8 --draws 200000
 run logits-topk50-topp0.9 --case logits:V=32000,K=4,topk=50,topp=0.9 --T 0.2,0.7,1,1.5 \
   --K 1,2,4 --draws 100000
+# the shipped recording of real text (distributions/recordings/README.md):
+# a word 4-gram target and a bigram drafter, 200 steps spread over the draws
+run ngram-fortunes-T --recorded distributions/recordings/ngram-fortunes.h5 --T 0,0.5,0.7,1,1.5 \
+  --K 1,2,4 --draws 400000

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# recorded_cli.sh: the shipped recording of real text through the case
+# commands. verify passes ref and fails a broken variant and a deliberate
+# temperature mismatch; sweep reproduces the committed acceptance figures
+# (results/sweep/ngram-fortunes-T: same seed and draws, so the same numbers)
+# and its measured values agree with the analytic ones within intervals at
+# level 1 - 1e-6 (4 positions: a correct sampler fails with probability
+# below 1e-5; fixed seed, so every run gives the same outcome); bad input
+# gets exit 2 with a message that names it.
+# usage: recorded_cli.sh SPECVERIFY SOURCE_DIR SCRATCH_DIR
+set -u
+sv=$1
+src=$2
+dir=$3
+rec="$src/distributions/recordings/ngram-fortunes.h5"
+rm -rf "$dir"
+mkdir -p "$dir"
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+expect() { # expect CODE TEXT ARGS...: exit code and a fragment of the output
+  local code=$1 text=$2
+  shift 2
+  local out rc
+  out=$("$sv" "$@" 2>&1)
+  rc=$?
+  [ $rc -eq "$code" ] || fail "specverify $*: exit $rc, expected $code: $(tail -3 <<<"$out")"
+  grep -qF -- "$text" <<<"$out" || fail "specverify $*: output lacks '$text': $(tail -3 <<<"$out")"
+}
+
+expect 0 "3 cases: 3 passed" verify --recorded "$rec" --steps 0:2 --draws 300000
+expect 0 "2 cases: 2 passed" verify --recorded "$rec" --steps 7,150 --T 0.7 --top-k 50 \
+  --top-p 0.9 --draws 200000
+expect 1 "failed" verify --recorded "$rec" --steps 0:2 --draws 300000 --sampler resample_from_p
+expect 1 "mismatch_T=2" verify --recorded "$rec" --steps 3 --draws 300000 --mismatch-T 2 --no-rerun
+
+# the committed figures, reproduced: the T = 1, K = 4 rows of the alpha table
+"$sv" sweep --recorded "$rec" --T 1 --K 4 --draws 400000 --out "$dir/sweep" >"$dir/sweep.txt" 2>&1 \
+  || fail "sweep --recorded: exit $?"
+committed=$(grep '^| 1 | 4 | [1-4] |' "$src/results/sweep/ngram-fortunes-T/sweep.md")
+now=$(grep '^| 1 | 4 | [1-4] |' "$dir/sweep.txt")
+[ -n "$committed" ] && [ "$committed" = "$now" ] \
+  || fail "sweep --recorded T=1 K=4 differs from results/sweep/ngram-fortunes-T: $now"
+"$sv" sweep --recorded "$rec" --T 1 --K 4 --draws 400000 --level 0.999999 >"$dir/level.txt" 2>&1 \
+  || fail "sweep --recorded --level: exit $?"
+[ "$(grep -c '| yes |' "$dir/level.txt")" -eq 4 ] \
+  || fail "sweep --recorded: measured and analytic acceptance disagree: $(grep '| NO |' "$dir/level.txt")"
+
+# bad input
+expect 2 "missing.h5: cannot read the recording" verify --recorded "$dir/missing.h5"
+expect 2 "not an HDF5 file" verify --recorded "$src/README.md"
+expect 2 "no group 'nope'" verify --recorded "$rec:nope"
+expect 2 "--steps: 200 is out of range [0, 199]" verify --recorded "$rec" --steps 200
+expect 2 "need 0 <= FROM <= TO < 200" verify --recorded "$rec" --steps 5:2
+expect 2 "--T applies to a recording" verify --T 0.5
+expect 2 "--recorded takes the place of --suite" verify --suite smoke --recorded "$rec"
+expect 2 "K=5, but the recording has K = 4" verify --recorded "$rec" --steps 0 --K 5 --draws 1000
+expect 2 "--top-p" verify --recorded "$rec" --top-p 0
+expect 2 "fewer than the recording's 200 steps" sweep --recorded "$rec" --draws 100
+expect 2 "give --case or --recorded, not both" sweep --recorded "$rec" --case zipf
+expect 2 "--V comes from the recording" bench --recorded "$rec" --V 100
+expect 2 "with ',' or '='" verify --recorded "$dir/a,b.h5"
+
+if [ $failures -ne 0 ]; then
+  echo "recorded_cli: $failures failures"
+  exit 1
+fi
+echo "PASS: recorded_cli"
