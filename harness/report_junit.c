@@ -17,11 +17,20 @@ static void xml_text(FILE *f, const char *s)
     }
 }
 
-/* The findings of a run that mention `key` (or all, if key is NULL). */
+/* A contract finding: a draw that broke it, or a sampler that failed or crashed. */
+static int is_contract(const char *finding)
+{
+    return strncmp(finding, "draw ", 5) == 0 || strncmp(finding, "sampler ", 8) == 0 ||
+           strstr(finding, "broke the contract") != NULL;
+}
+
+/* The findings of a run that mention `key` (all if key is NULL; those of the
+ * contract if key is "contract"). */
 static void findings(FILE *f, const sv_run_eval *ev, const char *key)
 {
     for (int32_t i = 0; i < ev->n_findings; i++)
-        if (!key || strstr(ev->findings[i], key)) {
+        if (!key || (strcmp(key, "contract") == 0 ? is_contract(ev->findings[i])
+                                                  : strstr(ev->findings[i], key) != NULL)) {
             xml_text(f, ev->findings[i]);
             fputs("; ", f);
         }
@@ -88,7 +97,7 @@ int sv_report_junit(const sv_report *r, const char *path)
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_case_report *cr = &r->cases[i];
         const sv_run_eval *ev = &cr->runs[cr->n_runs - 1];
-        testcase(f, cr->name, "contract", ev->contract_verdict, ev, "draw", 0.0);
+        testcase(f, cr->name, "contract", ev->contract_verdict, ev, "contract", 0.0);
         if (ev->chain) {
             testcase(f, cr->name, "sequence transitions", ev->seq_verdict, ev, "sequence:",
                      ev->seq_chi2.p < ev->seq_g.p ? ev->seq_chi2.p : ev->seq_g.p);

@@ -6,12 +6,16 @@
  * and the tallies are summed at the end. Every random number is addressed by
  * the sequence's global index, so the sums do not depend on batch or threads.
  */
+#define _XOPEN_SOURCE 700 /* sigaltstack, SA_ONSTACK */
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "sv_harness.h"
 #ifdef SV_HAVE_CUDA
 #include "cuda_stage.h"
@@ -20,6 +24,32 @@
 /* What the harness writes into outputs before each call: a value left there
  * afterwards was never written by the sampler. */
 #define POISON 0x7ffffff5
+
+/* ---- sizes -------------------------------------------------------------------- */
+
+int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *bytes)
+{
+    /* target [B][K+1][V] and draft [B][K][V] floats: B (2K + 1) V of them */
+    size_t rows, floats, total;
+    if (K < 0 || V < 0 || __builtin_mul_overflow((size_t)B, (size_t)(2 * K + 1), &rows) ||
+        __builtin_mul_overflow(rows, (size_t)V, &floats) ||
+        __builtin_mul_overflow(floats, sizeof(float), &total))
+        return sv_fail(SV_EBAD, "%s: B x (K+1) x V = %llu x %lld x %lld target floats (and "
+                       "B x K x V draft floats) do not fit in size_t: %zu bytes at most",
+                       what, (unsigned long long)B, (long long)K + 1, (long long)V,
+                       (size_t)SIZE_MAX);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+    if (memory > 0.0 && (double)total > memory)
+        return sv_fail(SV_EBAD, "%s: B x (K+1) x V = %llu x %lld x %lld target floats and "
+                       "B x K x V draft floats take %zu bytes (%.1f GiB), more than this "
+                       "machine's %.1f GiB of memory", what, (unsigned long long)B,
+                       (long long)K + 1, (long long)V, total, (double)total / 1073741824.0,
+                       memory / 1073741824.0);
+    if (bytes)
+        *bytes = total;
+    return SV_OK;
+}
 
 /* ---- tallies ------------------------------------------------------------------ */
 
@@ -229,47 +259,247 @@ typedef struct shared {
     atomic_int stop, finished;
 } shared;
 
+typedef struct guard guard;
 typedef struct worker {
     shared *sh;
     sv_tally *tally;
     sv_worker_buffers buf;
     int status;
-    char error[256];
+    char error[SV_CASE_NAME_MAX + 256];
+    guard *guard; /* this thread's crash guard */
 } worker;
+
+/* ---- a sampler that crashes -------------------------------------------------------
+ * Every call into a sampler (init, verify, destroy) runs under a guard. A
+ * SIGSEGV, SIGBUS, SIGFPE or SIGILL inside it is taken on the thread that
+ * made the call: the handler says on stderr, with write(2) alone (async-
+ * signal-safe), which sampler crashed, in which call, on which case and
+ * sequences, and jumps back to the call, which then counts as a failed
+ * status: the case FAILs with that finding, the run stops at the next batch,
+ * and the reports are written as usual (exit 1, a verification failed). The
+ * crashed state is abandoned, not destroyed. SIGABRT (abort, a failed
+ * assert, or the C library finding a corrupt heap, its locks perhaps held)
+ * is told the same way, then the process exits with 1 at once: writing
+ * reports on such a heap could hang. A crash outside a sampler call is the
+ * harness's own: it gets the action it had before the run (the default, or a
+ * sanitizer's). */
+
+struct guard {
+    sigjmp_buf jump;
+    volatile sig_atomic_t active, signo;
+    int crashed; /* a verify call crashed: the state is abandoned */
+    const char *sampler, *call, *case_name;
+    uint64_t first, last; /* sequences of a verify call; last < first: none */
+};
+
+static _Thread_local guard *current_guard;
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define N_CRASH_SIGNALS (sizeof crash_signals / sizeof crash_signals[0])
+/* the actions the guard replaced (a sanitizer's, or the default), for crashes
+ * that are not a sampler's */
+static struct sigaction replaced[N_CRASH_SIGNALS];
+
+const char *sv_crash_signal_name(int signo)
+{
+    switch (signo) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault: a bad pointer or a stack overflow)";
+    case SIGBUS: return "SIGBUS (bus error: a bad or misaligned address)";
+    case SIGFPE: return "SIGFPE (arithmetic exception, such as an integer division by 0)";
+    case SIGILL: return "SIGILL (illegal instruction, or a trap)";
+    case SIGABRT: return "SIGABRT (abort: a failed assert or a corrupt heap)";
+    default: return "a signal";
+    }
+}
+
+/* async-signal-safe appends for the handler */
+static void put(char *buf, size_t *n, size_t cap, const char *s)
+{
+    for (; s && *s && *n + 1 < cap; s++)
+        buf[(*n)++] = *s;
+}
+
+static void put_u64(char *buf, size_t *n, size_t cap, uint64_t v)
+{
+    char digits[24];
+    int d = 0;
+    do {
+        digits[d++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (d && *n + 1 < cap)
+        buf[(*n)++] = digits[--d];
+}
+
+static void on_crash(int signo, siginfo_t *info, void *context)
+{
+    (void)context;
+    guard *g = current_guard;
+    if (!g || !g->active) { /* not in a sampler: the harness's own crash */
+        for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
+            if (crash_signals[i] == signo)
+                sigaction(signo, &replaced[i], NULL);
+        if (info->si_code <= 0) /* sent (abort, kill): send it again */
+            raise(signo);
+        return; /* a fault: the instruction faults again, under the action restored */
+    }
+    g->active = 0;
+    char msg[768];
+    size_t n = 0;
+    put(msg, &n, sizeof msg, "specverify: sampler ");
+    put(msg, &n, sizeof msg, g->sampler);
+    put(msg, &n, sizeof msg, " crashed with ");
+    put(msg, &n, sizeof msg, sv_crash_signal_name(signo));
+    put(msg, &n, sizeof msg, " in ");
+    put(msg, &n, sizeof msg, g->call);
+    put(msg, &n, sizeof msg, ", case ");
+    put(msg, &n, sizeof msg, g->case_name ? g->case_name : "?");
+    if (g->last >= g->first) {
+        put(msg, &n, sizeof msg, ", sequences ");
+        put_u64(msg, &n, sizeof msg, g->first);
+        put(msg, &n, sizeof msg, "..");
+        put_u64(msg, &n, sizeof msg, g->last);
+    }
+    put(msg, &n, sizeof msg,
+        signo == SIGABRT ? "; exiting at once (after an abort the heap may be corrupt)\n" : "\n");
+    ssize_t w = write(STDERR_FILENO, msg, n);
+    (void)w;
+    if (signo == SIGABRT)
+        _exit(SV_EVERIFY);
+    g->signo = signo;
+    siglongjmp(g->jump, 1);
+}
+
+static const char *status_name(int rc)
+{
+    switch (rc) {
+    case SV_SAMPLER_EINVAL: return "EINVAL: the batch is outside what it supports";
+    case SV_SAMPLER_ENOMEM: return "ENOMEM: an allocation failed";
+    case SV_SAMPLER_EDEVICE: return "EDEVICE: a device call failed";
+    case SV_SAMPLER_EINTERNAL: return "EINTERNAL";
+    default: return "not a status of sv_sampler.h";
+    }
+}
+
+/* Installs the handler for a run (sv_run is called from one thread at a time). */
+static void guard_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK; /* a stack overflow is caught too */
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
+        sigaction(crash_signals[i], &sa, &replaced[i]);
+}
+
+static void guard_restore(void)
+{
+    for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
+        sigaction(crash_signals[i], &replaced[i], NULL);
+}
+
+/* One guarded call: what to call, its arguments and its status. */
+typedef struct sampler_call {
+    const sv_sampler *s;
+    void *state, **state_out;
+    const sv_limits *limits;
+    const sv_batch *bt;
+    char *err;
+    size_t errlen;
+    int rc;
+} sampler_call;
+
+/* Runs fn(call) under this thread's guard (none: unguarded). Returns 0, or
+ * the signal that crashed it. */
+static int guarded(const char *what, uint64_t first, uint64_t last,
+                   void (*fn)(sampler_call *), sampler_call *call)
+{
+    guard *g = current_guard;
+    if (!g) {
+        fn(call);
+        return 0;
+    }
+    g->sampler = call->s->name;
+    g->call = what;
+    g->first = first;
+    g->last = last;
+    g->signo = 0;
+    if (sigsetjmp(g->jump, 1) != 0)
+        return g->signo; /* the handler cleared active and said what happened */
+    g->active = 1;
+    fn(call);
+    g->active = 0;
+    return 0;
+}
 
 /* A host sampler is called directly; a CUDA sampler through a stage that
  * copies the host batch to the device and back (cuda_stage.c). */
-static int sampler_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
-                        size_t errlen)
+static void do_init(sampler_call *k)
 {
 #ifdef SV_HAVE_CUDA
-    if (s->memspace == SV_MEM_CUDA)
-        return sv_cuda_stage_init(s, limits, (sv_cuda_stage **)state, err, errlen);
-#endif
-    int rc = s->init(state, limits);
-    if (rc != SV_SAMPLER_OK)
-        snprintf(err, errlen, "sampler %s: init failed with status %d", s->name, rc);
-    return rc;
-}
-
-static int sampler_verify(const sv_sampler *s, void *state, const sv_batch *bt)
-{
-#ifdef SV_HAVE_CUDA
-    if (s->memspace == SV_MEM_CUDA)
-        return sv_cuda_stage_verify(state, bt);
-#endif
-    return s->verify(state, bt);
-}
-
-static void sampler_destroy(const sv_sampler *s, void *state)
-{
-#ifdef SV_HAVE_CUDA
-    if (s->memspace == SV_MEM_CUDA) {
-        sv_cuda_stage_free(state);
+    if (k->s->memspace == SV_MEM_CUDA) {
+        k->rc = sv_cuda_stage_init(k->s, k->limits, (sv_cuda_stage **)k->state_out, k->err,
+                                   k->errlen);
         return;
     }
 #endif
-    s->destroy(state);
+    k->rc = k->s->init(k->state_out, k->limits);
+    if (k->rc != SV_SAMPLER_OK)
+        snprintf(k->err, k->errlen, "sampler %s: init failed with status %d (%s)",
+                 k->s->name, k->rc, status_name(k->rc));
+}
+
+static void do_verify(sampler_call *k)
+{
+#ifdef SV_HAVE_CUDA
+    if (k->s->memspace == SV_MEM_CUDA) {
+        k->rc = sv_cuda_stage_verify(k->state, k->bt);
+        return;
+    }
+#endif
+    k->rc = k->s->verify(k->state, k->bt);
+}
+
+static void do_destroy(sampler_call *k)
+{
+#ifdef SV_HAVE_CUDA
+    if (k->s->memspace == SV_MEM_CUDA) {
+        sv_cuda_stage_free(k->state);
+        return;
+    }
+#endif
+    k->s->destroy(k->state);
+}
+
+/* The status a crashed call counts as; the finding says what happened. */
+#define CRASHED SV_SAMPLER_EINTERNAL
+
+static int sampler_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
+                        size_t errlen)
+{
+    sampler_call k = {.s = s, .state_out = state, .limits = limits, .err = err,
+                      .errlen = errlen};
+    int signo = guarded("init", 1, 0, do_init, &k);
+    if (signo) {
+        *state = NULL;
+        snprintf(err, errlen, "sampler %s crashed with %s in init", s->name,
+                 sv_crash_signal_name(signo));
+        return CRASHED;
+    }
+    return k.rc;
+}
+
+/* After a crash the state is abandoned: destroying it could crash again. */
+static void sampler_destroy(const sv_sampler *s, void *state, sv_tally *t)
+{
+    sampler_call k = {.s = s, .state = state};
+    int signo = guarded("destroy", 1, 0, do_destroy, &k);
+    if (signo) {
+        t->sampler_error = CRASHED;
+        if (t->n_notes < SV_MAX_NOTES)
+            snprintf(t->notes[t->n_notes++], SV_NOTE_LEN, "sampler %s crashed with %s in "
+                     "destroy", s->name, sv_crash_signal_name(signo));
+    }
 }
 
 int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tally *t)
@@ -278,16 +508,27 @@ int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tall
         bt->out_tokens[i] = POISON;
     for (int32_t b = 0; b < bt->B; b++)
         bt->out_accepted[b] = POISON;
-    int rc = sampler_verify(cfg->sampler, state, bt);
-    if (rc != SV_SAMPLER_OK) {
-        t->sampler_error = rc;
+    const unsigned long long first = bt->first_index,
+                             last = bt->first_index + (uint64_t)bt->B - 1;
+    sampler_call k = {.s = cfg->sampler, .state = state, .bt = bt};
+    int signo = guarded("verify", first, last, do_verify, &k);
+    if (signo) {
+        current_guard->crashed = 1;
+        t->sampler_error = CRASHED;
         if (t->n_notes < SV_MAX_NOTES)
             snprintf(t->notes[t->n_notes++], SV_NOTE_LEN,
-                     "sampler %s: verify of sequences %llu..%llu returned status %d",
-                     cfg->sampler->name, (unsigned long long)bt->first_index,
-                     (unsigned long long)(bt->first_index + (uint64_t)bt->B - 1), rc);
+                     "sampler %s crashed with %s in verify of sequences %llu..%llu",
+                     cfg->sampler->name, sv_crash_signal_name(signo), first, last);
+        return CRASHED;
     }
-    return rc;
+    if (k.rc != SV_SAMPLER_OK) {
+        t->sampler_error = k.rc;
+        if (t->n_notes < SV_MAX_NOTES)
+            snprintf(t->notes[t->n_notes++], SV_NOTE_LEN,
+                     "sampler %s: verify of sequences %llu..%llu returned status %d (%s)",
+                     cfg->sampler->name, first, last, k.rc, status_name(k.rc));
+    }
+    return k.rc;
 }
 
 /* Chunk `unit` of a fixed-row case: drafts, one verify call, counting. */
@@ -351,6 +592,9 @@ static int alloc_buffers(sv_worker_buffers *w, const sv_case *c, int32_t batch)
     return ok ? 0 : -1;
 }
 
+/* The signal stack of a worker: a sampler that overflows its stack is caught too. */
+#define ALT_STACK_BYTES (256 * 1024)
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -359,35 +603,56 @@ static void *work(void *arg)
     const sv_sampler *s = sh->cfg->sampler;
     sv_limits limits = {sh->batch, c->K, c->V};
 
-    if (alloc_buffers(&w->buf, c, sh->batch) != 0) {
-        w->status = SV_EENV;
-        snprintf(w->error, sizeof w->error, "out of memory for batch buffers of %d", sh->batch);
-        atomic_store(&sh->stop, 1);
-        atomic_fetch_add(&sh->finished, 1);
-        return NULL;
+    stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
+    if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
+        free(alt.ss_sp);
+        alt.ss_sp = NULL;
     }
-    int rc = sampler_init(s, &w->buf.state, &limits, w->tally->notes[w->tally->n_notes],
-                          SV_NOTE_LEN);
-    if (rc != SV_SAMPLER_OK) {
-        w->tally->sampler_error = rc;
-        w->tally->n_notes++;
+    w->guard = calloc(1, sizeof *w->guard);
+    if (w->guard)
+        w->guard->case_name = c->name;
+    current_guard = w->guard;
+
+    if (!w->guard || alloc_buffers(&w->buf, c, sh->batch) != 0) {
+        w->status = SV_EENV;
+        double rows = c->chain ? (double)sh->batch * (2.0 * c->K + 1.0) * c->V * 4.0 : 0.0;
+        snprintf(w->error, sizeof w->error, "case %s: out of memory for a worker's batch "
+                 "buffers of %d sequences (%.0f bytes asked)", c->name, sh->batch,
+                 rows + (double)sh->batch * (2.0 * c->K + 3.0) * 4.0);
         atomic_store(&sh->stop, 1);
     } else {
-        for (;;) {
-            uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
-            if (unit >= sh->n_units || atomic_load(&sh->stop))
-                break;
-            rc = c->chain ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
-                                          w->tally, &sh->done)
-                          : fixed_unit(sh, &w->buf, unit, w->tally);
-            if (rc != SV_SAMPLER_OK) {
-                atomic_store(&sh->stop, 1);
-                break;
+        int rc = sampler_init(s, &w->buf.state, &limits, w->tally->notes[w->tally->n_notes],
+                              SV_NOTE_LEN);
+        if (rc != SV_SAMPLER_OK) {
+            w->tally->sampler_error = rc;
+            w->tally->n_notes++;
+            atomic_store(&sh->stop, 1);
+        } else {
+            for (;;) {
+                uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
+                if (unit >= sh->n_units || atomic_load(&sh->stop))
+                    break;
+                rc = c->chain ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
+                                              w->tally, &sh->done)
+                              : fixed_unit(sh, &w->buf, unit, w->tally);
+                if (rc != SV_SAMPLER_OK) {
+                    atomic_store(&sh->stop, 1);
+                    break;
+                }
             }
+            if (!w->guard->crashed)
+                sampler_destroy(s, w->buf.state, w->tally);
         }
-        sampler_destroy(s, w->buf.state);
+        free_buffers(&w->buf);
     }
-    free_buffers(&w->buf);
+    current_guard = NULL;
+    free(w->guard);
+    w->guard = NULL;
+    if (alt.ss_sp) {
+        stack_t off = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+        free(alt.ss_sp);
+    }
     atomic_fetch_add(&sh->finished, 1);
     return NULL;
 }
@@ -419,6 +684,14 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
     }
     if ((uint64_t)threads > sh.n_units)
         threads = sh.n_units ? (int32_t)sh.n_units : 1;
+    if (c->chain) { /* every thread holds the rows of its batch */
+        char what[SV_CASE_NAME_MAX + 96];
+        snprintf(what, sizeof what, "case %s: batches of %d streams on %d thread%s", c->name,
+                 sh.batch, threads, threads == 1 ? "" : "s");
+        int rc = sv_rows_bytes(what, (uint64_t)threads * (uint64_t)sh.batch, c->K, c->V, NULL);
+        if (rc != SV_OK)
+            return rc;
+    }
 
     worker *workers = calloc((size_t)threads, sizeof *workers);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
@@ -427,6 +700,7 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
         free(ids);
         return sv_fail(SV_EENV, "out of memory for %d threads", threads);
     }
+    guard_install();
     int status = SV_OK;
     int32_t started = 0;
     for (int32_t i = 0; i < threads && status == SV_OK; i++) {
@@ -460,6 +734,7 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
             status = sv_fail(workers[i].status, "%s", workers[i].error);
         tally_add(tally, workers[i].tally, plan);
     }
+    guard_restore();
     tally->seconds += sv_now() - start;
     for (int32_t i = 0; i < threads; i++)
         sv_tally_free(workers[i].tally);
