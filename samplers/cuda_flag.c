@@ -6,7 +6,13 @@
 int sv_cuda_status(const char *sampler, const char *what, int cuda_error)
 {
     cudaError_t e = (cudaError_t)cuda_error;
-    fprintf(stderr, "%s: %s: %s (%s)\n", sampler, what, cudaGetErrorString(e), cudaGetErrorName(e));
+    size_t free_bytes = 0, total = 0; /* an allocation that failed: how much is there */
+    if (e == cudaErrorMemoryAllocation && cudaMemGetInfo(&free_bytes, &total) == cudaSuccess)
+        fprintf(stderr, "%s: %s: %s (%s; %zu of %zu bytes free on the device)\n", sampler, what,
+                cudaGetErrorString(e), cudaGetErrorName(e), free_bytes, total);
+    else
+        fprintf(stderr, "%s: %s: %s (%s)\n", sampler, what, cudaGetErrorString(e),
+                cudaGetErrorName(e));
     return e == cudaErrorMemoryAllocation ? SV_SAMPLER_ENOMEM : SV_SAMPLER_EDEVICE;
 }
 

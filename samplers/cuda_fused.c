@@ -5,6 +5,7 @@
  * how many blocks share a sequence's row (enough blocks to fill the GPU at
  * any B), launches, and waits only to read back the bad-input flag, because
  * the contract returns a status. The launch itself never synchronizes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime_api.h>
 #include "sv_registry.h"
@@ -62,13 +63,15 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     /* B * splits_for(B) <= max(one wave, B) for every B <= max_B */
     const size_t winners =
         (size_t)s->blocks_per_sm * (size_t)s->sm_count + (size_t)s->max_B;
-    const char *what = "querying the device";
+    char what[96] = "querying the device";
     if (e == cudaSuccess) {
-        what = "allocating the per-block winners";
+        snprintf(what, sizeof what, "allocating the per-block winners, %zu bytes",
+                 winners * sv_cuda_fused_winner_bytes());
         e = cudaMalloc(&s->winners, winners * sv_cuda_fused_winner_bytes());
     }
     if (e == cudaSuccess) {
-        what = "allocating the arrival counters";
+        snprintf(what, sizeof what, "allocating the arrival counters, %zu bytes",
+                 (size_t)s->max_B * sizeof(unsigned));
         e = cudaMalloc((void **)&s->arrivals, (size_t)s->max_B * sizeof(unsigned));
     }
     if (e == cudaSuccess)
