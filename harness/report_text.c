@@ -1,5 +1,6 @@
 /* report_text.c: the table a person reads, then what looks wrong, then the summary. */
 #include <math.h>
+#include <string.h>
 #include "sv_harness.h"
 
 static void fmt_p(char *buf, size_t len, sv_gof g)
@@ -37,6 +38,11 @@ static void print_chain_run(const sv_case_report *cr, const sv_run_eval *ev, FIL
 
 static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)
 {
+    /* a name wider than its column (a recorded step's path) gets a line of
+     * its own rather than losing its end, where the step is */
+    const int own_line = strlen(cr->name) > 34;
+    if (own_line)
+        fprintf(out, "%s\n", cr->name);
     if (ev->chain) {
         print_chain_run(cr, ev, out);
         return;
@@ -64,7 +70,7 @@ static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out
                                                   sv_verdict_worst(ev->indep_seq_verdict,
                                                                    ev->indep_pos_verdict)));
         fprintf(out, "%-34.34s %3d %10llu %8s %8s  %-28s %8s %8s %8s  %s\n",
-                k == 0 ? cr->name : "", k + 1, (unsigned long long)pe->N, chi, g, tv, w2, len, ind,
+                k == 0 && !own_line ? cr->name : "", k + 1, (unsigned long long)pe->N, chi, g, tv, w2, len, ind,
                 sv_verdict_name(v));
     }
 }
