@@ -30,7 +30,12 @@ static void usage(FILE *out)
         "  --alpha A       family-wise false-alarm rate per run (default 1e-6)\n"
         "  --batch B, --threads T  as for verify\n"
         "\n"
-        "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not, 2 bad usage.\n");
+        "SIGINT or SIGTERM stops the run at the next batch: the runs that finished are\n"
+        "tested and reported, marked PARTIAL (the run cut short is left out); a second\n"
+        "signal ends it at once.\n"
+        "\n"
+        "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not, 2 bad usage,\n"
+        "128 + the signal when interrupted.\n");
 }
 
 /* Appends the p-values of one run that calibration uses. */
@@ -148,17 +153,26 @@ int sv_cmd_calibrate(int argc, char **argv)
     double split = 0.0;
     sv_progress progress;
     sv_progress_start(&progress, 1, "calibrate (runs)", runs);
-    uint64_t run_seed = seed;
+    uint64_t run_seed = seed, finished = 0;
+    int interrupted = 0;
+    sv_interrupt_install();
     for (uint64_t i = 0; i < runs && rc == SV_OK; i++) {
+        if ((interrupted = sv_interrupted()) != 0)
+            break;
         sv_report *r = NULL;
         cfg.seed = run_seed;
         run_seed = sv_rerun_seed(run_seed);
         rc = sv_verify(&cfg, &r);
+        if (rc == SV_OK && (interrupted = r->interrupted) != 0) {
+            sv_report_free(r); /* a run cut short: its p-values are left out */
+            break;
+        }
         if (rc == SV_OK) {
             failed_runs += r->failed > 0;
             n_tests = r->n_tests;
             split = r->split_alpha;
             rc = collect(r, &pv, &n, &cap);
+            finished++;
         }
         sv_report_free(r);
         sv_progress_update(&progress, i + 1);
@@ -171,6 +185,22 @@ int sv_cmd_calibrate(int argc, char **argv)
         return rc;
     }
 
+    if (interrupted)
+        printf("PARTIAL: interrupted by %s after %llu of %llu runs (the run cut short is "
+               "left out); the statistics below are those of the runs that finished\n\n",
+               sv_signal_name(interrupted), (unsigned long long)finished,
+               (unsigned long long)runs);
+    if (interrupted && n < 2) {
+        printf("specverify %s calibrate: sampler %s, suite %s: too few p-values (%zu) to "
+               "test\n", SV_VERSION, sampler->name, suite_name, n);
+        free(pv);
+        fprintf(stderr, "specverify: interrupted by %s after %llu of %llu runs\n",
+                sv_signal_name(interrupted), (unsigned long long)finished,
+                (unsigned long long)runs);
+        return 128 + interrupted;
+    }
+    const uint64_t planned = runs;
+    runs = finished; /* the rates below are over the runs that finished */
     uint64_t small = 0, counts[10];
     for (size_t i = 0; i < n; i++)
         small += pv[i] < 1e-3;
@@ -197,8 +227,14 @@ int sv_cmd_calibrate(int argc, char **argv)
            "at %.2g; 95%% CI [%.4g, %.4g])\n", (unsigned long long)failed_runs,
            (unsigned long long)runs, (double)failed_runs / (double)runs, alpha, split, fa_lo,
            fa_hi);
-    printf("\n%s: p-values %s uniform at the 1e-3 level\n", uniform ? "CALIBRATED" : "NOT CALIBRATED",
-           uniform ? "are" : "are not");
+    printf("\n%s%s: p-values %s uniform at the 1e-3 level\n", interrupted ? "PARTIAL, " : "",
+           uniform ? "CALIBRATED" : "NOT CALIBRATED", uniform ? "are" : "are not");
     free(pv);
+    if (interrupted) {
+        fprintf(stderr, "specverify: interrupted by %s after %llu of %llu runs; partial "
+                "results above\n", sv_signal_name(interrupted), (unsigned long long)finished,
+                (unsigned long long)planned);
+        return 128 + interrupted;
+    }
     return uniform ? SV_OK : SV_EVERIFY;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# interrupt_cli.sh: nothing lost when a long verify is interrupted. SIGINT
-# and SIGTERM stop it at the next batch: exit 128 + signal, the earlier
-# report files byte for byte intact, the cases that ran written to
+# interrupt_cli.sh: nothing lost when a long verify or calibrate run is
+# interrupted. SIGINT and SIGTERM stop it at the next batch: exit 128 +
+# signal, the earlier report files byte for byte intact, what ran written to
 # FILE.partial (JSON and JUnit) and marked partial, and the text says so.
 # usage: interrupt_cli.sh SPECVERIFY SCRATCH_DIR
 set -u
@@ -40,5 +40,18 @@ for sig in INT TERM; do
     fail "SIG$sig: the text report does not say partial"
   grep -q "^seedlab:V=1000,K=5 .*PASS$" out.txt || fail "SIG$sig: the cut case is not reported"
 done
+# calibrate: the runs that finished are tested, marked PARTIAL
+"$sv" calibrate --runs 100000 >cal.out 2>cal.err &
+pid=$!
+sleep 3
+kill -s INT "$pid"
+wait "$pid"
+rc=$?
+[ $rc -eq 130 ] || fail "calibrate SIGINT: exit $rc, want 130 ($(tail -2 cal.err))"
+grep -q "^PARTIAL: interrupted by SIGINT after [0-9]* of 100000 runs (the run cut short is left out)" \
+  cal.out || fail "calibrate SIGINT: the text does not say partial: $(head -3 cal.out)"
+grep -q "^PARTIAL, \(CALIBRATED\|NOT CALIBRATED\): \|too few p-values" cal.out ||
+  fail "calibrate SIGINT: no verdict of the runs that finished"
+
 echo "$failures failed"
 [ "$failures" -eq 0 ]
