@@ -19,6 +19,11 @@ int sv_atomic_open(sv_atomic_file *f, const char *path)
         return sv_fail(SV_EENV, "%s: out of memory", path);
     }
     memcpy(f->path, path, n + 1);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* rename would fail at the end */
+        sv_atomic_abort(f);
+        return sv_fail(SV_EBAD, "%s: cannot write there: it is a folder", path);
+    }
     snprintf(f->tmp, n + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(f->tmp);
     if (fd < 0) {
@@ -70,4 +75,13 @@ void sv_atomic_abort(sv_atomic_file *f)
     free(f->tmp);
     free(f->path);
     memset(f, 0, sizeof *f);
+}
+
+int sv_atomic_check(const char *path)
+{
+    sv_atomic_file f;
+    int rc = sv_atomic_open(&f, path);
+    if (rc == SV_OK)
+        sv_atomic_abort(&f);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* cmd_mutants.c: `specverify mutants`: every broken variant through the suite.
  * The detection table says, per variant and check, the smallest p-value seen,
  * the power predicted before sampling, and CAUGHT or MISSED. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ typedef struct mutant_row {
     char needed_case[SV_CASE_NAME_MAX];
     uint64_t draws;
     signed char caught, is_hard;
+    signed char cut_short;    /* an interrupted run: the table holds what it finished */
 } mutant_row;
 
 static const hard_variant *find_hard(const char *name)
@@ -152,6 +154,8 @@ static void fmt_count(char *buf, size_t len, double x)
 
 static const char *result_of(const mutant_row *m)
 {
+    if (m->cut_short)
+        return m->caught ? "CAUGHT (cut short)" : "CUT SHORT";
     return m->caught ? "CAUGHT" : (m->is_hard ? "MISSED (hard)" : "MISSED");
 }
 
@@ -178,8 +182,10 @@ static void print_table(const mutant_row *rows, size_t n, FILE *out, int markdow
     }
 }
 
+/* partial: NULL, or what cut the run short (the file is then FILE.partial) */
 static int write_markdown(const char *path, const mutant_row *rows, size_t n, const char *suite,
-                          uint64_t seed, double alpha, double target, int full)
+                          uint64_t seed, double alpha, double target, int full,
+                          const char *partial)
 {
     sv_atomic_file f;
     int rc = sv_atomic_open(&f, path);
@@ -187,6 +193,9 @@ static int write_markdown(const char *path, const mutant_row *rows, size_t n, co
         return rc;
     fprintf(f.fp, "# Broken variants against the `%s` suite%s\n\n", suite,
             full ? " (--full)" : "");
+    if (partial)
+        fprintf(f.fp, "**PARTIAL: %s.** The rows are what finished; a variant cut short ran "
+                "on the draws it finished.\n\n", partial);
     fprintf(f.fp, "Made by `specverify mutants --suite %s%s --seed %llu --alpha %g`, "
             "specverify %s.\n\n", suite, full ? " --full" : "", (unsigned long long)seed, alpha,
             SV_VERSION);
@@ -204,7 +213,7 @@ static int write_markdown(const char *path, const mutant_row *rows, size_t n, co
 }
 
 static int write_h5(const char *path, const mutant_row *rows, size_t n, const char *suite,
-                    uint64_t seed, double alpha, double target)
+                    uint64_t seed, double alpha, double target, const char *partial)
 {
     sv_h5 f;
     int rc = sv_h5_create(&f, path);
@@ -253,6 +262,7 @@ static int write_h5(const char *path, const mutant_row *rows, size_t n, const ch
         if (rc == SV_OK) rc = sv_h5_attr(&f, "target_power", num);
         if (rc == SV_OK) rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
         if (rc == SV_OK) rc = sv_h5_attr(&f, "created", when);
+        if (rc == SV_OK && partial) rc = sv_h5_attr(&f, "partial", partial);
     }
     free(names);
     free(cases);
@@ -290,8 +300,12 @@ static void usage(FILE *out)
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"
         "  --seed, --alpha, --batch, --threads  as for verify\n"
         "\n"
+        "SIGINT or SIGTERM stops the run at the next batch: the variants that ran\n"
+        "(the last on the draws it finished) are printed and written to FILE.partial,\n"
+        "marked partial, leaving an earlier FILE whole; a second signal ends it at once.\n"
+        "\n"
         "Exit status: 0 every variant caught (hard ones only count with --full),\n"
-        "1 a variant missed, 2 bad usage.\n");
+        "1 a variant missed, 2 bad usage, 128 + the signal when interrupted.\n");
 }
 
 static int selected(const char *list, const char *name)
@@ -375,10 +389,17 @@ int sv_cmd_mutants(int argc, char **argv)
     }
     struct stat st;
     if (stat(out_dir, &st) != 0 && mkdir(out_dir, 0777) != 0)
-        return sv_fail(SV_EBAD, "mutants: cannot create the output folder %s", out_dir);
+        return sv_fail(SV_EBAD, "mutants: cannot create the output folder %s: %s", out_dir,
+                       strerror(errno));
     char md_path[1200], h5_path[1200];
-    snprintf(md_path, sizeof md_path, "%s/mutants-%s%s.md", out_dir, suite_name, full ? "-full" : "");
+    int len = snprintf(md_path, sizeof md_path, "%s/mutants-%s%s.md", out_dir, suite_name,
+                       full ? "-full" : "");
     snprintf(h5_path, sizeof h5_path, "%s/mutants-%s%s.h5", out_dir, suite_name, full ? "-full" : "");
+    if (len < 0 || (size_t)len + sizeof ".partial" > sizeof md_path)
+        return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long", out_dir);
+    /* an output that cannot be written fails now, not after hours of sampling */
+    if ((rc = sv_atomic_check(md_path)) != SV_OK || (rc = sv_atomic_check(h5_path)) != SV_OK)
+        return rc;
 
     size_t n_cases = suite->n_entries;
     const char *specs[64];
@@ -388,11 +409,17 @@ int sv_cmd_mutants(int argc, char **argv)
         draws[i] = suite->entries[i].draws;
     }
     mutant_row rows[64];
-    size_t n_rows = 0;
+    size_t n_rows = 0, n_planned = 0;
+    for (size_t i = 0; i < sv_registry_broken_count(); i++)
+        n_planned += selected(variants, sv_registry_broken_get(i)->name) != 0;
+    int interrupted = 0;
+    sv_interrupt_install();
     for (size_t i = 0; i < sv_registry_broken_count() && n_rows < 64 && rc == SV_OK; i++) {
         const sv_sampler *s = sv_registry_broken_get(i);
         if (!selected(variants, s->name))
             continue;
+        if ((interrupted = sv_interrupted()) != 0)
+            break; /* between variants: the next one does not start */
         mutant_row *m = &rows[n_rows++];
         memset(m, 0, sizeof *m);
         m->sampler = s;
@@ -423,23 +450,52 @@ int sv_cmd_mutants(int argc, char **argv)
         if (rc != SV_OK)
             break;
         fold(m, r);
+        if ((interrupted = r->interrupted) != 0) {
+            /* the power of what ran: the cases that ran, the last on its draws */
+            uint64_t ran[64];
+            for (size_t j = 0; j < r->n_cases && j < 64; j++)
+                ran[j] = j + 1 < r->n_cases ? cfg.draws[j] : r->cases[j].runs[0].draws;
+            m->cut_short = 1;
+            rc = r->n_cases ? predict(m, cfg.specs, ran, r->n_cases, r->split_alpha, target)
+                            : SV_OK;
+            sv_report_free(r);
+            break;
+        }
         rc = predict(m, cfg.specs, cfg.draws, cfg.n_cases, r->split_alpha, target);
         sv_report_free(r);
     }
     if (rc != SV_OK)
         return rc;
+    /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
+    char partial[256];
+    if (interrupted) {
+        size_t whole = n_rows - (n_rows && rows[n_rows - 1].cut_short);
+        snprintf(partial, sizeof partial, "interrupted by %s: %zu of %zu variants ran whole%s",
+                 sv_signal_name(interrupted), whole, n_planned,
+                 whole < n_rows ? ", the next cut short" : "");
+        strcat(md_path, ".partial"); /* room checked above */
+        strcat(h5_path, ".partial");
+    }
 
     printf("specverify %s mutants: suite %s%s, seed %llu, family-wise false-alarm rate %g\n\n",
            SV_VERSION, suite_name, full ? " (--full)" : "", (unsigned long long)seed, alpha);
     print_table(rows, n_rows, stdout, 0);
     printf("\ncells: smallest p over the cases (* below the split threshold); power: predicted "
            "P(caught); draws for: draws of the best case for power %g\n", target);
-    rc = write_markdown(md_path, rows, n_rows, suite_name, seed, alpha, target, full);
+    const char *note = interrupted ? partial : NULL;
+    if (interrupted)
+        printf("\nPARTIAL: %s\n", partial);
+    rc = write_markdown(md_path, rows, n_rows, suite_name, seed, alpha, target, full, note);
     if (rc == SV_OK)
-        rc = write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target);
+        rc = write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target, note);
     if (rc != SV_OK)
         return rc;
     printf("wrote %s and %s\n", md_path, h5_path);
+    if (interrupted) {
+        fprintf(stderr, "specverify: %s; partial results in %s and %s\n", partial, md_path,
+                h5_path);
+        return 128 + interrupted;
+    }
 
     size_t missed = 0;
     for (size_t i = 0; i < n_rows; i++)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# interrupt_cli.sh: nothing lost when a long verify or calibrate run is
-# interrupted. SIGINT and SIGTERM stop it at the next batch: exit 128 +
-# signal, the earlier report files byte for byte intact, what ran written to
-# FILE.partial (JSON and JUnit) and marked partial, and the text says so.
+# interrupt_cli.sh: nothing lost when a long verify, mutants or calibrate
+# run is interrupted. SIGINT and SIGTERM stop it at the next batch: exit
+# 128 + signal, the earlier result files byte for byte intact, what ran
+# written to FILE.partial (verify: JSON and JUnit; mutants: Markdown and
+# HDF5) and marked partial, and the text says so.
 # usage: interrupt_cli.sh SPECVERIFY SCRATCH_DIR
 set -u
 sv=$1
@@ -40,6 +41,36 @@ for sig in INT TERM; do
     fail "SIG$sig: the text report does not say partial"
   grep -q "^seedlab:V=1000,K=5 .*PASS$" out.txt || fail "SIG$sig: the cut case is not reported"
 done
+# mutants: the earlier table stays whole, the variants that ran go to
+# FILE.partial. --full runs accept_zero_target on binary:p=0,q=1 for 2.3e8
+# draws (minutes), so the signal lands inside it, after resample_from_p.
+mut=(mutants --suite smoke --full --out mut)
+"$sv" "${mut[@]}" --variants resample_from_p >/dev/null 2>&1 || fail "mutants, the short run: exit $?"
+before=$(cat mut/mutants-smoke-full.md mut/mutants-smoke-full.h5 | md5sum)
+for sig in INT TERM; do
+  want=$((128 + $(kill -l "$sig")))
+  rm -f mut/*.partial
+  "$sv" "${mut[@]}" --variants resample_from_p,accept_zero_target >mut.out 2>mut.err &
+  pid=$!
+  sleep 4
+  kill -s "$sig" "$pid"
+  wait "$pid"
+  rc=$?
+  [ $rc -eq $want ] || fail "mutants SIG$sig: exit $rc, want $want ($(tail -2 mut.err))"
+  [ "$(cat mut/mutants-smoke-full.md mut/mutants-smoke-full.h5 | md5sum)" = "$before" ] ||
+    fail "mutants SIG$sig: the earlier table changed"
+  note="interrupted by SIG$sig: 1 of 2 variants ran whole, the next cut short"
+  grep -q "^\*\*PARTIAL: $note\.\*\*" mut/mutants-smoke-full.md.partial ||
+    fail "mutants SIG$sig: the Markdown table does not say partial"
+  grep -q "^| resample_from_p | .* | CAUGHT |$" mut/mutants-smoke-full.md.partial ||
+    fail "mutants SIG$sig: the finished variant is not in the partial table"
+  grep -q "^| accept_zero_target | .* | \(CAUGHT (cut short)\|CUT SHORT\) |$" \
+    mut/mutants-smoke-full.md.partial || fail "mutants SIG$sig: the cut variant is not marked"
+  grep -aq "$note" mut/mutants-smoke-full.h5.partial ||
+    fail "mutants SIG$sig: the HDF5 file has no partial attribute"
+  grep -q "^PARTIAL: $note" mut.out || fail "mutants SIG$sig: the text does not say partial"
+done
+
 # calibrate: the runs that finished are tested, marked PARTIAL
 "$sv" calibrate --runs 100000 >cal.out 2>cal.err &
 pid=$!
