@@ -51,6 +51,11 @@ static int validate_row(const sv_case *c, const char *what, int32_t k, const flo
         }
         sum += v;
     }
+    if (sum == 0.0) {
+        snprintf(err, errlen, "case %s, %s row %d: every probability is 0, so no token can "
+                 "be drawn from it", c->name, what, k + 1);
+        return -1;
+    }
     if (fabs(sum - 1.0) > 1e-3) {
         snprintf(err, errlen, "case %s, %s row %d: row sums to %.6g, expected 1 +- 1e-3",
                  c->name, what, k + 1, sum);
@@ -61,6 +66,15 @@ static int validate_row(const sv_case *c, const char *what, int32_t k, const flo
 
 int sv_case_validate(const sv_case *c, char *err, size_t errlen)
 {
+    /* K is bounded by the sampler contract's SV_MAX_K = 16 */
+    int bad_V = c->V < 2 || c->V > SV_MAX_V;
+    if (bad_V || c->K < 1 || c->K > 16) {
+        snprintf(err, errlen, "case %s: %s = %d is outside [%d, %d]%s", c->name,
+                 bad_V ? "V" : "K", bad_V ? c->V : c->K, bad_V ? 2 : 1, bad_V ? SV_MAX_V : 16,
+                 bad_V && c->V == 1 ? ": a single token leaves nothing to test"
+                 : !bad_V && c->K == 0 ? ": no drafts, nothing to verify" : "");
+        return -1;
+    }
     for (int32_t s = 0; c->chain && s < c->V; s++) {
         if (validate_row(c, "target chain state", s, c->chain->P + (size_t)s * c->V, err,
                          errlen) != 0 ||
