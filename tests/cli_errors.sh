@@ -58,6 +58,7 @@ expect 1 "accepts no drafts" verify --sampler direct --case zipf:V=50,K=2 --draw
 expect 0 "sampler example_race" verify --plugin "$plugin" --case zipf:V=50,K=2 --draws 20000
 expect 0 "example_race" list --plugin "$plugin"
 expect 2 "built against sampler contract version 42" verify --plugin "$bad_plugin"
+expect 2 "sampler name 'example_race' is already taken" verify --plugin "$plugin" --plugin "$plugin"
 
 # bench: usage errors are caught before any device is looked for
 expect 0 "usage: specverify bench" bench --help
@@ -68,6 +69,95 @@ expect 2 "--input: 'logits-f32' is not a mode this build has" bench --input logi
 expect 2 "--cold and --hot: give one of them" bench --cold --hot
 expect 2 "--V: 'x' is not a whole number" bench --V 1000,x
 expect 2 "unknown option '--frob'" bench --frob
+
+# ---- issue 7: every command's bad input names what and where (exit 2)
+expect 2 "case zipf: K=0 is out of range [1, 16]" verify --case zipf:K=0
+expect 2 "case zipf: K=17 is out of range [1, 16]" verify --case zipf:K=17
+expect 2 "case zipf: K=-1 is out of range [1, 16]" verify --case zipf:K=-1
+expect 2 "case zipf: V=0 is out of range [2," verify --case zipf:V=0
+expect 2 "case logits: T=-1 is out of range [0, 100]" verify --case logits:T=-1
+expect 2 "case logits: T='nan' is not a number" verify --case logits:T=nan
+expect 2 "case zipf: 'V' is not key=value" verify --case zipf:V
+expect 2 "case zipf: V='x' is not a number" verify --case zipf:V=x
+expect 2 "verify: --draws needs a value" verify --draws
+expect 2 "--draws: -5 is out of range" verify --draws -5
+expect 2 "--alpha: 'nan' is not a number" verify --alpha nan
+expect 2 "verify: give --suite or --case, not both" verify --case zipf --suite smoke
+expect 2 "list: unknown option '--bogus'" list --bogus
+expect 2 "calibrate: unknown option '--bogus'" calibrate --bogus
+expect 2 "calibrate: --runs needs a value" calibrate --runs
+expect 2 "--runs: 1 is out of range [2, 1000000]" calibrate --runs 1
+expect 2 "--alpha: 2 is outside (0, 1)" calibrate --alpha 2
+expect 2 "calibrate: unknown sampler 'nope'" calibrate --sampler nope
+expect 2 "calibrate: unknown suite 'nope'" calibrate --suite nope
+expect 2 "mutants: unknown option '--bogus'" mutants --bogus
+expect 2 "mutants: unknown suite 'nope'" mutants --suite nope
+expect 2 "--alpha: 0 is outside (0, 1)" mutants --alpha 0
+expect 2 "--power: 1 is outside (0, 1)" mutants --power 1
+expect 2 "unknown option '--bogus' (see 'specverify sweep --help')" sweep --bogus
+expect 2 "--T: 'x' is not a number" sweep --case logits --T x
+expect 2 "--T: 0 points; give 1 to 64" sweep --case logits --T 0:1:0
+expect 2 "--K: 0 is outside [1, 16]" sweep --case logits --K 0
+expect 2 "--K: '' has no values" sweep --case logits --K ''
+expect 2 "--c: -1 is outside [0, 100]" sweep --case logits --c -1
+expect 2 "--draws: 0 is out of range" sweep --case logits --draws 0
+expect 2 "--sampler: unknown sampler 'nope'" sweep --case logits --sampler nope
+expect 2 "--B: 'x' is not a number" sweep --case logits --B 1,x --target-us 1 --sampler-us 1
+expect 2 "--B needs a value" bench --B
+expect 2 "--K: 0 is out of range [1, 16]" bench --K 0
+expect 2 "--V: 1 is out of range [2, 1048576]" bench --V 1
+expect 2 "--sampler: ref runs on the host; bench times CUDA samplers" bench --sampler ref
+expect 2 "--time-limit: 0 is outside (0, 3600)" bench --time-limit 0
+expect 2 "run: cannot open $dir/none.ini" run "$dir/none.ini"
+expect 2 "run: unknown or incomplete option '--bogus'" run --bogus
+expect 2 "plot: unknown option '--bogus'" plot --bogus
+expect 2 "compare: unknown option '--bogus'" compare --bogus
+expect 2 "compare: --plot needs a value" compare a.h5 --plot
+expect 2 "mutants: --variants needs a value" mutants --variants
+expect 2 "--T: -1 is outside [0, 100]" sweep --case logits --T -1
+expect 2 "$dir/none.h5: not an HDF5 file" plot "$dir/none.h5"
+
+# ---- sizes: B x (K+1) x V beyond memory gets the bytes asked, before any device
+expect 2 "bench: the largest input: B x (K+1) x V = 1048576 x 17 x 1048576 target floats and B x K x V draft floats take 145135534866432 bytes" \
+  bench --B 1,1048576 --K 2,16 --V 1048576
+# a Markov case builds every stream's rows: 262144 streams x 33 rows x 4096 floats
+# is 132 GiB, more than the machines this runs on (skipped where it would fit)
+memory_kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || echo 0)
+if [ "${memory_kib:-0}" -lt 138000000 ]; then
+  expect 2 "case markov:V=4096,K=16,streams=1048576: batches of 262144 streams on 1 thread: B x (K+1) x V = 262144 x 17 x 4096 target floats and B x K x V draft floats take 141733920768 bytes" \
+    verify --case markov:V=4096,K=16,streams=1048576 --batch 1048576 --threads 1 --draws 1
+else
+  echo "SKIP: the Markov size check: this machine has $memory_kib KiB, the rows would fit"
+fi
+
+# ---- output paths that cannot be written: exit 2 before any sampling
+mkdir -p "$dir/folder" "$dir/mutants-out/mutants-smoke.md"
+echo "a file" >"$dir/file"
+expect 2 "$dir/folder: cannot write there: it is a folder" verify --case zipf:V=50,K=2 --json "$dir/folder"
+expect 2 "$dir/file/r.xml: cannot write there: Not a directory" verify --case zipf:V=50,K=2 --junit "$dir/file/r.xml"
+expect 2 "--out: cannot create the folder $dir/file/sweep: Not a directory" \
+  sweep --case logits:V=50,K=2 --draws 100 --out "$dir/file/sweep"
+expect 2 "mutants: cannot create the output folder $dir/file/m: Not a directory" \
+  mutants --suite smoke --out "$dir/file/m"
+expect 2 "$dir/mutants-out/mutants-smoke.md: cannot write there: it is a folder" \
+  mutants --suite smoke --out "$dir/mutants-out"
+expect 2 "$dir/file/b.h5: cannot write there: Not a directory" bench --out "$dir/file/b.h5"
+expect 2 "$dir/folder: cannot write there: it is a folder" bench --out "$dir/folder"
+
+# ---- environment: a CUDA sampler without a usable GPU says why (exit 3)
+out=$("$sv" verify --sampler cuda_fused --case binary --draws 1000 2>&1)
+rc=$?
+total=$((total + 1))
+if [ $rc -eq 0 ]; then
+  echo "SKIP: verify --sampler cuda_fused ran: this machine has a GPU"
+elif [ $rc -eq 3 ] && grep -Eq "sampler cuda_fused needs a CUDA device: .+|unknown sampler 'cuda_fused'" <<<"$out"; then
+  echo "PASS: verify --sampler cuda_fused without a GPU -> 3"
+elif [ $rc -eq 2 ] && grep -q "unknown sampler 'cuda_fused'" <<<"$out"; then
+  echo "PASS: verify --sampler cuda_fused in a build without CUDA -> 2 (not built)"
+else
+  echo "FAIL: verify --sampler cuda_fused -> exit $rc: $out"
+  failures=$((failures + 1))
+fi
 
 echo "$((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
