@@ -235,6 +235,13 @@ int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tall
  * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
 int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
                       const int32_t *drafts, const int32_t *tokens, int32_t n);
+/* The bytes of B sequences' target [B][K+1][V] and draft [B][K][V] float
+ * rows. SV_EBAD with a message naming `what`, the sizes and the bytes when
+ * they overflow size_t or exceed this machine's memory. */
+int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *bytes);
+/* "SIGSEGV (segmentation fault: a bad pointer)" and so on: a sampler that
+ * crashed (runner.c catches crashes inside sampler calls). */
+const char *sv_crash_signal_name(int signo);
 
 /* ---- chain.c: Markov-pair cases, spec-decoded as streams -------------------------
  * Draws are spread over the case's streams; stream s, step t has global index
@@ -361,6 +368,9 @@ int sv_atomic_open(sv_atomic_file *f, const char *path);
 /* Flushes, syncs and renames into place; on error removes the temporary. */
 int sv_atomic_commit(sv_atomic_file *f);
 void sv_atomic_abort(sv_atomic_file *f);
+/* SV_OK if path can be written: a temporary is made beside it and removed.
+ * Commands check their outputs so before long work, not after it. */
+int sv_atomic_check(const char *path);
 
 /* ---- results_h5.c: HDF5 result files, written atomically ------------------------- */
 typedef struct sv_h5 {
