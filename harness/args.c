@@ -46,8 +46,10 @@ int sv_parse_double(const char *flag, const char *text, double min, double max, 
 int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n)
 {
     char buf[2048];
-    snprintf(buf, sizeof buf, "%s", text);
     *n = 0;
+    if ((size_t)snprintf(buf, sizeof buf, "%s", text) >= sizeof buf) /* never cut silently */
+        return sv_fail(SV_EBAD, "%s: the list is longer than %zu characters", flag,
+                       sizeof buf - 1);
     char *save = NULL;
     for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (*n == max)

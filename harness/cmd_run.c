@@ -202,6 +202,46 @@ static void experiment_free(experiment *x)
             free(x->runs[i].argv[j]);
 }
 
+/* Reads and checks the experiment in file (path names it in messages):
+ * SV_OK with x filled, or SV_EBAD / SV_EENV with FILE:LINE. Either way
+ * experiment_free(x) releases what was read. */
+static int experiment_read(experiment *x, FILE *file, const char *path, const char *out_root)
+{
+    memset(x, 0, sizeof *x);
+    x->path = path;
+    x->out_root = out_root;
+    x->file = file;
+    int line = ini_parse_stream(read_line, x, on_key, x);
+    x->file = NULL;
+    int rc = SV_OK;
+    if (x->long_line && (line <= 0 || x->long_line <= line)) {
+        rc = sv_fail(SV_EBAD, "%s:%d: line longer than %d characters", x->path, x->long_line,
+                     INI_MAX_LINE - 2);
+    } else if (line > 0) {
+        if (x->error[0] && x->error_line <= line)
+            rc = sv_fail(SV_EBAD, "%s:%d: %s", x->path, x->error_line, x->error);
+        else
+            rc = sv_fail(SV_EBAD, "%s:%d: syntax error (want [section], key = value or a "
+                         "comment)", x->path, line);
+    } else if (line < 0) {
+        rc = sv_fail(SV_EENV, "run: reading %s: out of memory", x->path);
+    } else if (x->n_runs == 0) {
+        rc = sv_fail(SV_EBAD, "%s: no [run NAME] section: nothing to run", x->path);
+    }
+    for (int i = 0; rc == SV_OK && i < x->n_runs; i++)
+        if (!x->runs[i].command[0])
+            rc = sv_fail(SV_EBAD, "%s: [run %s] has no 'command ='", x->path, x->runs[i].name);
+    return rc;
+}
+
+int sv_experiment_check(FILE *file, const char *path, const char *out_root)
+{
+    static experiment x; /* large: not on the stack */
+    int rc = experiment_read(&x, file, path, out_root);
+    experiment_free(&x);
+    return rc;
+}
+
 /* Runs one: this program again, with the run's words. Returns its exit
  * status, or -1 with *signal set when a signal killed it, or -2 with a
  * message when it could not be started or waited for. */
@@ -293,36 +333,15 @@ int sv_cmd_run(int argc, char **argv)
         usage(stderr);
         return sv_fail(SV_EBAD, "run: give exactly one experiment file");
     }
+    FILE *file = fopen(argv[optind], "r");
+    if (!file)
+        return sv_fail(SV_EBAD, "run: cannot open %s: %s", argv[optind], strerror(errno));
     static experiment x; /* large: not on the stack */
-    memset(&x, 0, sizeof x);
-    x.path = argv[optind];
-    x.out_root = root;
-    x.file = fopen(x.path, "r");
-    if (!x.file)
-        return sv_fail(SV_EBAD, "run: cannot open %s: %s", x.path, strerror(errno));
-    int line = ini_parse_stream(read_line, &x, on_key, &x);
-    fclose(x.file);
-    int rc = SV_OK;
-    if (x.long_line && (line <= 0 || x.long_line <= line)) {
-        rc = sv_fail(SV_EBAD, "%s:%d: line longer than %d characters", x.path, x.long_line,
-                     INI_MAX_LINE - 2);
-    } else if (line > 0) {
-        if (x.error[0] && x.error_line <= line)
-            rc = sv_fail(SV_EBAD, "%s:%d: %s", x.path, x.error_line, x.error);
-        else
-            rc = sv_fail(SV_EBAD, "%s:%d: syntax error (want [section], key = value or a "
-                         "comment)", x.path, line);
-    } else if (line < 0) {
-        rc = sv_fail(SV_EENV, "run: reading %s: out of memory", x.path);
-    } else if (x.n_runs == 0) {
-        rc = sv_fail(SV_EBAD, "%s: no [run NAME] section: nothing to run", x.path);
-    }
+    int rc = experiment_read(&x, file, argv[optind], root);
+    fclose(file);
     int found = 0;
-    for (int i = 0; rc == SV_OK && i < x.n_runs; i++) {
-        if (!x.runs[i].command[0])
-            rc = sv_fail(SV_EBAD, "%s: [run %s] has no 'command ='", x.path, x.runs[i].name);
-        found |= only && strcmp(only, x.runs[i].name) == 0;
-    }
+    for (int i = 0; rc == SV_OK && only && i < x.n_runs; i++)
+        found |= strcmp(only, x.runs[i].name) == 0;
     if (rc == SV_OK && only && !found)
         rc = sv_fail(SV_EBAD, "%s: no [run %s]", x.path, only);
     if (rc != SV_OK) {

@@ -431,6 +431,10 @@ int sv_cmd_bench(int argc, char **argv);
 int sv_cmd_sweep(int argc, char **argv);
 int sv_cmd_compare(int argc, char **argv);
 int sv_cmd_run(int argc, char **argv);
+/* Reads and checks an experiment file from an open stream as `run` does
+ * before it runs anything (path names it in messages); runs nothing. SV_OK,
+ * or SV_EBAD / SV_EENV with FILE:LINE. What tests/fuzz drives. */
+int sv_experiment_check(FILE *file, const char *path, const char *out_root);
 
 /* ---- interruption (interrupt.c) --------------------------------------------- */
 
