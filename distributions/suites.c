@@ -2,7 +2,7 @@
 #include <string.h>
 #include "sv_cases.h"
 
-#define N(a) (sizeof a / sizeof a[0])
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* seconds: small vocabularies, every kind of drafter, one Markov pair */
 static const sv_suite_entry smoke[] = {

@@ -95,10 +95,14 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
         rc = sv_h5_read_attr(&r, "device", d->name, sizeof d->name);
     if (rc == SV_OK)
         rc = sv_h5_read_attr(&r, "copy_gbps", text, sizeof text);
-    if (rc == SV_OK)
-        d->copy_gbps = atof(text);
+    if (rc == SV_OK) {
+        char *end;
+        d->copy_gbps = strtod(text, &end);
+        if (end == text || *end != '\0')
+            rc = sv_fail(SV_EBAD, "%s: attribute copy_gbps '%s' is not a number", path, text);
+    }
     if (rc == SV_OK && sv_h5_read_attr(&r, "sm_count", text, sizeof text) == SV_OK)
-        d->sm_count = atoi(text);
+        d->sm_count = (int)strtol(text, NULL, 10); /* shown only; 0 when unreadable */
     char **samplers = NULL;
     size_t rows = 0, cols = 0;
     if (rc == SV_OK)

@@ -5,13 +5,13 @@
 
 static _Thread_local char message[1024];
 
-int sv_fail(int status, const char *fmt, ...)
+int sv_set_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    return status;
+    return 0;
 }
 
 const char *sv_error_message(void)

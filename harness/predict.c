@@ -232,7 +232,7 @@ int sv_predict(const char *variant, const sv_case *c, sv_prediction *pr)
         sv_prediction_free(pr);
         return sv_fail(SV_EENV, "out of memory predicting %s on %s", variant, c->name);
     }
-    rows w = {V, NULL, NULL, scratch, scratch + V, scratch + 2 * V, scratch + 3 * V};
+    rows w = {V, NULL, NULL, scratch, scratch + V, scratch + 2 * (size_t)V, scratch + 3 * (size_t)V};
     double reach = 1.0;
     for (int32_t k = 0; k <= K; k++) {
         double *out = pr->out + (size_t)k * V;

@@ -20,7 +20,16 @@ enum {
     SV_EBAD = 2,    /* bad usage or bad input */
     SV_EENV = 3     /* environment: no GPU, no memory, a missing tool */
 };
-int sv_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* sv_fail(STATUS, FMT, ...) keeps the message and returns STATUS. A macro
+ * over an inline function so that static analysers see the status (a
+ * variadic function in another file might return SV_OK, for all they know). */
+int sv_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sv_fail_status(int status, int set_error)
+{
+    (void)set_error;
+    return status;
+}
+#define sv_fail(status, ...) sv_fail_status((status), sv_set_error(__VA_ARGS__))
 const char *sv_error_message(void);
 
 /* ---- philox_gsl.c: a GSL generator over addressed Philox numbers ----------- */

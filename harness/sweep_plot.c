@@ -9,13 +9,13 @@
 #include "sv_harness.h"
 #include "sweep.h"
 
-/* The temperature the K-axis plots use: the one closest to 1 (NaN if none). */
-static double chosen_T(const sv_sweep_point *pts, size_t n)
+/* The point whose temperature the K-axis plots use: the first closest to 1. */
+static size_t chosen_T(const sv_sweep_point *pts, size_t n)
 {
-    double best = pts[0].T;
+    size_t best = 0;
     for (size_t i = 1; i < n; i++)
-        if (fabs(pts[i].T - 1.0) < fabs(best - 1.0))
-            best = pts[i].T;
+        if (fabs(pts[i].T - 1.0) < fabs(pts[best].T - 1.0))
+            best = i;
     return best;
 }
 
@@ -141,10 +141,11 @@ int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts,
         K = pts[i].K > K ? pts[i].K : K;
         have_T |= !sv_same_T(pts[i].T, pts[0].T);
     }
-    const double T = chosen_T(pts, n);
-    const sv_sweep_point *hist = NULL; /* the largest K at the chosen T */
+    /* hist: the largest K at the chosen T (a point, so never none) */
+    const sv_sweep_point *hist = &pts[chosen_T(pts, n)];
+    const double T = hist->T;
     for (size_t i = 0; i < n; i++)
-        if (sv_same_T(pts[i].T, T) && (!hist || pts[i].K > hist->K))
+        if (sv_same_T(pts[i].T, T) && pts[i].K > hist->K)
             hist = &pts[i];
 
     int rc = write_acceptance(dir, pts, n, K);

@@ -106,12 +106,13 @@ int sv_registry_add(const sv_sampler *s, const char *origin, char *err, size_t e
         added = grown;
         cap_added = cap;
     }
-    char *copy = malloc(strlen(origin) + 1);
+    const size_t len = strlen(origin) + 1;
+    char *copy = malloc(len);
     if (!copy) {
         snprintf(err, errlen, "%s: out of memory adding sampler '%s'", origin, s->name);
         return -1;
     }
-    strcpy(copy, origin);
+    memcpy(copy, origin, len);
     added[n_added].sampler = s;
     added[n_added].origin = copy;
     n_added++;
