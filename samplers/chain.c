@@ -1,4 +1,5 @@
 /* chain.c: the chain-sampler skeleton (see chain.h) and ref's steps as hooks. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include "chain.h"
 #include "inverse_cdf.h"
@@ -13,6 +14,7 @@ int sv_chain_init(void **state, const sv_limits *limits)
         return SV_SAMPLER_ENOMEM;
     st->cdf = (double *)(st + 1);
     st->row = (float *)(st->cdf + n_cdf);
+    st->call = 0;
     *state = st;
     return SV_SAMPLER_OK;
 }
@@ -89,7 +91,9 @@ static int32_t chain_sequence(const sv_step *s, const sv_chain_hooks *h)
 int sv_chain_verify(void *state, const sv_batch *bt, const sv_chain_hooks *hooks)
 {
     static const sv_chain_hooks ref_hooks;
+    static atomic_uint_least64_t calls;
     const sv_chain_hooks *h = hooks ? hooks : &ref_hooks;
+    ((sv_chain_state *)state)->call = atomic_fetch_add(&calls, 1) + 1;
     const int32_t K = bt->K, V = bt->V;
     for (int32_t b = 0; b < bt->B; b++) {
         sv_step s = {bt, K, V, bt->first_index + (uint64_t)b,

@@ -14,6 +14,8 @@
 typedef struct sv_chain_state {
     double *cdf;   /* sv_inverse_cdf_workspace(max_V) doubles */
     float *row;    /* max_V floats, for weights a variant computes */
+    uint64_t call; /* the verify call running now, unique in the process (from 1): a key
+                      for what a variant computes once per call from the const rows */
 } sv_chain_state;
 
 /* One sequence of a batch, as the hooks see it. */
