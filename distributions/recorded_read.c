@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <hdf5.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -572,7 +573,22 @@ static int read_all(const char *path_group, char *err, size_t errlen)
     return rc;
 }
 
-static int check_in_child(const char *path, const char *path_group, char *err, size_t errlen)
+/* Seconds the child may take: generous for a whole read at 20 MB/s, but
+ * finite, because libhdf5 also loops forever on some corrupt files (fuzzing
+ * found one). SV_RECORDED_CHECK_SECONDS overrides it (a slow network disk;
+ * the fuzz target and its replay, which cannot wait 30 s per input). */
+static unsigned check_seconds(off_t size)
+{
+    const char *env = getenv("SV_RECORDED_CHECK_SECONDS");
+    char *end;
+    unsigned long v = env ? strtoul(env, &end, 10) : 0;
+    if (env && *env && !*end && v >= 1 && v <= 86400)
+        return (unsigned)v;
+    return 30u + (unsigned)(size / (20 << 20));
+}
+
+static int check_in_child(const char *path, const char *path_group, off_t size, char *err,
+                          size_t errlen)
 {
     int fds[2];
     if (pipe(fds) != 0) {
@@ -589,6 +605,8 @@ static int check_in_child(const char *path, const char *path_group, char *err, s
     if (pid == 0) {
         if (sv_recorded_child_hook)
             sv_recorded_child_hook();
+        signal(SIGALRM, SIG_DFL);
+        alarm(check_seconds(size));
         close(fds[0]);
         char msg[2048] = "";
         int rc = read_all(path_group, msg, sizeof msg);
@@ -608,7 +626,10 @@ static int check_in_child(const char *path, const char *path_group, char *err, s
         ;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
-    if (WIFSIGNALED(status))
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        snprintf(err, errlen, "%s: reading the file took more than %u s: libhdf5 loops on it "
+                 "(it is corrupt)", path, check_seconds(size));
+    else if (WIFSIGNALED(status))
         snprintf(err, errlen, "%s: libhdf5 crashed (signal %d) reading the file: it is corrupt "
                  "(the library trusts sizes and offsets the file states)", path,
                  WTERMSIG(status));
@@ -632,7 +653,7 @@ int sv_recorded_open(const char *path_group, sv_recorded **out, char *err, size_
     while (i < n_checked && !same_file(&checked[i], path_group, &st))
         i++;
     if (i == n_checked) {
-        if (check_in_child(path, path_group, err, errlen) != 0)
+        if (check_in_child(path, path_group, st.st_size, err, errlen) != 0)
             return -1;
         checked_file *c = &checked[n_checked < 32 ? n_checked++ : 31];
         snprintf(c->path_group, sizeof c->path_group, "%s", path_group);

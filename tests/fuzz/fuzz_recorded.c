@@ -19,13 +19,15 @@
 
 static char path[64];
 
-void __sanitizer_set_death_callback(void (*callback)(void));
+/* weak: the replay test is also built without sanitizers */
+void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 /* In the loader's checking child: a crash there is the loader's to report,
  * not libFuzzer's, so its handlers and death callback are taken out. */
 static void quiet_child(void)
 {
-    __sanitizer_set_death_callback(NULL);
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(NULL);
     signal(SIGSEGV, SIG_DFL), signal(SIGBUS, SIG_DFL), signal(SIGABRT, SIG_DFL);
     signal(SIGFPE, SIG_DFL), signal(SIGILL, SIG_DFL);
 }
@@ -48,6 +50,7 @@ static void write_input(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     sv_recorded_child_hook = quiet_child;
+    setenv("SV_RECORDED_CHECK_SECONDS", "5", 0); /* below libFuzzer's -timeout */
     write_input(data, size);
     char err[2048] = "";
     sv_recorded *r = (sv_recorded *)path; /* must be reset to NULL on failure */
