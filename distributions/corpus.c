@@ -137,6 +137,7 @@ static int tokenize_line(const char *line, size_t len, intern *t, stream *s)
     size_t b = len;
     while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t' || line[b - 1] == '\r'))
         b--;
+    /* cppcheck-suppress knownConditionTrueFalse ; a line "%" has b - a == 1 */
     if (b - a == 1 && line[a] == '%')
         return push(s, TYPE_EOS);
     char word[256];
@@ -241,8 +242,8 @@ static int read_path(const char *path, intern *t, stream *s, sv_corpus *c, char 
     if (stat(path, &st) != 0)
         return sv_ngram_fail(err, errlen, "%s: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode)) {
-        char *buf;
-        size_t len, nul;
+        char *buf = NULL;
+        size_t len = 0, nul = 0;
         int rc = read_file(path, &buf, &len, &nul, err, errlen);
         if (rc < 0)
             return -1;
@@ -291,8 +292,8 @@ static int read_path(const char *path, intern *t, stream *s, sv_corpus *c, char 
         snprintf(file, sizeof file, "%s/%s", path, names[i]);
         if (lstat(file, &st) != 0 || !S_ISREG(st.st_mode))
             continue; /* links (the fortune .u8 names) and folders are skipped */
-        char *buf;
-        size_t len, nul;
+        char *buf = NULL;
+        size_t len = 0, nul = 0;
         int r = read_file(file, &buf, &len, &nul, err, errlen);
         if (r < 0) {
             rc = -1;

@@ -105,12 +105,14 @@ static int build_level(level *L, int m, const gram *g, const double *count, size
     for (size_t i = 0; i < u; i++)
         nh += (i == 0 || !same_prefix(&g[i - 1], &g[i], m - 1));
     L->n_hist = nh;
-    L->hist = malloc(nh * (size_t)(m - 1) * sizeof *L->hist);
+    const size_t nh1 = nh ? nh : 1, u1 = u ? u : 1; /* malloc(0) may be NULL */
+    /* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI): m >= 2 (levels 2 .. order) */
+    L->hist = malloc(nh1 * (size_t)(m - 1) * sizeof *L->hist);
     L->first = malloc((nh + 1) * sizeof *L->first);
-    L->total = calloc(nh, sizeof *L->total);
-    L->backoff = calloc(nh, sizeof *L->backoff);
-    L->word = malloc(u * sizeof *L->word);
-    L->count = malloc(u * sizeof *L->count);
+    L->total = calloc(nh1, sizeof *L->total);
+    L->backoff = calloc(nh1, sizeof *L->backoff);
+    L->word = malloc(u1 * sizeof *L->word);
+    L->count = malloc(u1 * sizeof *L->count);
     if (!L->hist || !L->first || !L->total || !L->backoff || !L->word || !L->count)
         return -1;
     size_t h = (size_t)-1;
@@ -290,9 +292,8 @@ double sv_ngram_count(const sv_ngram *m, const int32_t *gram_, int len)
 
 void sv_ngram_discounts(const sv_ngram *m, int len, double D[3])
 {
-    const double *src = (len <= 1) ? m->uni_D : m->lv[len].D;
-    if (len > m->order)
-        src = m->uni_D;
+    /* lv[len] only where it exists: len <= order <= SV_NGRAM_MAX_ORDER */
+    const double *src = (len <= 1 || len > m->order) ? m->uni_D : m->lv[len].D;
     memcpy(D, src, 3 * sizeof *D);
 }
 

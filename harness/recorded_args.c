@@ -1,5 +1,6 @@
 /* recorded_args.c: --recorded FILE[:GROUP] and its pipeline options into
  * case specs, one per recorded step. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,13 +54,25 @@ int sv_recorded_base_spec(const sv_recorded_opts *o, char *out, size_t len, int6
     return rc;
 }
 
+/* "FROM:TO", two whole numbers and nothing else; strtoll, not sscanf, whose
+ * behaviour on a number out of range is undefined. */
+static int parse_range(const char *text, int64_t *from, int64_t *to)
+{
+    char *end;
+    errno = 0;
+    *from = strtoll(text, &end, 10);
+    if (end == text || *end != ':' || errno)
+        return 0;
+    const char *second = end + 1;
+    *to = strtoll(second, &end, 10);
+    return end != second && *end == '\0' && !errno;
+}
+
 /* --steps: "3", "0,4,9" or "FROM:TO" (both ends included), each < steps. */
 static int parse_steps(const char *text, int64_t steps, size_t max, int64_t **out, size_t *n)
 {
     int64_t from, to;
-    int used = 0;
-    if (sscanf(text, "%lld:%lld%n", (long long *)&from, (long long *)&to, &used) == 2 &&
-        !text[used]) {
+    if (parse_range(text, &from, &to)) {
         if (from < 0 || to < from || to >= steps)
             return sv_fail(SV_EBAD, "--steps %s: need 0 <= FROM <= TO < %lld (the recording's "
                            "steps)", text, (long long)steps);
@@ -106,7 +119,7 @@ int sv_recorded_expand(const sv_recorded_opts *o, size_t max, char ***specs, siz
         for (int64_t s = 0; rc == SV_OK && s < steps; s++)
             which[count++] = s;
     }
-    if (rc == SV_OK && !(*specs = calloc(count, sizeof **specs)))
+    if (rc == SV_OK && !(*specs = calloc(count ? count : 1, sizeof **specs)))
         rc = sv_fail(SV_EENV, "out of memory");
     for (size_t i = 0; rc == SV_OK && i < count; i++) {
         size_t len = strlen(base) + 32;
