@@ -98,13 +98,17 @@ typedef struct bench_args {
     int64_t recorded_steps;
 } bench_args;
 
-#ifdef SV_HAVE_CUDA /* what only a build with CUDA runs: samplers, output */
 static int parse_samplers(const char *text, bench_args *a)
 {
     char items[MAX_AXIS][SV_LIST_ITEM];
     int rc = sv_split_list("--sampler", text, items, MAX_AXIS, &a->n_samplers);
     for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
         const sv_sampler *s = sv_registry_find(items[i]);
+#ifndef SV_HAVE_CUDA
+        if (!s && strncmp(items[i], "cuda_", 5) == 0)
+            return sv_fail(SV_EENV, "bench needs CUDA, and this specverify was built without "
+                           "it (no nvcc at configure time)");
+#endif
         if (!s)
             return sv_fail(SV_EBAD, "--sampler: no sampler named '%s' ('specverify list' "
                            "shows them)", items[i]);
@@ -117,7 +121,6 @@ static int parse_samplers(const char *text, bench_args *a)
     return rc;
 }
 
-#endif
 
 static int parse_args(int argc, char **argv, bench_args *a, int *help)
 {
@@ -294,13 +297,14 @@ int sv_cmd_bench(int argc, char **argv)
     if ((rc = sv_rows_bytes("bench: the largest input", (uint64_t)mB, mK, mV, NULL)) != SV_OK ||
         (a.out && (rc = sv_atomic_check(a.out)) != SV_OK))
         return rc;
+    /* a host sampler is bad usage on any build: say so before "no CUDA" */
+    rc = parse_samplers(a.sampler_list, &a);
+    if (rc != SV_OK)
+        return rc;
 #ifndef SV_HAVE_CUDA
     return sv_fail(SV_EENV, "bench needs CUDA, and this specverify was built without it "
                    "(no nvcc at configure time)");
 #else
-    rc = parse_samplers(a.sampler_list, &a);
-    if (rc != SV_OK)
-        return rc;
     char command[1024] = "specverify";
     for (int i = 0; i < argc; i++)
         snprintf(command + strlen(command), sizeof command - strlen(command), " %s", argv[i]);

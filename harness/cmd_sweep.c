@@ -363,7 +363,11 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
         char step[SV_CASE_NAME_MAX * 2];
         sweep_point one;
         memset(&one, 0, sizeof one);
-        snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s);
+        if ((size_t)snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s) >=
+            sizeof step) {
+            rc = sv_fail(SV_EBAD, "sweep: the case spec %s is too long", spec);
+            break;
+        }
         /* a key per step: the steps' counts are independent, as the
          * binomial interval of the pooled count assumes */
         rc = run_case(a, step, a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull, draws, &one);
