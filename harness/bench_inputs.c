@@ -148,17 +148,22 @@ int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char
             rc = sv_fail(SV_EBAD, "bench --recorded: %s", err);
             break;
         }
+        gsl_ran_discrete_t *table[SV_MAX_K] = {0}; /* once per step, not per sequence */
+        for (int32_t k = 0; k < K; k++) {
+            for (int32_t i = 0; i < V; i++)
+                w[i] = c->draft[(size_t)k * V + i];
+            table[k] = gsl_ran_discrete_preproc((size_t)V, w);
+        }
         for (int32_t b = (int32_t)s; b < B; b += (int32_t)(steps < B ? steps : B)) {
             memcpy(in->target + (size_t)b * tset, c->target, tset * sizeof(float));
             memcpy(in->draft + (size_t)b * dset, c->draft, dset * sizeof(float));
-            for (int32_t k = 0; k < K; k++) {
-                for (int32_t i = 0; i < V; i++)
-                    w[i] = c->draft[(size_t)k * V + i];
-                gsl_ran_discrete_t *t = gsl_ran_discrete_preproc((size_t)V, w);
-                in->draft_tokens[(size_t)b * K + k] = t ? (int32_t)gsl_ran_discrete(r, t) : 0;
-                gsl_ran_discrete_free(t);
-            }
+            for (int32_t k = 0; k < K; k++)
+                in->draft_tokens[(size_t)b * K + k] =
+                    table[k] ? (int32_t)gsl_ran_discrete(r, table[k]) : 0;
         }
+        for (int32_t k = 0; k < K; k++)
+            if (table[k])
+                gsl_ran_discrete_free(table[k]);
         sv_case_free(c);
     }
     free(w);
