@@ -123,7 +123,7 @@ int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen)
         return -1;
     }
 
-    double values[SV_FAMILY_MAX_PARAMS];
+    double values[SV_FAMILY_MAX_PARAMS] = {0};
     int given[SV_FAMILY_MAX_PARAMS] = {0};
     for (size_t j = 0; j < sv_family_param_count(f); j++)
         values[j] = f->params[j].def;

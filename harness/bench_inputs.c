@@ -38,11 +38,13 @@ static int32_t mode_of(const float *row, int32_t V)
 int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, double accept)
 {
     memset(in, 0, sizeof *in);
+    if (B < 1 || K < 1 || V < 2)
+        return sv_fail(SV_EBAD, "bench: B=%d, K=%d, V=%d: need B >= 1, K >= 1, V >= 2", B, K, V);
     in->B = B, in->K = K, in->V = V, in->accept = accept;
     const size_t tset = (size_t)(K + 1) * V, dset = (size_t)K * V;
     in->target = malloc((size_t)B * tset * sizeof(float));
-    in->draft = malloc((size_t)B * (dset ? dset : 1) * sizeof(float));
-    in->draft_tokens = malloc((size_t)B * (K ? K : 1) * sizeof(int32_t));
+    in->draft = malloc((size_t)B * dset * sizeof(float));
+    in->draft_tokens = malloc((size_t)B * (size_t)K * sizeof(int32_t));
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     if (!in->target || !in->draft || !in->draft_tokens || !r) {
         gsl_rng_free(r);

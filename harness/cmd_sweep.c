@@ -75,21 +75,39 @@ typedef struct sweep_args {
     sv_batch_cost cost;
 } sweep_args;
 
+/* "FROM:TO:N" split into its numbers; 0 when text is not of that form.
+ * strtod and strtol, not sscanf, so that an out-of-range count is seen. */
+static int parse_range(const char *text, double *from, double *to, long *count)
+{
+    char *end;
+    *from = strtod(text, &end);
+    if (end == text || *end != ':')
+        return 0;
+    const char *at = end + 1;
+    *to = strtod(at, &end);
+    if (end == at || *end != ':')
+        return 0;
+    at = end + 1;
+    *count = strtol(at, &end, 10);
+    return end != at && *end == '\0';
+}
+
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
 static int parse_values(const char *flag, const char *text, double min, double max, double *out,
                         int *n)
 {
     double from, to;
-    int count, used = 0;
-    if (sscanf(text, "%lf:%lf:%d%n", &from, &to, &count, &used) == 3 && text[used] == '\0') {
+    long count;
+    if (parse_range(text, &from, &to, &count)) {
         if (count < 1 || count > MAX_AXIS)
-            return sv_fail(SV_EBAD, "%s: %d points; give 1 to %d", flag, count, MAX_AXIS);
+            return sv_fail(SV_EBAD, "%s: %s: the point count must be 1 to %d", flag, text,
+                           MAX_AXIS);
         if (!(from >= min && to <= max && from <= to))
             return sv_fail(SV_EBAD, "%s: range %s must lie in [%g, %g], FROM <= TO", flag, text,
                            min, max);
         for (int i = 0; i < count; i++)
             out[i] = count == 1 ? from : from + (to - from) * i / (count - 1);
-        *n = count;
+        *n = (int)count;
         return SV_OK;
     }
     char items[MAX_AXIS][SV_LIST_ITEM];

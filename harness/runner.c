@@ -129,14 +129,15 @@ int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan)
 
     /* consecutive sequences: both y_1 ~ p_1, draws/2 pairs */
     sv_case_target_dist(c, 0, a);
-    rc = sv_pair_bins(a, a, c->V, (double)(draws / 2), &plan->seq_rows, &plan->seq_cols);
+    const uint64_t seq_pairs = draws / 2; /* whole pairs: an odd last draw has no partner */
+    rc = sv_pair_bins(a, a, c->V, (double)seq_pairs, &plan->seq_rows, &plan->seq_cols);
     plan->seq_ok = rc == 0;
     /* positions 1 and 2 of draws that accepted draft 1: y_1 follows the
      * accepted distribution, y_2 ~ p_2, about alpha_1 * draws pairs */
     if (rc >= 0 && c->K >= 1 && sv_case_accepted_dist(c, 0, a) == 0) {
         sv_case_target_dist(c, 1, b);
-        double pairs = sv_case_alpha(c, 0) * (double)draws;
-        rc = sv_pair_bins(a, b, c->V, pairs, &plan->pos_rows, &plan->pos_cols);
+        double pos_pairs = sv_case_alpha(c, 0) * (double)draws;
+        rc = sv_pair_bins(a, b, c->V, pos_pairs, &plan->pos_rows, &plan->pos_cols);
         plan->pos_ok = rc == 0;
     }
     free(a);
@@ -583,7 +584,7 @@ static int alloc_buffers(sv_worker_buffers *w, const sv_case *c, int32_t batch)
     int ok = w->drafts && w->out && w->accepted && w->valid && w->philox;
     if (c->chain) { /* rows are built per sequence */
         w->rows_target = malloc(B * (K + 1) * V * sizeof *w->rows_target);
-        w->rows_draft = malloc(B * K * V * sizeof *w->rows_draft);
+        w->rows_draft = malloc(B * (K ? K : 1) * V * sizeof *w->rows_draft);
         w->states = malloc(B * sizeof *w->states);
         ok = ok && w->rows_target && w->rows_draft && w->states;
     }
@@ -593,7 +594,7 @@ static int alloc_buffers(sv_worker_buffers *w, const sv_case *c, int32_t batch)
 }
 
 /* The signal stack of a worker: a sampler that overflows its stack is caught too. */
-#define ALT_STACK_BYTES (256 * 1024)
+#define ALT_STACK_BYTES ((size_t)256 * 1024)
 
 static void *work(void *arg)
 {

@@ -96,7 +96,8 @@ expect 2 "--alpha: 0 is outside (0, 1)" mutants --alpha 0
 expect 2 "--power: 1 is outside (0, 1)" mutants --power 1
 expect 2 "unknown option '--bogus' (see 'specverify sweep --help')" sweep --bogus
 expect 2 "--T: 'x' is not a number" sweep --case logits --T x
-expect 2 "--T: 0 points; give 1 to 64" sweep --case logits --T 0:1:0
+expect 2 "--T: 0:1:0: the point count must be 1 to 64" sweep --case logits --T 0:1:0
+expect 2 "--T: 0:1:99999999999999999999: the point count must be 1 to 64" sweep --case logits --T 0:1:99999999999999999999
 expect 2 "--K: 0 is outside [1, 16]" sweep --case logits --K 0
 expect 2 "--K: '' has no values" sweep --case logits --K ''
 expect 2 "--c: -1 is outside [0, 100]" sweep --case logits --c -1
