@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sv_cases.h"
+#include "sv_bf16.h"
 
 sv_case *sv_case_alloc(int32_t K, int32_t V)
 {
@@ -29,6 +30,8 @@ void sv_case_free(sv_case *c)
     free(c->target);
     free(c->draft);
     free(c->draft_sampled);
+    free(c->logits);
+    free(c->input_logits);
     if (c->chain) {
         free(c->chain->P);
         free(c->chain->Q);
@@ -36,6 +39,69 @@ void sv_case_free(sv_case *c)
         free(c->chain);
     }
     free(c);
+}
+
+int sv_case_keep_logits(sv_case *c, const sv_sampling *s)
+{
+    c->logits = calloc((2 * (size_t)c->K + 1) * (size_t)c->V, sizeof *c->logits);
+    c->sampling = *s;
+    return c->logits ? 0 : -1;
+}
+
+int sv_case_use_logits(sv_case *c, int32_t input, char *err, size_t errlen)
+{
+    if (input != 1 && input != 2) {
+        snprintf(err, errlen, "case %s: input mode %d is not a logits mode", c->name, input);
+        return -1;
+    }
+    if (!c->logits) {
+        snprintf(err, errlen, "case %s has no logits for logits input: %s", c->name,
+                 c->no_logits ? c->no_logits
+                              : "it is not made from logits (use the logits or onehot "
+                                "families, or a recording)");
+        return -1;
+    }
+    const size_t rows = (2 * (size_t)c->K + 1), V = (size_t)c->V;
+    const int bf16 = input == 2;
+    free(c->input_logits);
+    c->input_logits = malloc(rows * V * (bf16 ? sizeof(uint16_t) : sizeof(float)));
+    double *rounded = malloc(rows * V * sizeof *rounded);
+    if (!c->input_logits || !rounded) {
+        free(rounded);
+        snprintf(err, errlen, "case %s: out of memory for %zu logits rows", c->name, rows);
+        return -1;
+    }
+    for (size_t j = 0; j < rows * V; j++) {
+        const float f = (float)c->logits[j];
+        if (bf16) {
+            uint16_t b = sv_bf16_from_float(f);
+            ((uint16_t *)c->input_logits)[j] = b;
+            rounded[j] = sv_bf16_to_float(b);
+        } else {
+            ((float *)c->input_logits)[j] = f;
+            rounded[j] = f;
+        }
+        if (!isfinite(rounded[j])) {
+            snprintf(err, errlen, "case %s, logits row %zu, token %zu: %g is not finite as %s",
+                     c->name, j / V + 1, j % V, c->logits[j], bf16 ? "bfloat16" : "float");
+            free(rounded);
+            return -1;
+        }
+    }
+    int rc = 0;
+    for (int32_t k = 0; k <= c->K && rc == 0; k++)
+        rc = sv_logits_to_probs(rounded + (size_t)k * V, c->V, &c->sampling,
+                                c->target + (size_t)k * V);
+    for (int32_t k = 0; k < c->K && rc == 0; k++)
+        rc = sv_logits_to_probs(rounded + ((size_t)c->K + 1 + (size_t)k) * V, c->V, &c->sampling,
+                                c->draft + (size_t)k * V);
+    free(rounded);
+    if (rc != 0) {
+        snprintf(err, errlen, "case %s: out of memory in the sampling pipeline", c->name);
+        return -1;
+    }
+    c->input = input;
+    return sv_case_validate(c, err, errlen);
 }
 
 static int validate_row(const sv_case *c, const char *what, int32_t k, const float *row,

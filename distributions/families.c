@@ -129,10 +129,32 @@ static void logits_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, doub
     (void)sv_logits_to_probs(l, c->V, &target, target_row(c, k));
     if (k < c->K)
         (void)sv_logits_to_probs(m, c->V, &drafter, draft_row(c, k));
+    if (c->logits) { /* for logits input: target rows, then draft rows */
+        memcpy(c->logits + (size_t)k * c->V, l, (size_t)c->V * sizeof *l);
+        if (k < c->K)
+            memcpy(c->logits + ((size_t)c->K + 1 + (size_t)k) * c->V, m,
+                   (size_t)c->V * sizeof *m);
+    }
 }
-static void logits_build(sv_case *c, const double *v) { each_position(c, v, logits_fill); }
+/* Keeps the logits when target and drafter share one sampling rule, which
+ * is all a logits-input sampler is told. Out of memory: no logits, said so. */
+static void keep_logits(sv_case *c, const double *v)
+{
+    const sv_sampling rule = {v[5], (int32_t)v[7], v[8]};
+    if (v[6] >= 0 && v[6] != v[5])
+        c->no_logits = "its drafter samples at T2, not T, and logits input gives one "
+                       "temperature for both";
+    else if (sv_case_keep_logits(c, &rule) != 0)
+        c->no_logits = "out of memory for its logits";
+}
+static void logits_build(sv_case *c, const double *v)
+{
+    keep_logits(c, v);
+    each_position(c, v, logits_fill);
+}
 static void onehot_build(sv_case *c, const double *v)
 {
+    keep_logits(c, v);
     each_position(c, v, logits_fill);
     c->draft_probs_given = 0;
 }

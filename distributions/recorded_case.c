@@ -175,10 +175,13 @@ int sv_recorded_case_from_spec(const char *spec, sv_case **out, char *err, size_
     /* rows 1..K+1 of the shortened chain are the recording's first K+1:
      * row k is conditioned on the drafts before it, whatever K is */
     if (pipeline(target, K + 1, V, &r.s, c->target) != 0 ||
-        pipeline(draft, K, V, &r.s, c->draft) != 0) {
+        pipeline(draft, K, V, &r.s, c->draft) != 0 || sv_case_keep_logits(c, &r.s) != 0) {
         snprintf(err, errlen, "case '%s': out of memory in the sampling pipeline", spec);
         goto done;
     }
+    /* for logits input: the target rows, then the draft rows */
+    memcpy(c->logits, target, ((size_t)K + 1) * (size_t)V * sizeof *target);
+    memcpy(c->logits + ((size_t)K + 1) * (size_t)V, draft, (size_t)K * (size_t)V * sizeof *draft);
     if (!isnan(r.mismatch_T)) {
         sv_sampling drafted = r.s;
         drafted.T = r.mismatch_T;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sv_recorded.h"
+#include "sv_bf16.h"
 
 struct sv_recorded_writer {
     char path[1024], tmp[1040];
@@ -26,17 +27,6 @@ static hid_t float16_type(void)
     H5Tset_size(t, 2);
     H5Tset_ebias(t, 15);
     return t;
-}
-
-/* float -> bfloat16 bits, rounding to nearest even (NaN stays NaN). */
-static uint16_t to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40u);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
 }
 
 static int string_attr(hid_t obj, const char *name, const char *value)
@@ -213,7 +203,7 @@ static int append_logits(sv_recorded_writer *w, hid_t set, const float *rows, in
     if (w->dtype != SV_REC_BFLOAT16)
         return append_block(set, w->n, H5T_NATIVE_FLOAT, rows);
     for (size_t i = 0; i < (size_t)n_rows * (size_t)w->V; i++)
-        w->bf16[i] = to_bf16(rows[i]);
+        w->bf16[i] = sv_bf16_from_float(rows[i]);
     return append_block(set, w->n, H5T_NATIVE_UINT16, w->bf16);
 }
 

@@ -58,10 +58,26 @@ static const sv_suite_entry full[] = {
     {"markov:V=4096,K=4,streams=8192,support=256", 2000000},
 };
 
+/* cases made from logits by one sampling rule for target and drafter: what
+ * verify --input logits-f32|logits-bf16 runs by default. Greedy, top-k with
+ * a vocabulary that leaves a partial last tile (4099), top-p, both, a
+ * one-hot drafter, sharp logits (tiny p), and a Llama-3-sized vocabulary. */
+static const sv_suite_entry logits[] = {
+    {"logits:V=1000,K=5,T=0.7", 2000000},
+    {"logits:V=1000,K=4,T=0", 1000000},
+    {"logits:V=4099,K=4,topk=50", 1000000},
+    {"logits:V=1000,K=3,T=1.5,topp=0.9", 1000000},
+    {"logits:V=32000,K=4,T=0.8,topk=50,topp=0.9", 1000000},
+    {"onehot:V=1000,K=5,topp=0.95", 1000000},
+    {"logits:V=1000,K=4,sigma=8", 1000000},
+    {"logits:V=128256,K=2", 50000}, /* ref_logits races over V per draw: slow on a CPU */
+};
+
 static const sv_suite suites[] = {
     {"smoke", "six small cases, seconds", smoke, N(smoke)},
     {"ci", "every family, K 1..8, V up to 151936; the default", ci, N(ci)},
     {"full", "ten times the ci draws and more shapes", full, N(full)},
+    {"logits", "cases with logits, for logits input (verify --input)", logits, N(logits)},
 };
 
 size_t sv_suite_count(void) { return N(suites); }

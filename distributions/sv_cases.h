@@ -18,6 +18,13 @@ typedef struct sv_chain {
     int32_t streams;   /* independent streams the draws are spread over */
 } sv_chain;
 
+/* How a model's logits become the distribution it samples from. */
+typedef struct sv_sampling {
+    double T;      /* temperature; 0 is greedy */
+    int32_t top_k; /* keep the k highest-ranked tokens; 0 (or >= V) keeps all */
+    double top_p;  /* keep the shortest ranked prefix of mass >= top_p; 1 keeps all */
+} sv_sampling;
+
 /* One case: K+1 target rows and K drafting rows over V tokens, the same for
  * every draw (samplers see them with stride 0); or, when chain is set, a
  * Markov pair whose rows change every step (target and draft then hold the
@@ -32,6 +39,16 @@ typedef struct sv_case {
     float *draft_sampled;        /* [K][V] or NULL: drafts are drawn from these rows while
                                   * the sampler is told `draft` (a deliberate mismatch:
                                   * a correct sampler must then fail) */
+
+    /* Logits input (sv_sampler.h's logits modes). Cases made from logits by
+     * one sampling rule for target and drafter keep the logits: */
+    double *logits;              /* [2K+1][V] or NULL: the K+1 target rows' logits, then
+                                  * the K draft rows' */
+    sv_sampling sampling;        /* the rule that made target and draft from them */
+    const char *no_logits;       /* when logits is NULL: why, for the error message */
+    /* after sv_case_use_logits: */
+    int32_t input;               /* the sv_input the rows follow: 0 (probs) before */
+    void *input_logits;          /* [2K+1][V] float, or bfloat16 bits (uint16_t) */
 } sv_case;
 
 /* Fills the rows of one step of a chain case: target rows P[s], P[x_1], ...,
@@ -42,6 +59,17 @@ void sv_chain_step_rows(const sv_case *c, int32_t state, const int32_t *drafts, 
 /* Allocates rows for K, V (zeroed); NULL on no memory. */
 sv_case *sv_case_alloc(int32_t K, int32_t V);
 void sv_case_free(sv_case *c);
+
+/* Gives the case logits rows [2K+1][V] (zeroed) to be filled, made into
+ * target and draft by rule s. Returns -1 on no memory. */
+int sv_case_keep_logits(sv_case *c, const sv_sampling *s);
+
+/* Readies the case for a logits input mode (1: float32, 2: bfloat16, the
+ * sv_input values): rounds its logits to that type into input_logits and
+ * remakes target and draft from the rounded logits by the case's rule, so the
+ * rows the checks use are exactly what a sampler given input_logits must
+ * imply. Returns 0, or -1 with a message (a case without logits says why). */
+int sv_case_use_logits(sv_case *c, int32_t input, char *err, size_t errlen);
 
 /* Checks every row: finite, >= 0, sums to 1 within 1e-3. On failure writes a
  * message naming the case, row, token and value, and returns -1. */
@@ -89,13 +117,6 @@ int sv_recorded_spec(const char *path_group, char *out, size_t len, char *err, s
 /* p = softmax(logits / T) in double, stored as float. T = 0 is greedy: one-hot
  * at the argmax, the lowest index on ties. */
 void sv_softmax(const double *logits, int32_t V, double T, float *p);
-
-/* How a model's logits become the distribution it samples from. */
-typedef struct sv_sampling {
-    double T;      /* temperature; 0 is greedy */
-    int32_t top_k; /* keep the k highest-ranked tokens; 0 (or >= V) keeps all */
-    double top_p;  /* keep the shortest ranked prefix of mass >= top_p; 1 keeps all */
-} sv_sampling;
 
 /* p from logits by temperature, then top-k, then top-p (logits.c states the
  * ranking and tie rules). With neither cut it is sv_softmax, bit for bit.

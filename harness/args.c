@@ -60,3 +60,42 @@ int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM
     }
     return *n ? SV_OK : sv_fail(SV_EBAD, "%s: '%s' has no values", flag, text);
 }
+
+static const char *const input_names[] = {"probs", "logits-f32", "logits-bf16"};
+#define N_INPUTS (sizeof input_names / sizeof input_names[0])
+
+int32_t sv_input_find(const char *text)
+{
+    for (size_t i = 0; i < N_INPUTS; i++)
+        if (strcmp(text, input_names[i]) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+int sv_parse_input(const char *flag, const char *text, int32_t *input)
+{
+    if ((*input = sv_input_find(text)) >= 0)
+        return SV_OK;
+    *input = SV_INPUT_PROBS;
+    return sv_fail(SV_EBAD, "%s: '%s' is not an input mode (probs, logits-f32, logits-bf16)",
+                   flag, text);
+}
+
+const char *sv_input_name(int32_t input)
+{
+    return input >= 0 && (size_t)input < N_INPUTS ? input_names[input] : "unknown";
+}
+
+int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input)
+{
+    if (input == SV_INPUT_PROBS || (s->inputs & SV_INPUT_BIT(input)))
+        return SV_OK;
+    char takes[64] = "probs";
+    for (int32_t m = 1; m < (int32_t)N_INPUTS; m++)
+        if (s->inputs & SV_INPUT_BIT(m)) {
+            size_t used = strlen(takes);
+            snprintf(takes + used, sizeof takes - used, ", %s", input_names[m]);
+        }
+    return sv_fail(SV_EBAD, "%s: sampler %s does not take %s input (it takes %s)", command,
+                   s->name, input_names[input], takes);
+}

@@ -16,14 +16,29 @@
 typedef struct sv_bench_input {
     int32_t B, K, V;
     double accept;
-    float *target;         /* [B][K+1][V] */
-    float *draft;          /* [B][K][V] */
+    float *target;         /* [B][K+1][V]; NULL in a logits mode */
+    float *draft;          /* [B][K][V]; NULL in a logits mode */
     int32_t *draft_tokens; /* [B][K] */
+    /* a logits mode (sv_bench_input_logits): the rows as logits instead */
+    int input;             /* an sv_input; SV_INPUT_PROBS: target and draft above */
+    void *target_logits;   /* [B][K+1][V] floats or bf16 bits */
+    void *draft_logits;    /* [B][K][V] */
+    double T, top_p;       /* the sampling rules the sampler applies */
+    int32_t top_k;
 } sv_bench_input;
 
 /* Builds the rows from a fixed seed. Returns SV_OK or an error (memory). */
 int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, double accept);
 void sv_bench_input_free(sv_bench_input *in);
+
+/* Turns an input's probability rows into logits of mode `input`
+ * (SV_INPUT_LOGITS_F32 or _BF16): l = log p (bf16: rounded to nearest even),
+ * so that at T = 1 with no cuts p comes back (but for rounding) and the
+ * acceptance rate stays the asked one; the float rows are freed. */
+int sv_bench_input_logits(sv_bench_input *in, int input, double T, int32_t top_k, double top_p);
+
+/* Bytes of one logit of mode `input` (4 for probs' floats too). */
+int sv_bench_value_bytes(int input);
 
 /* Inputs from a recording: sequence b holds step b mod steps of the
  * recorded case spec (pipeline applied, first K drafts), its drafts drawn
@@ -36,6 +51,11 @@ int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char
  * the two rows at the first rejection (or the bonus row), the draft tokens
  * in and the tokens and counts out. */
 double sv_bench_floor_bytes(int32_t B, int32_t K, int32_t V, const int32_t *accepted);
+
+/* The byte floor of a logits step (DESIGN.md: the softmax needs every row
+ * once): B (2K+1) rows of V logits of value_bytes each, the draft tokens in
+ * and the tokens and counts out. */
+double sv_bench_floor_bytes_logits(int32_t B, int32_t K, int32_t V, int value_bytes);
 
 /* Drafts accepted over drafts tested: the acceptance rate a run achieved. */
 double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted);
@@ -67,6 +87,7 @@ typedef struct sv_bench_point {
     int64_t reps;
     double floor_bytes;
     int graph, cold, through_verify; /* through_verify: timed with its wait (plugins) */
+    int input;                       /* an sv_input: what the rows were */
 } sv_bench_point;
 
 /* Fills d, measuring the copy bandwidth; SV_EENV with a message when no
@@ -87,7 +108,9 @@ int sv_bench_plot_beside(const char *h5_path, const sv_bench_device *d,
 
 /* ---- files (bench_h5.c): the HDF5 schema of README.md ------------------------- */
 
-/* Writes the points and the device to path, atomically. */
+/* Writes the points and the device to path, atomically. The points' input
+ * mode is the dataset "input" (names as sv_bench_input_name); a file
+ * without it (written before the logits modes) reads back as probs. */
 int sv_bench_write_h5(const char *path, const sv_bench_device *d, const sv_bench_point *pts,
                       size_t n, const char *command);
 /* Reads a file sv_bench_write_h5 wrote: *pts is malloc'ed. Errors name the

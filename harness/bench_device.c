@@ -11,7 +11,9 @@
  * standard error (1.2533 sd / sqrt(n) / median, sd from the IQR) is below
  * the target, or the time limit. Cold numbers flush L2 before each launch by
  * writing a buffer twice its size, outside the events. Every CUDA call is
- * checked; a failure names the call and CUDA's message.
+ * checked; a failure names the call and CUDA's message. In a logits mode
+ * the device holds the logit rows (no probability rows) and the floor is
+ * every row once.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -128,11 +130,13 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
                        sv_bench_point *out)
 {
     const int32_t B = in->B, K = in->K, V = in->V;
-    const size_t tbytes = (size_t)B * (K + 1) * V * sizeof(float);
-    const size_t dbytes = (size_t)B * K * V * sizeof(float);
+    const int logits = in->input != SV_INPUT_PROBS;
+    const size_t value = (size_t)sv_bench_value_bytes(in->input); /* bytes per row entry */
+    const size_t tbytes = (size_t)B * (K + 1) * V * value;
+    const size_t dbytes = (size_t)B * K * V * value;
     int rc = SV_OK;
     void *state = NULL, *flush = NULL;
-    float *d_target = NULL, *d_draft = NULL;
+    void *d_target = NULL, *d_draft = NULL;
     int32_t *d_tokens = NULL, *d_out = NULL, *d_acc = NULL, *h_acc = NULL;
     uint64_t *d_rng = NULL;
     double *times = NULL;
@@ -148,6 +152,10 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     snprintf(out->sampler, sizeof out->sampler, "%s", s->name);
     out->B = B, out->K = K, out->V = V;
     out->accept_target = in->accept, out->cold = opt->cold, out->graph = opt->graph;
+    out->input = in->input;
+    if (logits && !(s->inputs & SV_INPUT_BIT(in->input)))
+        return sv_fail(SV_EBAD, "bench --input %s: sampler %s does not take that input",
+                       sv_input_name(in->input), s->name);
     sv_cuda_enqueue_fn enqueue = sv_cuda_enqueue_for(s);
     out->through_verify = enqueue == NULL;
     if (opt->graph && !enqueue)
@@ -159,9 +167,9 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     CHECK_CUDA(cudaEventCreate(&start));
     CHECK_CUDA(cudaEventCreate(&stop));
     if (rc == SV_OK)
-        rc = device_alloc((void **)&d_target, tbytes, "target rows");
+        rc = device_alloc(&d_target, tbytes, "target rows");
     if (rc == SV_OK)
-        rc = device_alloc((void **)&d_draft, dbytes ? dbytes : 4, "draft rows");
+        rc = device_alloc(&d_draft, dbytes ? dbytes : 4, "draft rows");
     if (rc == SV_OK)
         rc = device_alloc((void **)&d_tokens, (size_t)B * (K ? K : 1) * sizeof(int32_t), "draft tokens");
     if (rc == SV_OK)
@@ -172,9 +180,11 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
         rc = device_alloc((void **)&d_rng, 2 * sizeof(uint64_t), "the seed");
     if (rc != SV_OK)
         goto done;
-    CHECK_CUDA(cudaMemcpy(d_target, in->target, tbytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(d_target, logits ? in->target_logits : (const void *)in->target,
+                          tbytes, cudaMemcpyHostToDevice));
     if (dbytes)
-        CHECK_CUDA(cudaMemcpy(d_draft, in->draft, dbytes, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d_draft, logits ? in->draft_logits : (const void *)in->draft,
+                              dbytes, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(d_tokens, in->draft_tokens, (size_t)B * K * sizeof(int32_t),
                           cudaMemcpyHostToDevice));
     const uint64_t rng_host[2] = {1, 0};
@@ -206,8 +216,19 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
         rc = sv_fail(SV_EVERIFY, "bench: sampler %s: init failed with status %d", s->name, src);
         goto done;
     }
-    sv_batch bt = {B, K, V, d_target, (int64_t)(K + 1) * V, d_draft, (int64_t)K * V, d_tokens,
-                   1, 0, d_out, d_acc, stream};
+    sv_batch bt = {.B = B, .K = K, .V = V,
+                   .target = logits ? NULL : d_target, .target_stride = (int64_t)(K + 1) * V,
+                   .draft = logits ? NULL : d_draft, .draft_stride = (int64_t)K * V,
+                   .draft_tokens = d_tokens, .seed = 1, .first_index = 0, .out_tokens = d_out,
+                   .out_accepted = d_acc, .stream = stream};
+    if (logits) {
+        bt.input = in->input;
+        bt.target_logits = d_target;
+        bt.draft_logits = d_draft;
+        bt.temperature = in->T;
+        bt.top_k = in->top_k;
+        bt.top_p = in->top_p;
+    }
 
     /* one checked run through the contract: status, and the acceptance achieved */
     src = s->verify(state, &bt);
@@ -223,7 +244,8 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     }
     CHECK_CUDA(cudaMemcpy(h_acc, d_acc, (size_t)B * sizeof(int32_t), cudaMemcpyDeviceToHost));
     out->accept_measured = sv_bench_accept_rate(B, K, h_acc);
-    out->floor_bytes = sv_bench_floor_bytes(B, K, V, h_acc);
+    out->floor_bytes = logits ? sv_bench_floor_bytes_logits(B, K, V, (int)value)
+                              : sv_bench_floor_bytes(B, K, V, h_acc);
 
     if (opt->graph) {
         CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));

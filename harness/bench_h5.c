@@ -19,17 +19,23 @@ int sv_bench_write_h5(const char *path, const sv_bench_device *d, const sv_bench
 {
     double *col = malloc(n * sizeof *col);
     const char **samplers = malloc(n * sizeof *samplers);
-    if (!col || !samplers) {
+    const char **inputs = malloc(n * sizeof *inputs);
+    if (!col || !samplers || !inputs) {
         free(col);
         free(samplers);
+        free(inputs);
         return sv_fail(SV_EENV, "out of memory writing %s", path);
     }
     sv_h5 f;
     int rc = sv_h5_create(&f, path);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         samplers[i] = pts[i].sampler;
+        inputs[i] = sv_input_name(pts[i].input);
+    }
     if (rc == SV_OK)
         rc = sv_h5_strings(&f, "sampler", samplers, n);
+    if (rc == SV_OK)
+        rc = sv_h5_strings(&f, "input", inputs, n);
     for (int c = 0; rc == SV_OK && c < N_COLS; c++) {
         for (size_t i = 0; i < n; i++) {
             const sv_bench_point *p = &pts[i];
@@ -75,6 +81,7 @@ int sv_bench_write_h5(const char *path, const sv_bench_device *d, const sv_bench
         sv_h5_abort(&f);
     free(col);
     free(samplers);
+    free(inputs);
     return rc;
 }
 
@@ -145,6 +152,24 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
         free(samplers[i]);
     }
     free(samplers);
+    /* "input": optional, a file from before the logits modes is all probs */
+    char **inputs = NULL;
+    size_t n_inputs = 0;
+    if (rc == SV_OK && sv_h5_read_strings(&r, "input", &inputs, &n_inputs) == SV_OK) {
+        if (n_inputs != *n)
+            rc = sv_fail(SV_EBAD, "%s: dataset 'input' has %zu values, 'sampler' has %zu", path,
+                         n_inputs, *n);
+        for (size_t i = 0; i < n_inputs; i++) {
+            int mode = sv_input_find(inputs[i]);
+            if (rc == SV_OK && mode < 0)
+                rc = sv_fail(SV_EBAD, "%s: input '%s' of point %zu is not probs, logits-f32 "
+                             "or logits-bf16", path, inputs[i], i);
+            if (rc == SV_OK)
+                (*pts)[i].input = mode;
+            free(inputs[i]);
+        }
+        free(inputs);
+    }
     sv_h5_close(&r);
     if (rc != SV_OK) {
         free(*pts);

@@ -6,13 +6,15 @@
  * real models do), the draft token of position k is the mode of q_k, and
  * p_k there is set to accept * q_k(x_k) with the rest of p_k rescaled, so
  * draft k is accepted with probability exactly `accept`. Every sequence
- * gets its own copy of the rows, so the device reads B distinct row sets. */
+ * gets its own copy of the rows, so the device reads B distinct row sets.
+ * The logits modes take the log of these rows (T = 1 gives them back). */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "sv_bf16.h"
 #include "sv_harness.h"
 
 static void softmax_row(gsl_rng *r, float *row, int32_t V)
@@ -90,7 +92,58 @@ void sv_bench_input_free(sv_bench_input *in)
     free(in->target);
     free(in->draft);
     free(in->draft_tokens);
+    free(in->target_logits);
+    free(in->draft_logits);
     memset(in, 0, sizeof *in);
+}
+
+int sv_bench_value_bytes(int input)
+{
+    return input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+}
+
+/* n logits log(rows[i]) as mode `input` into a new array; NULL: no memory. */
+static void *logits_of(const float *rows, size_t n, int input)
+{
+    const size_t bytes = (size_t)sv_bench_value_bytes(input);
+    void *out = malloc(n * bytes);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        float l = logf(rows[i]); /* p = 0 (an acceptance rate of 0): -inf, weight 0 */
+        if (input == SV_INPUT_LOGITS_BF16)
+            ((uint16_t *)out)[i] = sv_bf16_from_float(l);
+        else
+            ((float *)out)[i] = l;
+    }
+    return out;
+}
+
+int sv_bench_input_logits(sv_bench_input *in, int input, double T, int32_t top_k, double top_p)
+{
+    if (input != SV_INPUT_LOGITS_F32 && input != SV_INPUT_LOGITS_BF16)
+        return sv_fail(SV_EBAD, "bench: input mode %d is not a logits mode", input);
+    if (!in->target || !in->draft)
+        return sv_fail(SV_EBAD, "bench: the input has no probability rows to take logits of");
+    const size_t tn = (size_t)in->B * (size_t)(in->K + 1) * (size_t)in->V,
+                 dn = (size_t)in->B * (size_t)in->K * (size_t)in->V;
+    void *t = logits_of(in->target, tn, input), *d = t ? logits_of(in->draft, dn, input) : NULL;
+    if (!t || !d) {
+        free(t);
+        free(d);
+        return sv_fail(SV_EENV, "bench: out of host memory for the logits of B=%d, K=%d, V=%d",
+                       in->B, in->K, in->V);
+    }
+    free(in->target);
+    free(in->draft);
+    in->target = in->draft = NULL;
+    in->target_logits = t;
+    in->draft_logits = d;
+    in->input = input;
+    in->T = T;
+    in->top_k = top_k;
+    in->top_p = top_p;
+    return SV_OK;
 }
 
 double sv_bench_floor_bytes(int32_t B, int32_t K, int32_t V, const int32_t *accepted)
@@ -103,6 +156,12 @@ double sv_bench_floor_bytes(int32_t B, int32_t K, int32_t V, const int32_t *acce
         bytes += 4.0 * K + 4.0 * (K + 1) + 4.0;   /* drafts in; tokens and count out */
     }
     return bytes;
+}
+
+double sv_bench_floor_bytes_logits(int32_t B, int32_t K, int32_t V, int value_bytes)
+{
+    double rows = (double)B * (2.0 * K + 1.0) * (double)V * value_bytes; /* every row once */
+    return rows + (double)B * (4.0 * K + 4.0 * (K + 1) + 4.0);          /* drafts, outputs */
 }
 
 double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted)

@@ -16,9 +16,9 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: specverify bench [--sampler LIST] [--B LIST] [--K LIST] [--V LIST]\n"
-            "                        [--accept-rate LIST] [--input probs] [--cold | --hot]\n"
-            "                        [--graph] [--no-hold] [--time-limit S] [--noise F]\n"
-            "                        [--out FILE.h5]\n"
+            "                        [--accept-rate LIST] [--input MODE] [--T T] [--top-k N]\n"
+            "                        [--top-p P] [--cold | --hot] [--graph] [--no-hold]\n"
+            "                        [--time-limit S] [--noise F] [--out FILE.h5]\n"
             "       specverify bench --recorded FILE[:GROUP] [--T T] [--top-k N] [--top-p P]\n"
             "                        [--B LIST] [--K LIST] ... (V and acceptance: the file's)\n"
             "\n"
@@ -35,11 +35,18 @@ static void usage(FILE *out)
             "  --K LIST            drafts per step (default 5)\n"
             "  --V LIST            vocabulary sizes (default 128256)\n"
             "  --accept-rate LIST  acceptance probability of each draft, in [0, 1] (default 0.7)\n"
-            "  --input probs       float32 probabilities, the contract (the only mode so far)\n"
+            "  --input MODE        probs: float32 probabilities, the contract's base (default);\n"
+            "                      logits-f32, logits-bf16: logits (log of the same rows, bf16\n"
+            "                      rounded to nearest), turned into p and q by the sampler,\n"
+            "                      for samplers that take them (cuda_fused; the default\n"
+            "                      --sampler is then cuda_fused); not with --recorded\n"
+            "  --T T, --top-k N, --top-p P  logits modes: the sampling rules (default 1, 0\n"
+            "                      (none), 1 (none)); T != 1 or a cut moves the acceptance\n"
+            "                      rate off --accept-rate (the measured one is reported)\n"
             "  --recorded FILE[:GROUP]  realistic inputs: sequence b holds step b mod N of\n"
             "                      the recording (README, 'Recorded p/q'), its drafts drawn\n"
             "                      from its q; V and the acceptance rate are the file's\n"
-            "  --T T, --top-k N, --top-p P  the recording's sampling pipeline\n"
+            "  --T T, --top-k N, --top-p P  with --recorded: the recording's sampling pipeline\n"
             "  --cold              flush L2 before each launch (outside the timing)\n"
             "  --hot               leave L2 as the last launch left it (default)\n"
             "  --graph             time a CUDA graph of 8 steps back to back, per step\n"
@@ -54,8 +61,10 @@ static void usage(FILE *out)
             "Columns: median, min and IQR of the launch times (us); floor: DESIGN.md's byte\n"
             "floor of the step (the gathered scalars, the row pair at the first rejection or\n"
             "the bonus row, tokens in and out), from the accepted counts of a checked run;\n"
+            "with logits input every row once (B (2K+1) V logits), tokens in and out;\n"
             "GB/s: floor bytes / median; %%copy: that as a share of the measured device copy\n"
-            "bandwidth; x floor: median over the time the floor takes at that bandwidth.\n"
+            "bandwidth; x floor: median over the time the floor takes at that bandwidth;\n"
+            "input: the input mode.\n"
             "Plugins are timed through verify, whose wait for its status is then included.\n"
             "\n"
             "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU.\n");
@@ -96,6 +105,9 @@ typedef struct bench_args {
     sv_recorded_opts recorded;
     char recorded_spec[1600]; /* every step; the input adds K and step */
     int64_t recorded_steps;
+    int32_t input;            /* --input: an sv_input */
+    double T, top_p;          /* logits modes: the sampling rules */
+    int32_t top_k;
 } bench_args;
 
 static int parse_samplers(const char *text, bench_args *a)
@@ -118,6 +130,27 @@ static int parse_samplers(const char *text, bench_args *a)
                            items[i]);
         a->samplers[i] = s;
     }
+    for (int i = 0; rc == SV_OK && i < a->n_samplers; i++)
+        rc = sv_sampler_takes("bench", a->samplers[i], a->input);
+    return rc;
+}
+
+/* --T, --top-k, --top-p of a logits mode (given as text; NULL: the default). */
+static int parse_sampling(bench_args *a)
+{
+    a->T = 1.0, a->top_k = 0, a->top_p = 1.0;
+    uint64_t k = 0;
+    int rc = SV_OK;
+    if (a->recorded.T)
+        rc = sv_parse_double("--T", a->recorded.T, 0.0, 100.0, 0, &a->T);
+    if (rc == SV_OK && a->recorded.top_k) {
+        rc = sv_parse_u64("--top-k", a->recorded.top_k, 0, SV_MAX_V, &k);
+        a->top_k = (int32_t)k;
+    }
+    if (rc == SV_OK && a->recorded.top_p)
+        rc = sv_parse_double("--top-p", a->recorded.top_p, 1e-9, 1.0, 0, &a->top_p);
+    /* taken here: they are not a recording's */
+    a->recorded.T = a->recorded.top_k = a->recorded.top_p = NULL;
     return rc;
 }
 
@@ -139,8 +172,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
         {"recorded", required_argument, 0, O_RECORDED}, {"T", required_argument, 0, O_T},
         {"top-k", required_argument, 0, O_TOP_K}, {"top-p", required_argument, 0, O_TOP_P},
         {0, 0, 0, 0}};
-    const char *samplers = "cuda_fused,cuda_naive", *B = "1,64", *K = "5", *V = NULL,
-               *accept = NULL;
+    const char *samplers = NULL, *B = "1,64", *K = "5", *V = NULL, *accept = NULL;
     a->opt = (sv_bench_options){.cold = 0, .graph = 0, .time_limit = 2.0, .noise_target = 0.01};
     int cold = -1, c, rc = SV_OK;
     char err[1024];
@@ -154,9 +186,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
         case O_V: V = optarg; break;
         case O_ACCEPT: accept = optarg; break;
         case O_INPUT:
-            if (strcmp(optarg, "probs") != 0)
-                rc = sv_fail(SV_EBAD, "--input: '%s' is not a mode this build has (probs; the "
-                             "logits modes are not built yet)", optarg);
+            rc = sv_parse_input("--input", optarg, &a->input);
             break;
         case O_COLD:
         case O_HOT:
@@ -194,7 +224,25 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
     if (rc == SV_OK && optind < argc)
         rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
     a->opt.cold = cold == 1;
-    a->sampler_list = samplers; /* looked up once CUDA is known to be built */
+    /* looked up once CUDA is known to be built; logits: the sampler that takes them */
+    a->sampler_list = samplers ? samplers
+                    : a->input != SV_INPUT_PROBS ? "cuda_fused" : "cuda_fused,cuda_naive";
+    if (rc == SV_OK && a->input != SV_INPUT_PROBS) {
+        if (a->recorded.path)
+            rc = sv_fail(SV_EBAD, "bench --recorded with --input %s: not built (bench "
+                         "makes a recording's steps into probability rows); leave out one of "
+                         "them", sv_input_name(a->input));
+        else
+            rc = parse_sampling(a);
+    } else if (rc == SV_OK && !a->recorded.path) {
+        const char *flags[] = {"--T", "--top-k", "--top-p"};
+        const char *given[] = {a->recorded.T, a->recorded.top_k, a->recorded.top_p};
+        for (int i = 0; rc == SV_OK && i < 3; i++)
+            if (given[i])
+                rc = sv_fail(SV_EBAD, "%s applies to logits input (--input logits-f32 or "
+                             "logits-bf16) or to a recording (--recorded FILE[:GROUP])",
+                             flags[i]);
+    }
     if (rc == SV_OK)
         rc = parse_ints("--B", B, 1, 1 << 20, a->B, &a->n_B);
     if (rc == SV_OK)
@@ -232,8 +280,8 @@ static void device_line(FILE *f, const sv_bench_device *d)
 static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, size_t n)
 {
     fprintf(f, "| sampler | B | K | V | accept (target / measured) | median us | min us | IQR us "
-               "| reps | floor MB | GB/s | %%copy | x floor | mode |\n");
-    fprintf(f, "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+               "| reps | floor MB | GB/s | %%copy | x floor | mode | input |\n");
+    fprintf(f, "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     for (size_t i = 0; i < n; i++) {
         const sv_bench_point *p = &pts[i];
         double gbps = p->floor_bytes / (p->median_us * 1e-6) / 1e9;
@@ -244,12 +292,12 @@ static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, 
         else
             snprintf(target, sizeof target, "%.2f", p->accept_target);
         fprintf(f, "| %s | %d | %d | %d | %s / %.3f | %.2f | %.2f | %.2f | %lld | %.2f | %.0f "
-                   "| %.0f | %.2f | %s%s%s |\n",
+                   "| %.0f | %.2f | %s%s%s | %s |\n",
                 p->sampler, p->B, p->K, p->V, target, p->accept_measured,
                 p->median_us, p->min_us, p->q75_us - p->q25_us, (long long)p->reps,
                 p->floor_bytes / 1e6, gbps, 100.0 * gbps / d->copy_gbps, p->median_us / floor_us,
                 p->cold ? "cold" : "hot", p->graph ? ", graph" : "",
-                p->through_verify ? ", via verify" : "");
+                p->through_verify ? ", via verify" : "", sv_input_name(p->input));
     }
 }
 
@@ -328,10 +376,12 @@ int sv_cmd_bench(int argc, char **argv)
                                                      a.recorded_steps);
                     else
                         rc = sv_bench_input_make(&in, a.B[ib], a.K[ik], a.V[iv], a.accept[ia]);
+                    if (rc == SV_OK && a.input != SV_INPUT_PROBS)
+                        rc = sv_bench_input_logits(&in, a.input, a.T, a.top_k, a.top_p);
                     for (int is = 0; rc == SV_OK && is < a.n_samplers; is++) {
-                        fprintf(stderr, "[%zu/%zu] %s B=%d K=%d V=%d accept=%g\n", done + 1,
-                                total, a.samplers[is]->name, a.B[ib], a.K[ik], in.V,
-                                in.accept);
+                        fprintf(stderr, "[%zu/%zu] %s B=%d K=%d V=%d accept=%g input=%s\n",
+                                done + 1, total, a.samplers[is]->name, a.B[ib], a.K[ik], in.V,
+                                in.accept, sv_input_name(a.input));
                         rc = sv_bench_run_point(&a.opt, a.samplers[is], &in, &pts[done]);
                         if (rc == SV_OK)
                             done++;

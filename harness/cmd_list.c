@@ -66,8 +66,8 @@ int sv_cmd_list(int argc, char **argv)
         const char *origin = sv_registry_origin(i);
         if (strcmp(origin, "built-in") != 0 && strcmp(origin, "broken") != 0)
             origin = "plugin";
-        printf("  %-26s %-5s %-9s %s\n", s->name, sv_memspace_name(s->memspace), origin,
-               s->description);
+        printf("  %-26s %-5s %-9s %s%s\n", s->name, sv_memspace_name(s->memspace), origin,
+               s->description, s->inputs ? " [takes logits: verify/bench --input]" : "");
     }
     printf("\nsuites:\n");
     for (size_t i = 0; i < sv_suite_count(); i++) {

@@ -15,6 +15,7 @@ static void usage(FILE *out)
         "                         [--suite NAME | --case SPEC | --recorded FILE[:GROUP]]\n"
         "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
         "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
+        "                         [--input probs|logits-f32|logits-bf16]\n"
         "\n"
         "Runs the sampler over many draws of each case and tests that every emitted token\n"
         "is distributed as the target p (chi-square, G, total variation), that accepted\n"
@@ -24,7 +25,7 @@ static void usage(FILE *out)
         "\n"
         "  --sampler NAME  sampler to verify (default: the one sampler of --plugin, else ref)\n"
         "  --plugin LIB    load samplers from a shared library first (repeatable)\n"
-        "  --suite NAME    smoke, ci (default) or full\n"
+        "  --suite NAME    smoke, ci (default), full, or logits (cases for logits input)\n"
         "  --case SPEC     one case instead of a suite, e.g. 'zipf:V=1000,K=4,s=1.2'\n"
         "                  (repeatable; families and parameters: specverify list)\n"
         "  --recorded FILE[:GROUP]  cases from a recording of real p/q (HDF5; README,\n"
@@ -35,6 +36,13 @@ static void usage(FILE *out)
         "  --K K           use the first K drafts of each step (default: all recorded)\n"
         "  --mismatch-T T  draw the drafts at temperature T but tell the sampler q at\n"
         "                  --T: a deliberate bug, which a correct sampler must FAIL\n"
+        "  --input MODE    what the sampler is given: probs (default), or logits-f32 or\n"
+        "                  logits-bf16 for a sampler that takes logits (specverify list):\n"
+        "                  each case's logits, rounded to that type, with its T, top-k and\n"
+        "                  top-p; the checks use the p and q distributions/logits.c makes\n"
+        "                  of the rounded logits. Cases must come from logits (the logits\n"
+        "                  and onehot families, recordings); the default suite is then\n"
+        "                  'logits'\n"
         "  --draws N       draws per case (default: the suite's; 1000000 for --case)\n"
         "  --seed S        seed of drafts and sampler randomness (default 1)\n"
         "  --alpha A       family-wise false-alarm rate, split over every p-value (default 1e-6)\n"
@@ -70,6 +78,7 @@ typedef struct verify_args {
     double alpha;
     int32_t batch, threads;
     int rerun;
+    int32_t input;
     sv_recorded_opts recorded;
 } verify_args;
 
@@ -77,7 +86,7 @@ static int parse(int argc, char **argv, verify_args *a)
 {
     enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
            O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
-           O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K };
+           O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
     static const struct option options[] = {
         {"sampler", required_argument, NULL, O_SAMPLER},
         {"plugin", required_argument, NULL, O_PLUGIN},
@@ -100,6 +109,7 @@ static int parse(int argc, char **argv, verify_args *a)
         {"top-p", required_argument, NULL, O_TOP_P},
         {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
         {"K", required_argument, NULL, O_K},
+        {"input", required_argument, NULL, O_INPUT},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -147,6 +157,7 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_TOP_P: a->recorded.top_p = optarg; break;
         case O_MISMATCH_T: a->recorded.mismatch_T = optarg; break;
         case O_K: a->recorded.K = optarg; break;
+        case O_INPUT: rc = sv_parse_input("--input", optarg, &a->input); break;
         case 'h': usage(stdout); return -1;
         case ':': rc = sv_fail(SV_EBAD, "verify: %s needs a value", argv[optind - 1]); break;
         default:
@@ -196,6 +207,7 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
         .n_cases = n, .seed = a->seed, .alpha = a->alpha, .batch = a->batch,
         .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
+        .input = a->input,
     };
     sv_report *report = NULL;
     sv_interrupt_install();
@@ -262,6 +274,8 @@ int sv_cmd_verify(int argc, char **argv)
     if (!sampler)
         return sv_fail(SV_EBAD, "verify: unknown sampler '%s' (see specverify list%s)",
                        a.sampler, from_plugins ? "" : "; plugins need --plugin");
+    if ((rc = sv_sampler_takes("verify", sampler, a.input)) != SV_OK)
+        return rc;
 
     const char *specs[MAX_CASES];
     uint64_t draws[MAX_CASES];
@@ -286,10 +300,11 @@ int sv_cmd_verify(int argc, char **argv)
             draws[n] = a.draws ? a.draws : 1000000;
         }
     } else {
-        suite_name = a.suite ? a.suite : "ci";
+        suite_name = a.suite ? a.suite : a.input != SV_INPUT_PROBS ? "logits" : "ci";
         const sv_suite *suite = sv_suite_find(suite_name);
         if (!suite)
-            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full)", suite_name);
+            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full, logits)",
+                           suite_name);
         for (; n < suite->n_entries; n++) {
             specs[n] = suite->entries[n].spec;
             draws[n] = a.draws ? a.draws : suite->entries[n].draws;

@@ -130,13 +130,18 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     const size_t B = (size_t)hb->B, K = (size_t)hb->K, V = (size_t)hb->V;
     if (B == 0)
         return SV_SAMPLER_OK;
+    /* the rows: probabilities, or logits (float or bfloat16) in a logits mode */
+    const int logits = hb->input != SV_INPUT_PROBS;
+    const size_t elem = hb->input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+    const void *target = logits ? hb->target_logits : hb->target;
+    const void *draft = logits ? hb->draft_logits : hb->draft;
     /* rows span (B - 1) strides plus one row set; a stride of 0 is one row set */
-    const size_t target_floats = (B - 1) * (size_t)hb->target_stride + (K + 1) * V;
-    const size_t draft_floats = hb->draft ? (B - 1) * (size_t)hb->draft_stride + K * V : 0;
-    int rc = upload(s, &s->target, hb->target, target_floats * sizeof(float),
-                    hb->target_stride == 0, "copying target rows");
-    if (rc == SV_SAMPLER_OK && hb->draft)
-        rc = upload(s, &s->draft, hb->draft, draft_floats * sizeof(float), hb->draft_stride == 0,
+    const size_t target_elems = (B - 1) * (size_t)hb->target_stride + (K + 1) * V;
+    const size_t draft_elems = draft ? (B - 1) * (size_t)hb->draft_stride + K * V : 0;
+    int rc = upload(s, &s->target, target, target_elems * elem, hb->target_stride == 0,
+                    "copying target rows");
+    if (rc == SV_SAMPLER_OK && draft)
+        rc = upload(s, &s->draft, draft, draft_elems * elem, hb->draft_stride == 0,
                     "copying draft rows");
     if (rc == SV_SAMPLER_OK && K > 0)
         rc = upload(s, &s->tokens, hb->draft_tokens, B * K * sizeof(int32_t), 0,
@@ -153,8 +158,13 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
         return rc;
 
     sv_batch db = *hb;
-    db.target = s->target.ptr;
-    db.draft = hb->draft ? s->draft.ptr : NULL;
+    if (logits) {
+        db.target_logits = s->target.ptr;
+        db.draft_logits = draft ? s->draft.ptr : NULL;
+    } else {
+        db.target = s->target.ptr;
+        db.draft = draft ? s->draft.ptr : NULL;
+    }
     db.draft_tokens = s->tokens.ptr;
     db.out_tokens = s->out_tokens.ptr;
     db.out_accepted = s->out_accepted.ptr;

@@ -82,6 +82,7 @@ int sv_report_json(const sv_report *r, const char *path)
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
     cJSON_AddStringToObject(root, "sampler", r->sampler);
     cJSON_AddStringToObject(root, "sampler_description", r->sampler_description);
+    cJSON_AddStringToObject(root, "input", sv_input_name(r->input));
     if (r->suite)
         cJSON_AddStringToObject(root, "suite", r->suite);
     cJSON_AddNumberToObject(root, "seed", (double)r->seed);

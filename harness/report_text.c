@@ -79,6 +79,9 @@ void sv_report_text(const sv_report *r, FILE *out)
 {
     fprintf(out, "specverify %s: sampler %s (%s)\n", SV_VERSION, r->sampler,
             r->sampler_description);
+    if (r->input != SV_INPUT_PROBS)
+        fprintf(out, "input: %s (each case's logits; the checks use the p and q they imply)\n",
+                sv_input_name(r->input));
     fprintf(out, "%s%s, seed %llu, family-wise false-alarm rate %g over %zu p-values "
             "(each %.2g)\n\n", r->suite ? "suite " : "", r->suite ? r->suite : "one case",
             (unsigned long long)r->seed, r->alpha, r->n_tests, r->split_alpha);

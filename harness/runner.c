@@ -551,6 +551,18 @@ static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally 
         .out_tokens = w->out, .out_accepted = w->accepted,
         .stream = NULL,
     };
+    if (sh->cfg->input != SV_INPUT_PROBS) { /* the logits the rows were made from */
+        const size_t size = sh->cfg->input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+        bt.input = sh->cfg->input;
+        bt.target = bt.draft = NULL;
+        bt.target_logits = c->input_logits;
+        bt.draft_logits = c->draft_probs_given ? (const char *)c->input_logits +
+                                                     ((size_t)K + 1) * (size_t)c->V * size
+                                               : NULL;
+        bt.temperature = c->sampling.T;
+        bt.top_k = c->sampling.top_k;
+        bt.top_p = c->sampling.top_p;
+    }
     int rc = sv_sampler_call(sh->cfg, w->state, &bt, t);
     if (rc == SV_SAMPLER_OK)
         count_batch(t, c, sh->plan, first, B, w->drafts, w->out, w->accepted, w->valid);
@@ -661,6 +673,9 @@ static void *work(void *arg)
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally)
 {
+    if (cfg->input != c->input)
+        return sv_fail(SV_EBAD, "case %s: readied for %s input, run with %s", c->name,
+                       sv_input_name(c->input), sv_input_name(cfg->input));
     if (cfg->sampler->memspace == SV_MEM_CUDA) {
 #ifdef SV_HAVE_CUDA
         char why[160];

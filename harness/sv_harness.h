@@ -220,6 +220,7 @@ typedef struct sv_run_config {
     int32_t threads;
     int progress;    /* show progress on stderr */
     const char *label; /* what progress calls this run */
+    int32_t input;   /* an sv_input; a logits mode needs a case readied by sv_case_use_logits */
 } sv_run_config;
 
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
@@ -341,6 +342,7 @@ typedef struct sv_report {
     double seconds;
     int interrupted;            /* the signal that cut the run short, or 0 */
     size_t n_planned;           /* cases asked for; n_cases ran (the last cut short) */
+    int32_t input;              /* the sv_input the sampler was given */
 } sv_report;
 
 typedef struct sv_verify_config {
@@ -354,6 +356,7 @@ typedef struct sv_verify_config {
     int32_t batch, threads;
     int progress;
     int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
+    int32_t input;              /* an sv_input: probs, or logits the cases are readied for */
 } sv_verify_config;
 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */
@@ -427,6 +430,15 @@ int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max,
 /* open: the range excludes its ends */
 int sv_parse_double(const char *flag, const char *text, double min, double max, int open,
                     double *out);
+/* "probs", "logits-f32" or "logits-bf16" -> an sv_input; SV_EBAD naming the flag. */
+int sv_parse_input(const char *flag, const char *text, int32_t *input);
+/* The sv_input of a name, or -1. */
+int32_t sv_input_find(const char *text);
+/* The name sv_parse_input reads for an sv_input. */
+const char *sv_input_name(int32_t input);
+/* SV_EBAD, naming the command and the modes the sampler takes, unless the
+ * sampler takes input (an sv_input). */
+int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);
 /* Splits the comma list text into at most max items; errors name the flag. */
 #define SV_LIST_ITEM 256
 int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);

@@ -26,7 +26,7 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
     rc = sv_tally_alloc(c, &plan, &tally);
     if (rc == SV_OK) {
         sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
-                             cfg->progress, label};
+                             cfg->progress, label, cfg->input};
         rc = sv_run(&run, c, d, &plan, tally);
     }
     if (rc == SV_OK) {
@@ -84,7 +84,9 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     int rc = SV_OK;
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         char err[512];
-        if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0)
+        if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0 ||
+            (cfg->input != SV_INPUT_PROBS &&
+             sv_case_use_logits(cases[i], cfg->input, err, sizeof err) != 0))
             rc = sv_fail(SV_EBAD, "%s", err);
         else
             r->n_tests += sv_tests_per_case(cases[i]);
@@ -98,6 +100,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->threads = cfg->threads;
     r->batch = cfg->batch;
     r->n_planned = cfg->n_cases;
+    r->input = cfg->input;
 
     double start = sv_now();
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {

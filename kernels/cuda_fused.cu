@@ -37,29 +37,10 @@
 #include <math.h>
 #include "sv_cuda_kernels.h"
 #include "sv_philox.h"
+#include "sv_race.cuh"
 
 #define FUSED_THREADS 256
 #define SHARED_UNIFORM_GROUP 32
-
-/* One slice's winner: race time and token; token -1 when no weight was > 0. */
-struct race_winner {
-    double t;
-    int32_t i;
-};
-
-__device__ __forceinline__ static void keep_better(race_winner &a, double t, int32_t i)
-{
-    if (t < a.t || (t == a.t && i >= 0 && (a.i < 0 || i < a.i)))
-        a = {t, i};
-}
-
-/* Race time of token i with weight w > 0, from the Philox block it shares
- * with its even/odd neighbour. */
-__device__ __forceinline__ static double race_time(philox4x32_ctr_t r, int32_t i, double w)
-{
-    double u = (i & 1) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
-    return -log(u) / w;
-}
 
 /* Everything one launch needs, passed by value. */
 struct fused_args {
@@ -122,31 +103,6 @@ __device__ static race_winner race_slice(const float *p, const float *q, int use
     return best;
 }
 
-/* The block's best of every thread's best; valid in thread 0. */
-__device__ static race_winner block_best(race_winner mine)
-{
-    __shared__ race_winner warp_best[FUSED_THREADS / 32];
-    for (int off = 16; off > 0; off >>= 1) {
-        double t = __shfl_down_sync(0xffffffffu, mine.t, off);
-        int32_t i = __shfl_down_sync(0xffffffffu, mine.i, off);
-        keep_better(mine, t, i);
-    }
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (lane == 0)
-        warp_best[warp] = mine;
-    __syncthreads();
-    if (warp == 0) {
-        mine = lane < (int)(blockDim.x / 32) ? warp_best[lane] : race_winner{INFINITY, -1};
-        for (int off = 16; off > 0; off >>= 1) {
-            double t = __shfl_down_sync(0xffffffffu, mine.t, off);
-            int32_t i = __shfl_down_sync(0xffffffffu, mine.i, off);
-            keep_better(mine, t, i);
-        }
-    }
-    __syncthreads(); /* warp_best is reused by the fallback race */
-    return mine;
-}
-
 __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args a)
 {
     const sv_batch &bt = a.bt;
@@ -182,12 +138,8 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     __syncthreads();
     const int32_t n = n_shared;
     if (n < 0) {
-        if (split == 0 && threadIdx.x == 0) {
-            *a.bad = 1;
-            for (int32_t k = 0; k <= K; k++)
-                bt.out_tokens[(int64_t)b * (K + 1) + k] = -1;
-            bt.out_accepted[b] = -1;
-        }
+        if (split == 0 && threadIdx.x == 0)
+            write_sequence(bt, b, x, n, -1, a.bad);
         return;
     }
 
@@ -201,23 +153,9 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     mine = block_best(mine);
 
     /* publish; the last block of this sequence to arrive combines */
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        a.winners[(int64_t)b * a.splits + split] = mine;
-        __threadfence();
-        last = atomicAdd(&a.arrivals[b], 1u) == (unsigned)a.splits - 1;
-    }
-    __syncthreads();
-    if (!last)
+    race_winner all;
+    if (!combine_slices(mine, a.winners, a.arrivals, b, split, a.splits, &all))
         return;
-    __threadfence();
-    race_winner all = {INFINITY, -1};
-    for (int32_t s = threadIdx.x; s < a.splits; s += blockDim.x) {
-        /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
-        const race_winner *w = a.winners + (int64_t)b * a.splits + s;
-        keep_better(all, __ldcg(&w->t), __ldcg(&w->i));
-    }
-    all = block_best(all);
     __shared__ int32_t token;
     if (threadIdx.x == 0)
         token = all.i;
@@ -230,20 +168,7 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        int32_t *y = bt.out_tokens + (int64_t)b * (K + 1);
-        for (int32_t k = 0; k < n; k++)
-            y[k] = x[k];
-        if (token < 0) { /* an all-zero row */
-            *a.bad = 1;
-            for (int32_t k = 0; k <= K; k++)
-                y[k] = -1;
-            bt.out_accepted[b] = -1;
-        } else {
-            y[n] = token;
-            for (int32_t k = n + 1; k <= K; k++)
-                y[k] = -1;
-            bt.out_accepted[b] = n;
-        }
+        write_sequence(bt, b, x, n, token, a.bad); /* token < 0: an all-zero row */
         a.arrivals[b] = 0; /* re-armed for the next launch */
     }
 }

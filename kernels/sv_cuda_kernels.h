@@ -29,6 +29,31 @@ size_t sv_cuda_fused_winner_bytes(void);
 /* How many cuda_fused blocks one SM holds at once (the occupancy API). */
 int sv_cuda_fused_blocks_per_sm(int *blocks);
 
+/* cuda_fused in a logits mode (bt->input SV_INPUT_LOGITS_F32 or _BF16; every
+ * pointer in bt device memory): row stats of every row (l_max, argmax, the
+ * kept prefix of top-k/top-p, the kept weight), then fused_kernel's accept
+ * chain and race on p and q made from the logits (kernels/cuda_fused_logits.cu).
+ * The workspace, allocated by the caller for batches up to max_B sequences
+ * and max_K drafts (rows = max_B * (2 max_K + 1)): */
+typedef struct sv_cuda_logits_ws {
+    void *stats;            /* rows entries of sv_cuda_logits_stats_bytes() */
+    void *partials;         /* stats_wave + rows entries of sv_cuda_logits_partial_bytes() */
+    unsigned *row_arrivals; /* rows counters, zero before the first launch */
+    void *winners;          /* verify_wave + max_B entries of sv_cuda_logits_winner_bytes() */
+    unsigned *arrivals;     /* max_B counters, zero before the first launch */
+    int32_t stats_wave;     /* blocks of the stats kernel one wave of the GPU holds */
+    int32_t verify_wave;    /* the same for the verify kernel */
+} sv_cuda_logits_ws;
+/* The caller checks B, K and V against the workspace's limits; rng and *bad
+ * as for sv_cuda_fused_launch. Never synchronizes with the host. */
+int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
+                                const sv_cuda_logits_ws *ws, int *bad);
+size_t sv_cuda_logits_stats_bytes(void);
+size_t sv_cuda_logits_partial_bytes(void);
+size_t sv_cuda_logits_winner_bytes(void);
+/* Blocks one SM holds at once of the stats and of the verify kernel. */
+int sv_cuda_logits_blocks_per_sm(int *stats_blocks, int *verify_blocks);
+
 /* bench: a one-thread kernel on `stream` (a cudaStream_t) that spins until
  * *go (mapped host memory) is non-zero, or sets *timed_out (mapped too) and
  * returns after max_cycles clock cycles. */
@@ -37,6 +62,8 @@ int sv_bench_hold_launch(const volatile int *go, long long max_cycles, int *time
 
 /* Tokens one block of cuda_fused takes at the least (one float4 per thread). */
 #define SV_FUSED_MIN_CHUNK 1024
+/* Tokens one block of the logits stats kernel takes at the least. */
+#define SV_LOGITS_MIN_CHUNK 4096
 
 #ifdef __cplusplus
 }

@@ -82,6 +82,6 @@ static inline const float *sv_chain_p_row(const sv_step *s, int32_t k)
         return sv_chain_verify(state, bt, &(hooks));                                \
     }                                                                               \
     const sv_sampler var = {name, description, SV_MEM_HOST, sv_chain_init,          \
-                            var##_verify, sv_chain_destroy}
+                            var##_verify, sv_chain_destroy, 0}
 
 #endif

@@ -1,10 +1,13 @@
 /* cuda_fused.c: the host side of cuda_fused and of its broken twin
- * cuda_fused_shared_uniform (kernels/cuda_fused.cu).
+ * cuda_fused_shared_uniform (kernels/cuda_fused.cu), and of cuda_fused's
+ * logits input modes (kernels/cuda_fused_logits.cu).
  *
- * init sizes the per-sequence workspaces for the largest batch; verify picks
- * how many blocks share a sequence's row (enough blocks to fill the GPU at
- * any B), launches, and waits only to read back the bad-input flag, because
- * the contract returns a status. The launch itself never synchronizes. */
+ * init sizes the per-sequence workspaces for the largest batch (and, for
+ * cuda_fused, the per-row workspace of the logits modes); verify picks how
+ * many blocks share a sequence's row (enough blocks to fill the GPU at any
+ * B), launches, and waits only to read back the bad-input flag, because the
+ * contract returns a status. The launch itself never synchronizes. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime_api.h>
@@ -14,9 +17,11 @@
 #include "sv_cuda_enqueue.h"
 
 typedef struct fused_state {
-    int32_t max_B, max_V, sm_count, blocks_per_sm;
+    int32_t max_B, max_K, max_V, sm_count, blocks_per_sm;
     void *winners;
     unsigned *arrivals;
+    uint32_t inputs;        /* the logits modes taken: cuda_fused's, 0 for the broken twin */
+    sv_cuda_logits_ws lws;  /* their workspace; all NULL when inputs is 0 */
     sv_cuda_flag bad;
     int shared_uniform;
     const char *name; /* for messages */
@@ -40,8 +45,54 @@ static void fused_destroy(void *state)
         return;
     cudaFree(s->winners);
     cudaFree(s->arrivals);
+    cudaFree(s->lws.stats);
+    cudaFree(s->lws.partials);
+    cudaFree(s->lws.row_arrivals);
+    cudaFree(s->lws.winners);
+    cudaFree(s->lws.arrivals);
     sv_cuda_flag_free(&s->bad);
     free(s);
+}
+
+/* cudaMalloc of `count` entries of `size` bytes, zeroed; `what` says which
+ * on failure. */
+static cudaError_t alloc_zeroed(void **p, size_t count, size_t size, const char *what,
+                                char *msg, size_t msg_len)
+{
+    snprintf(msg, msg_len, "allocating %s, %zu bytes", what, count * size);
+    cudaError_t e = cudaMalloc(p, count * size);
+    return e == cudaSuccess ? cudaMemset(*p, 0, count * size) : e;
+}
+
+/* The logits modes' workspace: row stats and arrival counters for every row
+ * of the largest batch (B (2K + 1) rows), the stats kernel's partial results
+ * and the verify kernel's winners for one wave of blocks or one per row. */
+static cudaError_t logits_init(fused_state *s, char *msg, size_t msg_len)
+{
+    int stats_per_sm = 0, verify_per_sm = 0;
+    snprintf(msg, msg_len, "querying the logits kernels' occupancy");
+    cudaError_t e = (cudaError_t)sv_cuda_logits_blocks_per_sm(&stats_per_sm, &verify_per_sm);
+    if (e != cudaSuccess)
+        return e;
+    s->lws.stats_wave = stats_per_sm * s->sm_count;
+    s->lws.verify_wave = verify_per_sm * s->sm_count;
+    const size_t rows = (size_t)s->max_B * (2 * (size_t)s->max_K + 1);
+    e = alloc_zeroed(&s->lws.stats, rows, sv_cuda_logits_stats_bytes(), "the logits row stats",
+                     msg, msg_len);
+    if (e == cudaSuccess)
+        e = alloc_zeroed(&s->lws.partials, (size_t)s->lws.stats_wave + rows,
+                         sv_cuda_logits_partial_bytes(), "the logits row partials", msg, msg_len);
+    if (e == cudaSuccess)
+        e = alloc_zeroed((void **)&s->lws.row_arrivals, rows, sizeof(unsigned),
+                         "the logits row arrival counters", msg, msg_len);
+    if (e == cudaSuccess)
+        e = alloc_zeroed(&s->lws.winners, (size_t)s->lws.verify_wave + (size_t)s->max_B,
+                         sv_cuda_logits_winner_bytes(), "the logits per-block winners", msg,
+                         msg_len);
+    if (e == cudaSuccess)
+        e = alloc_zeroed((void **)&s->lws.arrivals, (size_t)s->max_B, sizeof(unsigned),
+                         "the logits arrival counters", msg, msg_len);
+    return e;
 }
 
 static int fused_init_common(void **state, const sv_limits *limits, int shared_uniform)
@@ -51,7 +102,11 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
         return SV_SAMPLER_ENOMEM;
     *state = s;
     s->max_B = limits->max_B;
+    s->max_K = limits->max_K > 0 ? limits->max_K : SV_MAX_K;
     s->max_V = limits->max_V;
+    s->inputs = shared_uniform ? 0u
+                               : SV_INPUT_BIT(SV_INPUT_LOGITS_F32) |
+                                     SV_INPUT_BIT(SV_INPUT_LOGITS_BF16);
     s->shared_uniform = shared_uniform;
     s->name = shared_uniform ? "cuda_fused_shared_uniform" : "cuda_fused";
     int device = 0;
@@ -76,6 +131,8 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     }
     if (e == cudaSuccess)
         e = cudaMemset(s->arrivals, 0, (size_t)s->max_B * sizeof(unsigned));
+    if (e == cudaSuccess && s->inputs)
+        e = logits_init(s, what, sizeof what);
     int rc = e == cudaSuccess ? sv_cuda_flag_alloc(s->name, &s->bad)
                               : sv_cuda_status(s->name, what, e);
     if (rc != SV_SAMPLER_OK) {
@@ -85,11 +142,29 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     return rc;
 }
 
+/* A logits batch this instance takes: its mode, sizes within init's limits,
+ * the rows given, T >= 0 and top_p > 0. */
+static int logits_batch_ok(const fused_state *s, const sv_batch *bt)
+{
+    if ((bt->input != SV_INPUT_LOGITS_F32 && bt->input != SV_INPUT_LOGITS_BF16) ||
+        !(s->inputs & SV_INPUT_BIT(bt->input)))
+        return 0;
+    return bt->K <= s->max_K && bt->target_logits && isfinite(bt->temperature) &&
+           bt->temperature >= 0.0 && bt->top_p > 0.0;
+}
+
 int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
 {
     fused_state *s = state;
     if (bt->B > s->max_B || bt->V > s->max_V)
         return SV_SAMPLER_EINVAL; /* larger than init was told */
+    if (bt->input != SV_INPUT_PROBS) {
+        if (!logits_batch_ok(s, bt))
+            return SV_SAMPLER_EINVAL;
+        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device);
+        return e == 0 ? SV_SAMPLER_OK
+                      : sv_cuda_status(s->name, "launching the logits kernels", e);
+    }
     int e = sv_cuda_fused_launch(bt, rng, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
                                  s->bad.device, s->shared_uniform);
     return e == 0 ? SV_SAMPLER_OK : sv_cuda_status(s->name, "launching fused_kernel", e);
@@ -118,9 +193,10 @@ static int shared_uniform_init(void **state, const sv_limits *limits)
 
 const sv_sampler sv_sampler_cuda_fused = {
     "cuda_fused", "CUDA, fast: 2K gathered scalars, one row pair, exponential race (double)",
-    SV_MEM_CUDA, fused_init, fused_verify, fused_destroy};
+    SV_MEM_CUDA, fused_init, fused_verify, fused_destroy,
+    SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16)};
 
 const sv_sampler sv_sampler_cuda_fused_shared_uniform = {
     "cuda_fused_shared_uniform",
     "broken (GPU): 32 consecutive sequences share their acceptance uniforms", SV_MEM_CUDA,
-    shared_uniform_init, fused_verify, fused_destroy};
+    shared_uniform_init, fused_verify, fused_destroy, 0};

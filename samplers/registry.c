@@ -11,6 +11,7 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_race,
     &sv_sampler_ref_float,
     &sv_sampler_ref_layout,
+    &sv_sampler_ref_logits,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,

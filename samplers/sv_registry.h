@@ -12,6 +12,7 @@ extern const sv_sampler sv_sampler_direct;
 extern const sv_sampler sv_sampler_ref_race;
 extern const sv_sampler sv_sampler_ref_float;
 extern const sv_sampler sv_sampler_ref_layout;
+extern const sv_sampler sv_sampler_ref_logits; /* takes logits input too */
 #ifdef SV_HAVE_CUDA
 /* built only with CUDA */
 extern const sv_sampler sv_sampler_cuda_naive;

@@ -13,6 +13,10 @@
  *            probability min(1, p_k(x_k) / q_k(x_k)).
  *   With no draft probs (draft == NULL), q_k is one-hot at x_k: draft k is
  *   accepted with probability p_k(x_k) and the residual is p_k without x_k.
+ *
+ * Inputs come as float32 probabilities (the contract's base mode), or, for a
+ * sampler that says so in `inputs`, as logits that the sampler turns into p
+ * and q itself (see sv_input).
  */
 #ifndef SV_SAMPLER_H
 #define SV_SAMPLER_H
@@ -24,8 +28,10 @@
 extern "C" {
 #endif
 
-/* Bumped whenever a struct below changes layout or meaning. */
-#define SV_CONTRACT_VERSION 1u
+/* Bumped whenever a struct below changes layout or meaning. Version 2 added
+ * the logits input fields at the end of sv_batch and `inputs` at the end of
+ * sv_sampler; the harness still loads version 1 plugins (probs only). */
+#define SV_CONTRACT_VERSION 2u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -44,6 +50,30 @@ typedef enum sv_sampler_status {
     SV_SAMPLER_EDEVICE = 3,     /* a device call failed */
     SV_SAMPLER_EINTERNAL = 4    /* anything else */
 } sv_sampler_status;
+
+/* How the rows of a batch are given.
+ *
+ * SV_INPUT_PROBS: target and draft hold probabilities (the base contract).
+ * SV_INPUT_LOGITS_F32, SV_INPUT_LOGITS_BF16: target and draft are NULL;
+ * target_logits and draft_logits hold logits in the same layout and strides
+ * (float, or bfloat16 as raw uint16_t bits: the float is bits << 16), and p
+ * and q are what these sampling rules make of them, target and draft alike:
+ *   rank tokens by logit, larger first, the lower index first on ties;
+ *   temperature 0 is greedy: one-hot at the first-ranked token;
+ *   otherwise keep the first top_k ranked tokens (top_k <= 0 or >= V: all),
+ *   weigh them exp((l - l_max) / temperature), and then keep the shortest
+ *   ranked prefix whose share of that weight reaches top_p (the token that
+ *   crosses it is kept; top_p >= 1: all); p is the kept weights normalized.
+ * distributions/logits.c is the harness's twin of these rules: the p and q
+ * the statistics compare against. */
+typedef enum sv_input {
+    SV_INPUT_PROBS = 0,
+    SV_INPUT_LOGITS_F32 = 1,
+    SV_INPUT_LOGITS_BF16 = 2
+} sv_input;
+
+/* The bit of a logits mode in sv_sampler.inputs. */
+#define SV_INPUT_BIT(mode) (1u << (unsigned)(mode))
 
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
@@ -70,6 +100,15 @@ typedef struct sv_batch {
     int32_t *out_accepted;       /* [B]: n */
 
     void *stream;                /* cudaStream_t for SV_MEM_CUDA samplers; NULL on the host */
+
+    /* Version 2: logits input. Set only for a sampler whose `inputs` has the
+     * mode's bit; otherwise input is SV_INPUT_PROBS and the rest is zero. */
+    int32_t input;               /* an sv_input */
+    const void *target_logits;   /* [B][K+1][V], strides as target's */
+    const void *draft_logits;    /* [B][K][V], strides as draft's; NULL for a one-hot drafter */
+    double temperature;          /* >= 0; 0 is greedy */
+    int32_t top_k;               /* <= 0: no top-k */
+    double top_p;                /* in (0, 1]; 1: no top-p */
 } sv_batch;
 
 /* A sampler is a value of this type. The harness calls init once per thread
@@ -82,6 +121,7 @@ typedef struct sv_sampler {
     int (*init)(void **state, const sv_limits *limits);   /* sv_sampler_status */
     int (*verify)(void *state, const sv_batch *batch);    /* sv_sampler_status */
     void (*destroy)(void *state);                         /* may be given NULL */
+    uint32_t inputs; /* version 2: SV_INPUT_BIT of each logits mode it takes; 0: probs only */
 } sv_sampler;
 
 /* ---- plugins ---------------------------------------------------------------

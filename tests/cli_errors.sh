@@ -65,7 +65,18 @@ expect 0 "usage: specverify bench" bench --help
 expect 2 "--B: 0 is out of range" bench --B 0
 expect 2 "--K: 17 is out of range" bench --K 17
 expect 2 "--accept-rate: 1.5 is outside [0, 1]" bench --accept-rate 1.5
-expect 2 "--input: 'logits-f32' is not a mode this build has" bench --input logits-f32
+expect 2 "--input: 'logits-f16' is not an input mode (probs, logits-f32, logits-bf16)" bench --input logits-f16
+expect 2 "--input: 'logits' is not an input mode" verify --input logits
+expect 2 "verify: sampler ref does not take logits-f32 input (it takes probs)" verify --sampler ref --input logits-f32
+expect 2 "has no logits for logits input: it is not made from logits" verify --sampler ref_logits --input logits-bf16 --suite smoke
+expect 2 "its drafter samples at T2, not T" verify --sampler ref_logits --input logits-f32 --case peaked:V=100,K=2
+expect 2 "bench --recorded with --input logits-f32: not built" \
+  bench --input logits-f32 --recorded "$dir/none.h5"
+expect 2 "--T applies to logits input (--input logits-f32 or logits-bf16) or to a recording" \
+  bench --T 0.7
+expect 2 "--top-p: 0 is outside [1e-09, 1]" bench --input logits-f32 --top-p 0
+expect 2 "--top-k: '1.5' is not a whole number" bench --input logits-bf16 --top-k 1.5
+expect 2 "--T: -1 is outside [0, 100]" bench --input logits-f32 --T -1
 expect 2 "--cold and --hot: give one of them" bench --cold --hot
 expect 2 "--V: 'x' is not a whole number" bench --V 1000,x
 expect 2 "unknown option '--frob'" bench --frob
@@ -157,6 +168,33 @@ elif [ $rc -eq 2 ] && grep -q "unknown sampler 'cuda_fused'" <<<"$out"; then
   echo "PASS: verify --sampler cuda_fused in a build without CUDA -> 2 (not built)"
 else
   echo "FAIL: verify --sampler cuda_fused -> exit $rc: $out"
+  failures=$((failures + 1))
+fi
+
+# bench in a logits mode: a sampler without that input is bad usage (2) in a
+# CUDA build; a build without CUDA says so (3), after the argument checks
+out=$("$sv" bench --input logits-f32 --sampler cuda_naive 2>&1)
+rc=$?
+total=$((total + 1))
+if [ $rc -eq 2 ] && grep -qF "sampler cuda_naive does not take logits-f32 input" <<<"$out"; then
+  echo "PASS: bench --input logits-f32 --sampler cuda_naive -> 2"
+elif [ $rc -eq 3 ] && grep -qF "built without it" <<<"$out"; then
+  echo "PASS: bench --input logits-f32 --sampler cuda_naive in a build without CUDA -> 3"
+else
+  echo "FAIL: bench --input logits-f32 --sampler cuda_naive -> exit $rc: $out"
+  failures=$((failures + 1))
+fi
+# good logits arguments get as far as the device: 3 without a GPU or without CUDA
+out=$("$sv" bench --input logits-bf16 --T 0.7 --top-k 50 --top-p 0.9 --B 1 --V 1000 \
+  --time-limit 0.01 2>&1)
+rc=$?
+total=$((total + 1))
+if [ $rc -eq 0 ]; then
+  echo "SKIP: bench --input logits-bf16 ran: this machine has a GPU"
+elif [ $rc -eq 3 ] && grep -Eq "bench needs a CUDA device: .+|built without it" <<<"$out"; then
+  echo "PASS: bench --input logits-bf16 without a GPU -> 3"
+else
+  echo "FAIL: bench --input logits-bf16 -> exit $rc: $out"
   failures=$((failures + 1))
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_bench.sh: specverify bench end to end on a GPU: every point of a small
-# sweep timed, in hot, cold and graph modes, and the HDF5 and Markdown files
-# written. Exits 77 (skipped) with the reason where there is no GPU.
+# sweep timed, in hot, cold and graph modes, with probability and logits
+# input, and the HDF5 and Markdown files written. Exits 77 (skipped) with the reason where there is no GPU.
 # usage: gpu_bench.sh SPECVERIFY TEST_GPU SCRATCH_DIR
 set -u
 sv=$1
@@ -22,6 +22,18 @@ run bench --sampler cuda_fused,cuda_naive --B 1,8 --K 3 --V 1000,4099 --accept-r
   --time-limit 0.2 --out "$dir/bench.h5"
 run bench --sampler cuda_fused --B 4 --K 2 --V 32000 --cold --time-limit 0.2
 run bench --sampler cuda_fused,cuda_naive --B 1 --K 5 --V 32000 --graph --time-limit 0.2
+# logits input (cuda_fused): plain temperature at two sizes, cuts in bf16, a graph
+rm -f "$dir"/bench-logits.h5 "$dir"/bench-logits.md
+run bench --input logits-f32 --B 1,8 --K 3 --V 1000,4099 --time-limit 0.2 \
+  --out "$dir/bench-logits.h5"
+run bench --input logits-bf16 --B 4 --K 2 --V 32000 --T 0.7 --top-k 50 --top-p 0.9 \
+  --time-limit 0.2
+run bench --input logits-bf16 --B 1 --K 5 --V 32000 --graph --time-limit 0.2
+rows=$(grep -c '^| cuda_fused .* | logits-f32 |$' "$dir/bench-logits.md" 2>/dev/null || echo 0)
+if [ "$rows" -ne 4 ] || [ ! -s "$dir/bench-logits.h5" ]; then
+  echo "FAIL: bench-logits.md has $rows logits-f32 rows (wanted 4), or bench-logits.h5 is missing"
+  failures=$((failures + 1))
+fi
 # 2 samplers x 2 B x 2 V x 3 rates = 24 rows in the table, and the HDF5 file
 rows=$(grep -c '^| cuda_' "$dir/bench.md" 2>/dev/null || echo 0)
 if [ "$rows" -ne 24 ] || [ ! -s "$dir/bench.h5" ]; then

@@ -84,11 +84,11 @@ static int verify_ok(void *state, const sv_batch *bt)
 
 static const sv_sampler samplers[] = {
     {"crash_segv", "test: SIGSEGV in verify from sequence 10000 on", SV_MEM_HOST, init_ok,
-     verify_segv, destroy},
+     verify_segv, destroy, 0},
     {"crash_stack", "test: stack overflow in verify", SV_MEM_HOST, init_ok, verify_stack,
-     destroy},
-    {"crash_init", "test: SIGSEGV in init", SV_MEM_HOST, init_crash, verify_ok, destroy},
-    {"crash_abort", "test: abort() in verify", SV_MEM_HOST, init_ok, verify_abort, destroy},
+     destroy, 0},
+    {"crash_init", "test: SIGSEGV in init", SV_MEM_HOST, init_crash, verify_ok, destroy, 0},
+    {"crash_abort", "test: abort() in verify", SV_MEM_HOST, init_ok, verify_abort, destroy, 0},
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, sizeof samplers / sizeof samplers[0],
                                  samplers};

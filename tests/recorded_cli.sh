@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # recorded_cli.sh: the shipped recording of real text through the case
-# commands. verify passes ref and fails a broken variant and a deliberate
+# commands. verify passes ref (and ref_logits on the logits, in bfloat16) and
+# fails a broken variant and a deliberate
 # temperature mismatch; sweep reproduces the committed acceptance figures
 # (results/sweep/ngram-fortunes-T: same seed and draws, so the same numbers)
 # and its measured values agree with the analytic ones within intervals at
@@ -35,6 +36,9 @@ expect 0 "2 cases: 2 passed" verify --recorded "$rec" --steps 7,150 --T 0.7 --to
   --top-p 0.9 --draws 200000
 expect 1 "failed" verify --recorded "$rec" --steps 0:2 --draws 300000 --sampler resample_from_p
 expect 1 "mismatch_T=2" verify --recorded "$rec" --steps 3 --draws 300000 --mismatch-T 2 --no-rerun
+# logits input: the recording's logits, rounded to bfloat16, given to ref_logits
+expect 0 "input: logits-bf16" verify --recorded "$rec" --steps 5,6 --T 0.8 --top-k 40 \
+  --input logits-bf16 --sampler ref_logits --draws 100000
 
 # the committed figures, reproduced: the T = 1, K = 4 rows of the alpha table
 "$sv" sweep --recorded "$rec" --T 1 --K 4 --draws 400000 --out "$dir/sweep" >"$dir/sweep.txt" 2>&1 \

@@ -1,6 +1,7 @@
 /* test_bench.c: the benchmark's inputs and arithmetic, on the host: rows
  * that sum to 1, drafts accepted with exactly the asked probability, the
- * byte floor and the acceptance rate on hand-counted examples. */
+ * byte floor and the acceptance rate on hand-counted examples; logits
+ * inputs that give the rows back at T = 1 (float32, and bf16 rounded). */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -54,6 +55,82 @@ static void recorded_inputs(void)
     feature("recorded inputs: step b mod N's rows per sequence, drafts from q, K checked");
 }
 
+/* Logits inputs: log p, so the twin's softmax at T = 1 gives p back (float32
+ * to rounding, bf16 to its 8 bits) and the acceptance rate stays the asked
+ * one; the modes' names, bytes and byte floor. */
+static void logits_inputs(void)
+{
+    const int32_t B = 2, K = 2, V = 100;
+    const double rate = 0.7;
+    const int modes[] = {SV_INPUT_LOGITS_F32, SV_INPUT_LOGITS_BF16};
+    for (size_t m = 0; m < 2; m++) {
+        sv_bench_input in, ref;
+        CHECK(sv_bench_input_make(&in, B, K, V, rate) == SV_OK);
+        CHECK(sv_bench_input_make(&ref, B, K, V, rate) == SV_OK);
+        CHECK(sv_bench_input_logits(&in, modes[m], 0.8, 20, 0.95) == SV_OK);
+        CHECK(in.input == modes[m] && in.target == NULL && in.draft == NULL);
+        CHECK(in.T == 0.8 && in.top_k == 20 && in.top_p == 0.95);
+        const sv_sampling plain = {1.0, 0, 1.0};
+        double l[100], worst_p = 0.0, worst_ratio = 0.0;
+        float p[100], q[100];
+        for (int32_t b = 0; b < B; b++)
+            for (int32_t k = 0; k < K; k++) {
+                const size_t tat = ((size_t)b * (K + 1) + k) * V, dat = ((size_t)b * K + k) * V;
+                for (int pass = 0; pass < 2; pass++) {
+                    const size_t at = pass ? dat : tat;
+                    const void *src = pass ? in.draft_logits : in.target_logits;
+                    for (int32_t i = 0; i < V; i++) {
+                        if (modes[m] == SV_INPUT_LOGITS_F32) {
+                            l[i] = ((const float *)src)[at + i];
+                        } else {
+                            uint32_t u = (uint32_t)((const uint16_t *)src)[at + i] << 16;
+                            float f;
+                            memcpy(&f, &u, sizeof f);
+                            l[i] = f;
+                        }
+                    }
+                    CHECK(sv_logits_to_probs(l, V, &plain, pass ? q : p) == 0);
+                }
+                for (int32_t i = 0; i < V; i++)
+                    worst_p = fmax(worst_p, fabs(p[i] / ref.target[tat + i] - 1.0));
+                const int32_t x = in.draft_tokens[(size_t)b * K + k];
+                worst_ratio = fmax(worst_ratio, fabs((double)p[x] / q[x] - rate));
+            }
+        /* bf16 keeps 8 bits: a logit in [-8, -4) is off by up to 2^-6, p by a few % */
+        const double tol = modes[m] == SV_INPUT_LOGITS_F32 ? 1e-5 : 0.05;
+        printf("  %s: worst |p'/p - 1| %.3g, worst |p/q - rate| %.3g\n",
+               sv_input_name(modes[m]), worst_p, worst_ratio);
+        CHECK(worst_p <= tol);
+        CHECK(worst_ratio <= 2 * tol);
+        sv_bench_input_free(&in);
+        sv_bench_input_free(&ref);
+    }
+    for (int mode = SV_INPUT_PROBS; mode <= SV_INPUT_LOGITS_BF16; mode++)
+        CHECK(sv_input_find(sv_input_name(mode)) == mode);
+    CHECK(sv_input_find("logits-f16") == -1);
+    CHECK(sv_bench_value_bytes(SV_INPUT_LOGITS_BF16) == 2 && sv_bench_value_bytes(1) == 4);
+    /* every row once: B (2K+1) V values, plus 4 drafts in, 5 tokens and a count out */
+    CHECK_NEAR(sv_bench_floor_bytes_logits(3, 4, 1000, 2), 3.0 * 9 * 1000 * 2 + 3.0 * 40, 0.0);
+    feature("logits inputs: log of the rows (f32, bf16), names, byte floor of every row once");
+
+    /* the input mode survives the HDF5 file */
+    sv_bench_device d = {.name = "test", .copy_gbps = 1000.0};
+    sv_bench_point pts[3] = {{.sampler = "cuda_fused", .B = 1, .K = 5, .V = 1000,
+                              .median_us = 10.0, .reps = 10, .floor_bytes = 1e6,
+                              .input = SV_INPUT_PROBS}};
+    pts[1] = pts[0], pts[1].input = SV_INPUT_LOGITS_F32;
+    pts[2] = pts[0], pts[2].input = SV_INPUT_LOGITS_BF16;
+    sv_bench_point *back = NULL;
+    size_t n = 0;
+    CHECK(sv_bench_write_h5("bench_inputs.h5", &d, pts, 3, "test_bench") == SV_OK);
+    CHECK(sv_bench_read_h5("bench_inputs.h5", &d, &back, &n) == SV_OK);
+    CHECK(n == 3 && back && back[0].input == SV_INPUT_PROBS &&
+          back[1].input == SV_INPUT_LOGITS_F32 && back[2].input == SV_INPUT_LOGITS_BF16);
+    free(back);
+    remove("bench_inputs.h5");
+    feature("bench files: the input mode of every point written and read back");
+}
+
 int main(void)
 {
     const int32_t B = 3, K = 4, V = 1000;
@@ -95,5 +172,6 @@ int main(void)
     CHECK_NEAR(sv_bench_accept_rate(3, 4, accepted), 6.0 / 8.0, 1e-15);
     feature("byte floor and acceptance rate on a hand-counted batch");
     recorded_inputs();
+    logits_inputs();
     return check_exit();
 }

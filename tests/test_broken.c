@@ -62,8 +62,10 @@ static int run(const sv_sampler *s, uint64_t first)
         return -1;
     for (int32_t i = 0; i < NSEQ * (fx.K + 1); i++)
         fx.out[i] = 12345;
-    sv_batch bt = {fx.B, fx.K, fx.V, fx.target, 0, fx.use_draft ? fx.draft : NULL, 0,
-                   fx.drafts, fx.seed, first, fx.out, fx.accepted, NULL};
+    sv_batch bt = {.B = fx.B, .K = fx.K, .V = fx.V, .target = fx.target,
+                   .draft = fx.use_draft ? fx.draft : NULL, .draft_tokens = fx.drafts,
+                   .seed = fx.seed, .first_index = first, .out_tokens = fx.out,
+                   .out_accepted = fx.accepted};
     int rc = s->verify(state, &bt);
     s->destroy(state);
     return rc;
@@ -174,10 +176,11 @@ int main(void)
         /* the CUDA samplers are built-ins too, where the build has CUDA */
 #ifdef SV_HAVE_CUDA
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
-                                       "ref_float",  "ref_layout", "cuda_naive",
-                                       "cuda_fused", "cuda_fused_shared_uniform"};
+                                       "ref_float",  "ref_layout", "ref_logits",
+                                       "cuda_naive", "cuda_fused", "cuda_fused_shared_uniform"};
 #else
-        const char *builtin_names[] = {"ref", "direct", "ref_race", "ref_float", "ref_layout"};
+        const char *builtin_names[] = {"ref",        "direct",     "ref_race",
+                                       "ref_float",  "ref_layout", "ref_logits"};
 #endif
         const size_t n_builtin = sizeof builtin_names / sizeof builtin_names[0];
         CHECK(sv_registry_broken_count() == 13);

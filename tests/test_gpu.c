@@ -10,12 +10,20 @@
  *     the sequences;
  *   - edge inputs are handled as the twin handles them: p = 0 never accepted,
  *     an empty residual, greedy rows, a draft token outside [0, V) and an
- *     all-zero target row refused with EINVAL.
+ *     all-zero target row refused with EINVAL;
+ *   - a sampler that takes logits (cuda_fused): given logits (float32 and
+ *     bf16; temperature, top-k, top-p, greedy; one-hot and logits drafters;
+ *     shared and per-sequence rows), it emits ref_race's tokens on the rows
+ *     the CPU twin sv_logits_to_probs makes of the same logits (mismatch rate
+ *     <= 1e-6), and refuses a draft token outside [0, V) and an unknown mode.
  * A broken CUDA sampler (--broken) must FAIL the ci suite, caught by the
  * independence check. */
+#include <gsl/gsl_randist.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "sv_bf16.h"
+#include "sv_philox.h"
 #include "cuda_stage.h"
 #include "suite_config.h"
 
@@ -58,8 +66,10 @@ static long differential(const sv_sampler *gpu, const sv_sampler *ref, const cha
     for (uint64_t first = 0; first < draws; first += (uint64_t)B) {
         for (int32_t b = 0; b < B; b++)
             sv_drafter_draw(d, philox, 99, first + (uint64_t)b, r.drafts + (size_t)b * K);
-        sv_batch bt = {B, K, c->V, c->target, 0, c->draft_probs_given ? c->draft : NULL, 0,
-                       r.drafts, 99, first, r.out_ref, r.acc_ref, NULL};
+        sv_batch bt = {.B = B, .K = K, .V = c->V, .target = c->target,
+                       .draft = c->draft_probs_given ? c->draft : NULL, .draft_tokens = r.drafts,
+                       .seed = 99, .first_index = first, .out_tokens = r.out_ref,
+                       .out_accepted = r.acc_ref};
         int rc_ref = ref->verify(ref_state, &bt);
         bt.out_tokens = r.out_gpu;
         bt.out_accepted = r.acc_gpu;
@@ -113,7 +123,9 @@ static int same_as_ref(const sv_sampler *gpu, const sv_sampler *ref, const edge 
         fprintf(stderr, "  %s: init failed: %s\n", e->what, err);
         return 0;
     }
-    sv_batch bt = {EB, EK, EV, e->target, 0, e->draft, 0, drafts, 5, 0, out[0], acc[0], NULL};
+    sv_batch bt = {.B = EB, .K = EK, .V = EV, .target = e->target, .draft = e->draft,
+                   .draft_tokens = drafts, .seed = 5, .out_tokens = out[0],
+                   .out_accepted = acc[0]};
     int rc_ref = ref->verify(ref_state, &bt);
     bt.out_tokens = out[1];
     bt.out_accepted = acc[1];
@@ -160,6 +172,258 @@ static void edge_cases(const sv_sampler *gpu, const sv_sampler *ref)
     }
 }
 
+/* ---- logits input: the GPU on logits, ref_race on the twin's rows ----------------- */
+
+typedef struct logits_case {
+    const char *what;
+    int32_t V, K;
+    double T;
+    int32_t top_k;
+    double top_p;
+    int input;          /* SV_INPUT_LOGITS_F32 or _BF16 */
+    int draft_logits;   /* 1: the drafter has logits (q from them); 0: one-hot */
+    int32_t sets;       /* 1: one row set, stride 0; else B = sets distinct row sets */
+    uint64_t draws;
+} logits_case;
+
+/* The rows of one case: logits as the sampler gets them (float or bf16 bits),
+ * and the twin's float rows p, q made of the same (rounded) values. */
+typedef struct logits_rows {
+    void *target_logits, *draft_logits; /* [sets][K+1][V], [sets][K][V] */
+    float *p, *q;                       /* the twin's rows, same layout */
+    double *cdf;                        /* [sets][K][V]: what drafts are drawn from */
+} logits_rows;
+
+static void logits_rows_free(logits_rows *r)
+{
+    free(r->target_logits), free(r->draft_logits), free(r->p), free(r->q), free(r->cdf);
+}
+
+/* Gaussian logits (sd 3) with exact ties (every 7th token repeats its
+ * neighbour), zeros of both signs, rounded to the input's type; the twin's
+ * rows from them. 0 on success. */
+static int logits_rows_make(const logits_case *c, logits_rows *r)
+{
+    const size_t V = (size_t)c->V, K = (size_t)c->K, S = (size_t)c->sets;
+    const size_t value = c->input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+    memset(r, 0, sizeof *r);
+    r->target_logits = malloc(S * (K + 1) * V * value);
+    r->draft_logits = malloc(S * K * V * value);
+    r->p = malloc(S * (K + 1) * V * sizeof(float));
+    r->q = malloc(S * K * V * sizeof(float));
+    r->cdf = malloc(S * K * V * sizeof(double));
+    double *l = malloc(V * sizeof *l);
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r->target_logits || !r->draft_logits || !r->p || !r->q || !r->cdf || !l || !g) {
+        free(l);
+        gsl_rng_free(g);
+        logits_rows_free(r);
+        return -1;
+    }
+    gsl_rng_set(g, 4099);
+    const sv_sampling rule = {c->T, c->top_k, c->top_p};
+    int rc = 0;
+    for (size_t s = 0; s < S && rc == 0; s++)
+        for (size_t row = 0; row < 2 * K + 1 && rc == 0; row++) {
+            const int is_target = row <= K;
+            const size_t at = is_target ? (s * (K + 1) + row) * V : (s * K + row - K - 1) * V;
+            for (size_t i = 0; i < V; i++) {
+                float x = (float)gsl_ran_gaussian(g, 3.0);
+                if (i % 7 == 6)
+                    x = (float)l[i - 1]; /* an exact tie with the token before */
+                if (i % 97 == 5)
+                    x = (i % 2) ? -0.0f : 0.0f;
+                if (c->input == SV_INPUT_LOGITS_BF16) {
+                    uint16_t b = sv_bf16_from_float(x);
+                    ((uint16_t *)(is_target ? r->target_logits : r->draft_logits))[at + i] = b;
+                    l[i] = sv_bf16_to_float(b);
+                } else {
+                    ((float *)(is_target ? r->target_logits : r->draft_logits))[at + i] = x;
+                    l[i] = x;
+                }
+            }
+            rc = sv_logits_to_probs(l, c->V, &rule, (is_target ? r->p : r->q) + at);
+        }
+    /* drafts: from q_k, or for a one-hot drafter from p_k */
+    for (size_t s = 0; s < S; s++)
+        for (size_t k = 0; k < K; k++) {
+            const float *row = c->draft_logits ? r->q + (s * K + k) * V : r->p + (s * (K + 1) + k) * V;
+            double *cdf = r->cdf + (s * K + k) * V, acc = 0.0;
+            for (size_t i = 0; i < V; i++)
+                cdf[i] = acc += row[i];
+        }
+    free(l);
+    gsl_rng_free(g);
+    if (rc != 0)
+        logits_rows_free(r);
+    return rc;
+}
+
+/* Draft k of sequence `index` from row set s: mostly from the cdf, one in 8
+ * uniform over V (tokens that top-k or top-p cut: p = 0 there). */
+static int32_t draw_draft(const logits_case *c, const logits_rows *r, size_t s, int32_t k,
+                          uint64_t index)
+{
+    const double u = sv_philox_uniform(7, index, (uint32_t)k, SV_PURPOSE_DRAFT, 0);
+    const double v = sv_philox_uniform(7, index, (uint32_t)k, SV_PURPOSE_DRAFT, 1);
+    if (v < 0.125)
+        return (int32_t)(u * c->V);
+    const double *cdf = r->cdf + (s * (size_t)c->K + (size_t)k) * (size_t)c->V;
+    const double want = u * cdf[c->V - 1];
+    int32_t lo = 0, hi = c->V - 1; /* the first i with cdf[i] > want */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (cdf[mid] > want)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Runs a case through both; the number of differing sequences, or -1. */
+static long logits_differential(const sv_sampler *gpu, const sv_sampler *ref,
+                                const logits_case *c)
+{
+    logits_rows rows;
+    if (logits_rows_make(c, &rows) != 0) {
+        fprintf(stderr, "  %s: no memory for the rows, or the twin failed\n", c->what);
+        return -1;
+    }
+    const int32_t K = c->K, V = c->V, B = c->sets > 1 ? c->sets : 8192;
+    int32_t *drafts = malloc((size_t)B * K * sizeof(int32_t));
+    int32_t *out[2] = {malloc((size_t)B * (K + 1) * sizeof(int32_t)),
+                       malloc((size_t)B * (K + 1) * sizeof(int32_t))};
+    int32_t *acc[2] = {malloc((size_t)B * sizeof(int32_t)), malloc((size_t)B * sizeof(int32_t))};
+    sv_limits limits = {B, K, V};
+    void *ref_state = NULL;
+    sv_cuda_stage *stage = NULL;
+    char err[256] = "";
+    long mismatches = -1;
+    double accepted = 0.0;
+    if (!drafts || !out[0] || !out[1] || !acc[0] || !acc[1]) {
+        fprintf(stderr, "  %s: out of memory\n", c->what);
+        goto done;
+    }
+    if (ref->init(&ref_state, &limits) != SV_SAMPLER_OK ||
+        sv_cuda_stage_init(gpu, &limits, &stage, err, sizeof err) != SV_SAMPLER_OK) {
+        fprintf(stderr, "  %s: init failed: %s\n", c->what, err);
+        goto done;
+    }
+    const int64_t tstride = c->sets > 1 ? (int64_t)(K + 1) * V : 0;
+    const int64_t dstride = c->sets > 1 ? (int64_t)K * V : 0;
+    mismatches = 0;
+    for (uint64_t first = 0; first < c->draws; first += (uint64_t)B) {
+        for (int32_t b = 0; b < B; b++)
+            for (int32_t k = 0; k < K; k++)
+                drafts[(size_t)b * K + k] =
+                    draw_draft(c, &rows, c->sets > 1 ? (size_t)b : 0, k, first + (uint64_t)b);
+        sv_batch host = {.B = B, .K = K, .V = V, .target = rows.p, .target_stride = tstride,
+                         .draft = c->draft_logits ? rows.q : NULL, .draft_stride = dstride,
+                         .draft_tokens = drafts, .seed = 2026, .first_index = first,
+                         .out_tokens = out[0], .out_accepted = acc[0]};
+        int rc_ref = ref->verify(ref_state, &host);
+        sv_batch dev = host;
+        dev.target = dev.draft = NULL;
+        dev.input = c->input;
+        dev.target_logits = rows.target_logits;
+        dev.draft_logits = c->draft_logits ? rows.draft_logits : NULL;
+        dev.temperature = c->T;
+        dev.top_k = c->top_k;
+        dev.top_p = c->top_p;
+        dev.out_tokens = out[1];
+        dev.out_accepted = acc[1];
+        int rc_gpu = sv_cuda_stage_verify(stage, &dev);
+        if (rc_ref != SV_SAMPLER_OK || rc_gpu != SV_SAMPLER_OK) {
+            fprintf(stderr, "  %s: status %s %d, %s %d\n", c->what, ref->name, rc_ref,
+                    gpu->name, rc_gpu);
+            mismatches = -1;
+            break;
+        }
+        for (int32_t b = 0; b < B; b++) {
+            accepted += acc[0][b];
+            mismatches += acc[0][b] != acc[1][b] ||
+                          memcmp(out[0] + (size_t)b * (K + 1), out[1] + (size_t)b * (K + 1),
+                                 (size_t)(K + 1) * sizeof(int32_t)) != 0;
+        }
+    }
+    if (mismatches >= 0)
+        printf("  %-44s %ld of %llu sequences differ (mean accepted %.2f of %d)\n", c->what,
+               mismatches, (unsigned long long)c->draws, accepted / (double)c->draws, K);
+done:
+    if (ref_state)
+        ref->destroy(ref_state);
+    sv_cuda_stage_free(stage);
+    free(drafts), free(out[0]), free(out[1]), free(acc[0]), free(acc[1]);
+    logits_rows_free(&rows);
+    return mismatches;
+}
+
+/* One batch of a small case in a logits mode with one draft token changed
+ * (to V) or the mode itself changed: the status the GPU sampler returns. */
+static int logits_edge_status(const sv_sampler *gpu, int input, int32_t bad_token)
+{
+    enum { LV = 64, LK = 2, LB = 32 };
+    static float logits[(LK + 1) * LV];
+    static int32_t drafts[LB * LK], out[LB * (LK + 1)], acc[LB];
+    for (int i = 0; i < (LK + 1) * LV; i++)
+        logits[i] = (float)(i % 13) * 0.25f;
+    for (int i = 0; i < LB * LK; i++)
+        drafts[i] = i % LV;
+    drafts[LB * LK - 1] = bad_token;
+    sv_limits limits = {LB, LK, LV};
+    sv_cuda_stage *stage = NULL;
+    char err[256] = "";
+    if (sv_cuda_stage_init(gpu, &limits, &stage, err, sizeof err) != SV_SAMPLER_OK) {
+        fprintf(stderr, "  logits edge: init failed: %s\n", err);
+        return -1;
+    }
+    sv_batch bt = {.B = LB, .K = LK, .V = LV, .draft_tokens = drafts, .seed = 5,
+                   .out_tokens = out, .out_accepted = acc, .input = input,
+                   .target_logits = logits, .temperature = 1.0, .top_p = 1.0};
+    int rc = sv_cuda_stage_verify(stage, &bt);
+    sv_cuda_stage_free(stage);
+    return rc;
+}
+
+static void test_logits(const sv_sampler *gpu)
+{
+    const sv_sampler *ref = sv_registry_find("ref_race");
+    CHECK(ref != NULL);
+    if (!ref)
+        return;
+    enum { F32 = SV_INPUT_LOGITS_F32, BF16 = SV_INPUT_LOGITS_BF16 };
+    static const logits_case cases[] = {
+        {"f32 V=1000 T=1, one-hot, shared rows", 1000, 4, 1.0, 0, 1.0, F32, 0, 1, 1u << 17},
+        {"f32 V=4099 T=0.7 top-k 50, one-hot, own rows", 4099, 4, 0.7, 50, 1.0, F32, 0, 32,
+         1u << 17},
+        {"f32 V=4099 T=1 top-p 0.9, drafter logits", 4099, 4, 1.0, 0, 0.9, F32, 1, 1, 1u << 17},
+        {"f32 V=1000 T=0 (greedy), drafter logits", 1000, 4, 0.0, 50, 0.9, F32, 1, 1, 1u << 17},
+        {"bf16 V=1000 T=0.7 top-k 50 top-p 0.9, drafter", 1000, 4, 0.7, 50, 0.9, BF16, 1, 1,
+         1u << 17},
+        {"bf16 V=4099 T=1, one-hot, own rows", 4099, 4, 1.0, 0, 1.0, BF16, 0, 16, 1u << 17},
+        {"bf16 V=4099 T=0 (greedy), one-hot", 4099, 4, 0.0, 0, 1.0, BF16, 0, 1, 1u << 17},
+    };
+    uint64_t total = 0;
+    long total_mismatch = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long m = logits_differential(gpu, ref, &cases[i]);
+        CHECK(m >= 0);
+        total += cases[i].draws;
+        total_mismatch += m > 0 ? m : 0;
+    }
+    printf("  logits mismatch rate %.3g (%ld of %llu sequences)\n",
+           (double)total_mismatch / (double)total, total_mismatch, (unsigned long long)total);
+    CHECK((double)total_mismatch <= 1e-6 * (double)total);
+    feature("logits input: same tokens as ref_race on the twin's rows (mismatch rate <= 1e-6)");
+
+    CHECK(logits_edge_status(gpu, SV_INPUT_LOGITS_F32, 3) == SV_SAMPLER_OK);
+    CHECK(logits_edge_status(gpu, SV_INPUT_LOGITS_F32, 64) == SV_SAMPLER_EINVAL);
+    CHECK(logits_edge_status(gpu, SV_INPUT_LOGITS_F32, -1) == SV_SAMPLER_EINVAL);
+    CHECK(logits_edge_status(gpu, 3, 3) == SV_SAMPLER_EINVAL); /* no such mode */
+    feature("logits input: a draft token outside [0, V) and an unknown mode refused (EINVAL)");
+}
+
 /* A correct CUDA sampler: the ci suite, the differential test and the edges. */
 static void test_correct(const sv_sampler *gpu, const sv_sampler *ref)
 {
@@ -201,6 +465,9 @@ static void test_correct(const sv_sampler *gpu, const sv_sampler *ref)
 
     edge_cases(gpu, ref);
     feature("edge inputs handled as the CPU twin handles them");
+
+    if (gpu->inputs & (SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16)))
+        test_logits(gpu);
 }
 
 /* A broken CUDA sampler: FAIL on the ci suite's fixed-row cases, and the

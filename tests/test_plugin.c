@@ -1,7 +1,8 @@
 /* test_plugin.c: the example plugin loads and passes; plugins of another
  * contract version, without the entry symbol, missing, or not shared
  * libraries are refused with a message that says what is wrong.
- * argv: example plugin, bad-version plugin, no-symbol plugin. */
+ * A contract version 1 plugin loads, widened, and passes.
+ * argv: example plugin, bad-version plugin, no-symbol plugin, version 1 plugin. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -20,8 +21,8 @@ static int refused_with(const char *path, const char *words)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: test_plugin EXAMPLE BAD_VERSION NO_SYMBOL\n");
+    if (argc < 5) {
+        fprintf(stderr, "usage: test_plugin EXAMPLE BAD_VERSION NO_SYMBOL V1\n");
         return 2;
     }
     char err[1024] = "";
@@ -40,9 +41,23 @@ int main(int argc, char **argv)
     }
     feature("example plugin loads and passes the smoke suite (1e-6 family-wise)");
 
+    CHECK(sv_plugin_load(argv[4], err, sizeof err) == 0);
+    const sv_sampler *old = sv_registry_find("old_linear"), *second = sv_registry_find("old_second");
+    CHECK(old && second && old->inputs == 0 && second->inputs == 0);
+    CHECK(second && second->verify == old->verify && strstr(second->description, "stride"));
+    if (old) {
+        suite_config s;
+        sv_report *r = NULL;
+        suite_config_init(&s, "smoke", old, 0);
+        CHECK(sv_verify(&s.cfg, &r) == SV_OK);
+        CHECK(r && r->n_cases == 6 && r->failed == 0);
+        sv_report_free(r);
+    }
+    feature("a contract version 1 plugin loads widened (probs only) and passes smoke");
+
     CHECK(refused_with(argv[1], "already taken"));
     CHECK(refused_with(argv[2], "contract version 42"));
-    CHECK(refused_with(argv[2], "speaks version 1"));
+    CHECK(refused_with(argv[2], "speaks versions 1 to 2"));
     CHECK(refused_with(argv[3], "exports no 'sv_plugin_get'"));
     CHECK(refused_with("/nonexistent/plugin.so", "no such file"));
     char text[] = "/tmp/sv_not_a_library_XXXXXX";

@@ -40,8 +40,10 @@ static int run(const sv_sampler *s, uint64_t first)
         return -1;
     for (int32_t i = 0; i < NSEQ * (fx.K + 1); i++)
         fx.out[i] = 12345;
-    sv_batch bt = {NSEQ, fx.K, fx.V, fx.target, 0, fx.use_draft ? fx.draft : NULL, 0,
-                   fx.drafts, 7, first, fx.out, fx.accepted, NULL};
+    sv_batch bt = {.B = NSEQ, .K = fx.K, .V = fx.V, .target = fx.target,
+                   .draft = fx.use_draft ? fx.draft : NULL, .draft_tokens = fx.drafts,
+                   .seed = 7, .first_index = first, .out_tokens = fx.out,
+                   .out_accepted = fx.accepted};
     int rc = s->verify(state, &bt);
     s->destroy(state);
     return rc;

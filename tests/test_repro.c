@@ -8,7 +8,7 @@ static sv_tally *run(const sv_case *c, const sv_drafter *d, const sv_pair_plan *
                      int32_t batch, int32_t threads)
 {
     sv_tally *t = NULL;
-    sv_run_config cfg = {&sv_sampler_ref, 300001, 99, batch, threads, 0, "repro"};
+    sv_run_config cfg = {&sv_sampler_ref, 300001, 99, batch, threads, 0, "repro", 0};
     if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK)
         return NULL;
     return t;

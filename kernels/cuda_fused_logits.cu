@@ -1,0 +1,771 @@
+/* cuda_fused_logits.cu: cuda_fused's logits input mode (SV_INPUT_LOGITS_F32,
+ * SV_INPUT_LOGITS_BF16): p and q made from logits by sv_sampler.h's sampling
+ * rules, then cuda_fused's accept chain and exponential race on them.
+ *
+ * The rules (distributions/logits.c, sv_logits_to_probs, is the CPU twin):
+ * tokens ranked by logit, larger first, lower index first on ties; T = 0 is
+ * one-hot at the first-ranked token; otherwise the first top_k ranked tokens
+ * are kept, weighed w_i = exp((l_i - l_max) / T) in double, then the shortest
+ * ranked prefix whose weight reaches top_p of theirs is kept (the crossing
+ * token too), and p_i = (float)(w_i / sum of kept w). Every p_i and q_i here
+ * is that float, so after it the arithmetic is the probs kernel's: accept iff
+ * u q < p in double, race over w = max((double)p_i - (double)q_i, 0) with the
+ * same Philox numbers. The tokens are then samplers/ref_race.c's on the
+ * twin's float rows, but where the GPU's sum (another summation order, and
+ * the device's exp) moves a float rounding of some p_i.
+ *
+ * Because the kept set is a ranked prefix, one row is summed up by
+ *     row_stats: l_max, the first-ranked token, a threshold (key, index)
+ *                in rank order (kept <=> key > thr_key, or key == thr_key
+ *                and i <= thr_i), and the sum of the kept weights;
+ * and then any p_i is one gathered logit and one exp: the accept chain needs
+ * 2K of them, the race the row pair at the first rejection (or the bonus
+ * row), as in probs mode.
+ *
+ * Three kernels, queued on the batch's stream, no host synchronization, so a
+ * step can be captured in a CUDA graph (seed and first index may be read
+ * from device memory `rng`):
+ *   1. stats_kernel: every row once (target rows, and draft rows when given;
+ *      with a stride of 0 one row set), l_max, argmax and, with no cuts, the
+ *      sum: an online max-and-sum, one read of each row. Long rows are split
+ *      over several blocks so that a small batch fills the GPU; the last
+ *      block of a row (an arrival counter) combines the partial results and
+ *      re-arms the counter.
+ *   2. cut_kernel (only when top-k or top-p cuts something, T > 0): one block
+ *      per row. Top-k: a radix select on an orderable 32-bit key of the
+ *      float (4 passes of 8 bits, histograms in shared memory) finds the
+ *      k-th ranked value and how many of its ties are inside, then one pass
+ *      in index order finds the last tie inside. Top-p: the kept weight S,
+ *      then 4 radix passes with weight histograms (double) find the value
+ *      where the cumulative weight crosses top_p * S, the tie count that
+ *      crosses it, and that tie's index. Last, the sum of the kept weights.
+ *      Several passes over the row; these modes are not the bandwidth case.
+ *   3. verify_kernel: fused_kernel's structure on p and q from logits.
+ *
+ * Logits are canonicalized on load: -0.0 becomes +0.0 (the twin compares
+ * doubles, where -0 == +0, and breaks the tie by index). A bf16 logit is its
+ * 16 bits shifted into a float's top half.
+ */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include "sv_cuda_kernels.h"
+#include "sv_philox.h"
+#include "sv_race.cuh"
+
+#define LG_THREADS 256  /* stats_kernel and verify_kernel */
+#define CUT_THREADS 512 /* cut_kernel: one block per row */
+#define MAX_WARPS 32
+
+/* ---- logits: loading, canonical form, order key --------------------------------- */
+
+__device__ __forceinline__ static float to_float(float x)
+{
+    return x;
+}
+
+__device__ __forceinline__ static float to_float(uint16_t x)
+{
+    return __uint_as_float((uint32_t)x << 16);
+}
+
+/* -0.0 -> +0.0: ranks as the twin ranks (doubles, -0 == +0). */
+__device__ __forceinline__ static float canon(float l)
+{
+    return l == 0.0f ? 0.0f : l;
+}
+
+/* Four consecutive logits; the address is aligned to four of them. */
+__device__ __forceinline__ static void load4(const float *p, float v[4])
+{
+    float4 x = *reinterpret_cast<const float4 *>(p);
+    v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+}
+
+__device__ __forceinline__ static void load4(const uint16_t *p, float v[4])
+{
+    uint2 x = *reinterpret_cast<const uint2 *>(p); /* little-endian: element 0 is low */
+    v[0] = __uint_as_float(x.x << 16), v[1] = __uint_as_float(x.x & 0xffff0000u);
+    v[2] = __uint_as_float(x.y << 16), v[3] = __uint_as_float(x.y & 0xffff0000u);
+}
+
+template <typename LT> __device__ __forceinline__ static bool aligned4(const LT *p)
+{
+    return (reinterpret_cast<uintptr_t>(p) & (4 * sizeof(LT) - 1)) == 0;
+}
+
+/* An unsigned key with the float's order: larger float, larger key. */
+__device__ __forceinline__ static uint32_t order_key(float l)
+{
+    uint32_t u = __float_as_uint(l);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+__device__ __forceinline__ static float key_float(uint32_t k)
+{
+    return __uint_as_float((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
+}
+
+/* f(i, l) for every token i in [lo, hi) of row, l canonical, spread over the
+ * block's threads (4 consecutive per thread, vector loads, where aligned),
+ * each thread's tokens in increasing order. */
+template <typename LT, typename F>
+__device__ __forceinline__ static void for_slice(const LT *row, int32_t lo, int32_t hi, F &&f)
+{
+    const int32_t body_end = aligned4(row + lo) ? lo + ((hi - lo) & ~3) : lo;
+    for (int32_t i0 = lo + 4 * (int32_t)threadIdx.x; i0 < body_end;
+         i0 += 4 * (int32_t)blockDim.x) {
+        float v[4];
+        load4(row + i0, v);
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            f(i0 + j, canon(v[j]));
+    }
+    for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x)
+        f(i, canon(to_float(row[i])));
+}
+
+/* ---- one row's summary --------------------------------------------------------- */
+
+struct row_stats {
+    double sum;       /* sum of the kept weights; 1 when T = 0 */
+    float lmax;       /* the largest logit */
+    int32_t argmax;   /* the first-ranked token */
+    uint32_t thr_key; /* kept <=> key > thr_key || (key == thr_key && i <= thr_i) */
+    int32_t thr_i;
+};
+
+__device__ __forceinline__ static bool in_prefix(uint32_t key, int32_t i, uint32_t thr_key,
+                                                 int32_t thr_i)
+{
+    return key > thr_key || (key == thr_key && i <= thr_i);
+}
+
+/* exp((l - l_max) / T) in double, the twin's weight (T == 1: no division,
+ * the same value). */
+__device__ __forceinline__ static double weight(float l, float lmax, double T)
+{
+    double d = (double)l - (double)lmax;
+    return exp(T == 1.0 ? d : d / T);
+}
+
+/* p_i as the twin rounds it to float. */
+__device__ __forceinline__ static float prob_of(float l, int32_t i, const row_stats &st, double T)
+{
+    if (T == 0.0)
+        return i == st.argmax ? 1.0f : 0.0f;
+    if (!in_prefix(order_key(l), i, st.thr_key, st.thr_i))
+        return 0.0f;
+    return (float)(weight(l, st.lmax, T) / st.sum);
+}
+
+/* ---- 1. stats_kernel: online max, argmax and sum ------------------------------- */
+
+/* A running (max, sum of exp((l - max) / T), argmax); a < 0: nothing yet. */
+struct msa {
+    double s;
+    float m;
+    int32_t a;
+};
+
+__device__ __forceinline__ static double rescale(float from, float to, double T)
+{
+    return from == to ? 1.0 : weight(from, to, T);
+}
+
+__device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i, double T)
+{
+    if (x.a < 0 || l > x.m) {
+        if (T > 0.0)
+            x.s = (x.a < 0 ? 0.0 : x.s * rescale(x.m, l, T)) + 1.0;
+        x.m = l;
+        x.a = i;
+    } else {
+        if (l == x.m && i < x.a)
+            x.a = i;
+        if (T > 0.0)
+            x.s += rescale(l, x.m, T);
+    }
+}
+
+__device__ __forceinline__ static void msa_merge(msa &x, const msa &y, double T)
+{
+    if (y.a < 0)
+        return;
+    if (x.a < 0) {
+        x = y;
+        return;
+    }
+    const float m = fmaxf(x.m, y.m);
+    if (T > 0.0)
+        x.s = x.s * rescale(x.m, m, T) + y.s * rescale(y.m, m, T);
+    x.a = y.m > x.m ? y.a : x.m > y.m ? x.a : min(x.a, y.a);
+    x.m = m;
+}
+
+/* The block's merge of every thread's x; valid in thread 0. */
+__device__ static msa block_msa(msa x, double T)
+{
+    __shared__ msa warp_part[MAX_WARPS];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int off = 16; off > 0; off >>= 1) {
+        msa y = {__shfl_down_sync(0xffffffffu, x.s, off), __shfl_down_sync(0xffffffffu, x.m, off),
+                 __shfl_down_sync(0xffffffffu, x.a, off)};
+        msa_merge(x, y, T);
+    }
+    if (lane == 0)
+        warp_part[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        x = lane < (int)(blockDim.x / 32) ? warp_part[lane] : msa{0.0, 0.0f, -1};
+        for (int off = 16; off > 0; off >>= 1) {
+            msa y = {__shfl_down_sync(0xffffffffu, x.s, off),
+                     __shfl_down_sync(0xffffffffu, x.m, off),
+                     __shfl_down_sync(0xffffffffu, x.a, off)};
+            msa_merge(x, y, T);
+        }
+    }
+    __syncthreads(); /* warp_part may be used again */
+    return x;
+}
+
+/* Row r of a launch: target rows first (sequence-major), then draft rows. */
+struct row_args {
+    const void *target, *draft; /* logits */
+    int64_t target_stride, draft_stride;
+    int32_t K, V, n_target_rows, n_rows;
+    double T;
+    row_stats *stats;   /* [n_rows] */
+    msa *partials;      /* [n_rows][splits] */
+    unsigned *arrivals; /* [n_rows], zero between launches */
+    int32_t splits, chunk;
+    int sum_here;       /* no cuts: stats_kernel's sum is the kept sum */
+};
+
+template <typename LT> __device__ __forceinline__ static const LT *row_of(const row_args &a, int32_t r)
+{
+    if (r < a.n_target_rows) {
+        const int32_t seq = r / (a.K + 1), k = r % (a.K + 1);
+        return static_cast<const LT *>(a.target) + (int64_t)seq * a.target_stride + (int64_t)k * a.V;
+    }
+    const int32_t rr = r - a.n_target_rows, seq = rr / a.K, k = rr % a.K;
+    return static_cast<const LT *>(a.draft) + (int64_t)seq * a.draft_stride + (int64_t)k * a.V;
+}
+
+template <typename LT>
+__global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
+{
+    /* rows on x, slices on y */
+    const int32_t r = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
+    const LT *row = row_of<LT>(a, r);
+    /* the sum is not needed when the cut kernel makes it, nor for T = 0 */
+    const double T = a.sum_here ? a.T : 0.0;
+    const int32_t lo = min(a.V, split * a.chunk), hi = min(a.V, lo + a.chunk);
+    msa mine = {0.0, 0.0f, -1};
+    for_slice(row, lo, hi, [&](int32_t i, float l) { msa_add(mine, l, i, T); });
+    mine = block_msa(mine, T);
+
+    /* publish; the last block of this row to arrive combines */
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        a.partials[(int64_t)r * a.splits + split] = mine;
+        __threadfence();
+        last = atomicAdd(&a.arrivals[r], 1u) == (unsigned)a.splits - 1;
+    }
+    __syncthreads();
+    if (!last)
+        return;
+    __threadfence();
+    msa all = {0.0, 0.0f, -1};
+    for (int32_t s = threadIdx.x; s < a.splits; s += blockDim.x) {
+        /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
+        const msa *p = a.partials + (int64_t)r * a.splits + s;
+        msa y = {__ldcg(&p->s), __ldcg(&p->m), __ldcg(&p->a)};
+        msa_merge(all, y, T);
+    }
+    all = block_msa(all, T);
+    if (threadIdx.x == 0) {
+        row_stats st;
+        st.lmax = all.m;
+        st.argmax = all.a;
+        st.sum = T > 0.0 ? all.s : 1.0; /* replaced by cut_kernel when it runs */
+        st.thr_key = 0u;                /* everything kept */
+        st.thr_i = INT32_MAX;
+        a.stats[r] = st;
+        a.arrivals[r] = 0; /* re-armed for the next launch */
+    }
+}
+
+/* ---- 2. cut_kernel: top-k and top-p thresholds, one block per row -------------- */
+
+/* The block's sum of every thread's x; valid in every thread. */
+__device__ static double block_sum(double x)
+{
+    __shared__ double warp_part[MAX_WARPS];
+    __shared__ double total;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int off = 16; off > 0; off >>= 1)
+        x += __shfl_down_sync(0xffffffffu, x, off);
+    if (lane == 0)
+        warp_part[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        x = lane < (int)(blockDim.x / 32) ? warp_part[lane] : 0.0;
+        for (int off = 16; off > 0; off >>= 1)
+            x += __shfl_down_sync(0xffffffffu, x, off);
+        if (lane == 0)
+            total = x;
+    }
+    __syncthreads();
+    x = total;
+    __syncthreads();
+    return x;
+}
+
+struct radix_hist {
+    unsigned count[256];
+    double weight[256];
+};
+
+/* Histogram of key bits [shift, shift + 8) over the tokens of the kept
+ * prefix (thr_key, thr_i) whose key matches `prefix` under `mask`; with
+ * their weights when weighted. Leaves h complete in every thread. */
+template <typename LT>
+__device__ static void radix_pass(const LT *row, int32_t V, uint32_t thr_key, int32_t thr_i,
+                                  uint32_t prefix, uint32_t mask, int shift, bool weighted,
+                                  float lmax, double T, radix_hist &h)
+{
+    for (int j = threadIdx.x; j < 256; j += blockDim.x) {
+        h.count[j] = 0u;
+        h.weight[j] = 0.0;
+    }
+    __syncthreads();
+    for_slice(row, 0, V, [&](int32_t i, float l) {
+        const uint32_t key = order_key(l);
+        if ((key & mask) != prefix || !in_prefix(key, i, thr_key, thr_i))
+            return;
+        const uint32_t bin = (key >> shift) & 255u;
+        atomicAdd(&h.count[bin], 1u);
+        if (weighted)
+            atomicAdd(&h.weight[bin], weight(l, lmax, T));
+    });
+    __syncthreads();
+}
+
+/* The index of the m-th (from 1) token, in index order, with key v inside
+ * the prefix (thr_key, thr_i); -1 if there are fewer. Every thread gets it. */
+template <typename LT>
+__device__ static int32_t nth_tie(const LT *row, int32_t V, uint32_t v, uint32_t thr_key,
+                                  int32_t thr_i, int64_t m)
+{
+    __shared__ unsigned warp_count[MAX_WARPS];
+    __shared__ int32_t found;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+    if (threadIdx.x == 0)
+        found = -1;
+    int64_t seen = 0; /* the same in every thread */
+    for (int32_t t0 = 0; t0 < V && seen < m; t0 += (int32_t)blockDim.x) {
+        const int32_t i = t0 + (int32_t)threadIdx.x;
+        bool tie = false;
+        if (i < V) {
+            const uint32_t key = order_key(canon(to_float(row[i])));
+            tie = key == v && in_prefix(key, i, thr_key, thr_i);
+        }
+        const unsigned ballot = __ballot_sync(0xffffffffu, tie);
+        if (lane == 0)
+            warp_count[warp] = __popc(ballot);
+        __syncthreads();
+        int64_t before = 0, tile = 0;
+        for (int w = 0; w < warps; w++) {
+            before += w < warp ? warp_count[w] : 0u;
+            tile += warp_count[w];
+        }
+        if (tie && seen + before + __popc(ballot & ((1u << lane) - 1u)) + 1 == m)
+            found = i;
+        seen += tile;
+        __syncthreads(); /* warp_count is rewritten by the next tile */
+    }
+    __syncthreads();
+    const int32_t result = found;
+    __syncthreads(); /* every thread has read found before a next call resets it */
+    return result;
+}
+
+template <typename LT>
+__global__ static void __launch_bounds__(CUT_THREADS)
+    cut_kernel(row_args a, int32_t top_k, double top_p)
+{
+    __shared__ radix_hist h;
+    __shared__ int32_t pick_bin;
+    __shared__ int64_t pick_rest;
+    __shared__ double pick_above;
+    const int32_t r = (int32_t)blockIdx.x, V = a.V;
+    const LT *row = row_of<LT>(a, r);
+    const double T = a.T;
+    const float lmax = a.stats[r].lmax; /* stats_kernel's, finished before this launch */
+    uint32_t thr_key = 0u;              /* the kept prefix so far: everything */
+    int32_t thr_i = INT32_MAX;
+
+    if (top_k > 0 && top_k < V) {
+        /* the top_k-th ranked token: its key v, then which of v's ties it is */
+        uint32_t prefix = 0u, mask = 0u;
+        int64_t rest = top_k; /* rank of the wanted token among those under prefix */
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            radix_pass(row, V, 0u, INT32_MAX, prefix, mask, shift, false, lmax, T, h);
+            if (threadIdx.x == 0) {
+                int bin = 255;
+                for (; bin > 0 && (int64_t)h.count[bin] < rest; bin--)
+                    rest -= h.count[bin];
+                pick_bin = bin;
+                pick_rest = rest;
+            }
+            __syncthreads();
+            prefix |= (uint32_t)pick_bin << shift;
+            mask |= 0xffu << shift;
+            rest = pick_rest;
+            __syncthreads();
+        }
+        const int32_t i = nth_tie(row, V, prefix, 0u, INT32_MAX, rest);
+        thr_key = prefix;
+        thr_i = i >= 0 ? i : INT32_MAX;
+    }
+
+    if (top_p < 1.0) {
+        /* the weight of the top-k prefix, and the crossing point of top_p of it */
+        double S = 0.0;
+        for_slice(row, 0, V, [&](int32_t i, float l) {
+            if (in_prefix(order_key(l), i, thr_key, thr_i))
+                S += weight(l, lmax, T);
+        });
+        const double target = top_p * block_sum(S);
+        uint32_t prefix = 0u, mask = 0u;
+        double above = 0.0; /* weight of the kept tokens ranked above the prefix's range */
+        unsigned count_v = 1u;
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            radix_pass(row, V, thr_key, thr_i, prefix, mask, shift, true, lmax, T, h);
+            if (threadIdx.x == 0) {
+                int pick = -1, last = -1;
+                double acc = above;
+                for (int bin = 255; bin >= 0; bin--) {
+                    if (h.count[bin] == 0u)
+                        continue;
+                    last = bin;
+                    if (acc + h.weight[bin] >= target) {
+                        pick = bin;
+                        break;
+                    }
+                    acc += h.weight[bin];
+                }
+                if (pick < 0 && last >= 0) { /* rounding: the last kept token crosses */
+                    pick = last;
+                    acc -= h.weight[last];
+                }
+                pick_bin = pick < 0 ? 0 : pick;
+                pick_above = acc;
+                pick_rest = h.count[pick_bin];
+            }
+            __syncthreads();
+            prefix |= (uint32_t)pick_bin << shift;
+            mask |= 0xffu << shift;
+            above = pick_above;
+            count_v = (unsigned)pick_rest;
+            __syncthreads();
+        }
+        /* ties of value v weigh the same: how many of them it takes to cross */
+        const double w_v = weight(key_float(prefix), lmax, T);
+        int64_t t = count_v;
+        if (w_v > 0.0 && count_v > 1u) {
+            const double need = (target - above) / w_v;
+            t = need <= 1.0 ? 1 : need >= (double)count_v ? (int64_t)count_v : (int64_t)ceil(need);
+            while (t > 1 && above + (double)(t - 1) * w_v >= target)
+                t--;
+            while (t < (int64_t)count_v && above + (double)t * w_v < target)
+                t++;
+        }
+        if (t < 1)
+            t = 1;
+        const int32_t i = nth_tie(row, V, prefix, thr_key, thr_i, t);
+        if (i >= 0) {
+            thr_key = prefix;
+            thr_i = i;
+        }
+    }
+
+    /* the kept weight, the denominator of every p_i */
+    double sum = 0.0;
+    for_slice(row, 0, V, [&](int32_t i, float l) {
+        if (in_prefix(order_key(l), i, thr_key, thr_i))
+            sum += weight(l, lmax, T);
+    });
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) {
+        a.stats[r].sum = sum;
+        a.stats[r].thr_key = thr_key;
+        a.stats[r].thr_i = thr_i;
+    }
+}
+
+/* ---- 3. verify_kernel: the accept chain and the race, on p and q from logits ---- */
+
+/* The final row pair: p's logits and stats; q's when the drafter gave
+ * logits and n < K (else q = NULL); `hot`, the one-hot drafter's draft,
+ * weighs 0. */
+template <typename LT> struct race_rows {
+    const LT *p, *q;
+    row_stats sp, sq;
+    int32_t hot;
+    double T;
+};
+
+/* w_i = max((double)p_i - (double)q_i, 0) on the float p_i and q_i. */
+template <typename LT>
+__device__ __forceinline__ static double race_weight(const race_rows<LT> &rr, int32_t i, float pl,
+                                                     float ql)
+{
+    if (i == rr.hot)
+        return 0.0;
+    const float p = prob_of(pl, i, rr.sp, rr.T);
+    if (!(p > 0.0f))
+        return 0.0; /* no exp for q where p is 0 */
+    double w = (double)p - (rr.q ? (double)prob_of(ql, i, rr.sq, rr.T) : 0.0);
+    return w > 0.0 ? w : 0.0;
+}
+
+/* The race over tokens [lo, hi), by this thread and its block-mates; returns
+ * this thread's best. Tokens 2j and 2j + 1 share a Philox block. */
+template <typename LT>
+__device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, int32_t hi,
+                                         uint64_t seed, uint64_t index, uint32_t n)
+{
+    race_winner best = {INFINITY, -1};
+    const bool vec = aligned4(rr.p + lo) && (!rr.q || aligned4(rr.q + lo));
+    const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
+    for (int32_t i0 = lo + 4 * (int32_t)threadIdx.x; i0 < body_end;
+         i0 += 4 * (int32_t)blockDim.x) {
+        float pl[4], ql[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        load4(rr.p + i0, pl);
+        if (rr.q)
+            load4(rr.q + i0, ql);
+        double w[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            w[j] = race_weight(rr, i0 + j, canon(pl[j]), canon(ql[j]));
+        for (int pair = 0; pair < 2; pair++) {
+            if (!(w[2 * pair] > 0.0 || w[2 * pair + 1] > 0.0))
+                continue;
+            const int32_t i = i0 + 2 * pair;
+            philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
+            if (w[2 * pair] > 0.0)
+                keep_better(best, race_time(r, i, w[2 * pair]), i);
+            if (w[2 * pair + 1] > 0.0)
+                keep_better(best, race_time(r, i + 1, w[2 * pair + 1]), i + 1);
+        }
+    }
+    /* the scalar tail: unaligned rows, and the last tile's V mod 4 tokens */
+    for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x) {
+        const float pl = canon(to_float(rr.p[i]));
+        const float ql = rr.q ? canon(to_float(rr.q[i])) : 0.0f;
+        const double w = race_weight(rr, i, pl, ql);
+        if (!(w > 0.0))
+            continue;
+        philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
+        keep_better(best, race_time(r, i, w), i);
+    }
+    return best;
+}
+
+struct verify_args {
+    sv_batch bt;
+    const uint64_t *rng;      /* device {seed, first_index}, or NULL: use bt's */
+    const row_stats *stats;   /* stats_kernel's rows: target rows, then draft rows */
+    int32_t n_target_rows;
+    int32_t splits, chunk;    /* blocks per sequence, tokens per block (a multiple of 4) */
+    race_winner *winners;     /* [B][splits] */
+    unsigned *arrivals;       /* [B], zero between launches */
+    int *bad;
+};
+
+template <typename LT>
+__global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a)
+{
+    const sv_batch &bt = a.bt;
+    /* sequences on x, slices on y */
+    const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
+    const int32_t K = bt.K, V = bt.V;
+    const double T = bt.temperature;
+    const uint64_t seed = a.rng ? a.rng[0] : bt.seed;
+    const uint64_t index = (a.rng ? a.rng[1] : bt.first_index) + (uint64_t)b;
+    const LT *P = static_cast<const LT *>(bt.target_logits) + (int64_t)b * bt.target_stride;
+    const LT *Q = bt.draft_logits
+                      ? static_cast<const LT *>(bt.draft_logits) + (int64_t)b * bt.draft_stride
+                      : nullptr;
+    /* a stride of 0: stats_kernel summed up one row set */
+    const row_stats *SP = a.stats + (bt.target_stride ? (int64_t)b : 0) * (K + 1);
+    const row_stats *SQ = a.stats + a.n_target_rows + (bt.draft_stride ? (int64_t)b : 0) * K;
+    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
+
+    /* the accept chain: n, or -1 for a token outside [0, V) */
+    __shared__ int32_t n_shared;
+    if (threadIdx.x == 0) {
+        int32_t n = 0;
+        for (; n < K; n++) {
+            const int32_t t = x[n];
+            if (t < 0 || t >= V) {
+                n = -1;
+                break;
+            }
+            const float p = prob_of(canon(to_float(P[(int64_t)n * V + t])), t, SP[n], T);
+            const double q =
+                Q ? (double)prob_of(canon(to_float(Q[(int64_t)n * V + t])), t, SQ[n], T) : 1.0;
+            const double u = sv_philox_uniform(seed, index, (uint32_t)n, SV_PURPOSE_ACCEPT, 0);
+            if (!(u * q < (double)p))
+                break;
+        }
+        n_shared = n;
+    }
+    __syncthreads();
+    const int32_t n = n_shared;
+    if (n < 0) {
+        if (split == 0 && threadIdx.x == 0)
+            write_sequence(bt, b, x, n, -1, a.bad);
+        return;
+    }
+
+    /* this block's slice of the final row (pair) */
+    race_rows<LT> rr;
+    rr.p = P + (int64_t)n * V;
+    rr.sp = SP[n];
+    rr.q = n < K && Q ? Q + (int64_t)n * V : nullptr;
+    rr.sq = rr.q ? SQ[n] : rr.sp;
+    rr.hot = (n < K && !Q) ? x[n] : -1;
+    rr.T = T;
+    const int32_t lo = min(V, split * a.chunk), hi = min(V, lo + a.chunk);
+    race_winner mine = block_best(race_slice(rr, lo, hi, seed, index, (uint32_t)n));
+
+    /* publish; the last block of this sequence to arrive combines */
+    race_winner all;
+    if (!combine_slices(mine, a.winners, a.arrivals, b, split, a.splits, &all))
+        return;
+    __shared__ int32_t token;
+    if (threadIdx.x == 0)
+        token = all.i;
+    __syncthreads();
+    if (token < 0 && (rr.q || rr.hot >= 0)) { /* an empty residual: race over p itself */
+        race_rows<LT> p_only = rr;
+        p_only.q = nullptr;
+        p_only.hot = -1;
+        race_winner again = block_best(race_slice(p_only, 0, V, seed, index, (uint32_t)n));
+        if (threadIdx.x == 0)
+            token = again.i;
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        write_sequence(bt, b, x, n, token, a.bad); /* token < 0: an all-zero row (logits that are all -inf or NaN) */
+        a.arrivals[b] = 0; /* re-armed for the next launch */
+    }
+}
+
+/* ---- host launchers ------------------------------------------------------------- */
+
+/* Blocks per row: as many as `wave` blocks spread over `rows` give, each at
+ * least min_chunk tokens, at least 1 (so rows * splits <= max(wave, rows)). */
+static int32_t splits_for(int32_t wave, int32_t rows, int32_t V, int32_t min_chunk)
+{
+    int32_t by_fill = wave / rows;
+    int32_t by_size = (V + min_chunk - 1) / min_chunk;
+    int32_t splits = by_fill < by_size ? by_fill : by_size;
+    return splits < 1 ? 1 : splits;
+}
+
+/* tokens per block: V over the splits, rounded up to a multiple of 4 */
+static int32_t chunk_for(int32_t V, int32_t splits)
+{
+    return ((V + splits - 1) / splits + 3) & ~3;
+}
+
+template <typename LT>
+static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
+                              const sv_cuda_logits_ws *ws, int *bad)
+{
+    const int32_t B = bt->B, K = bt->K, V = bt->V;
+    cudaStream_t stream = (cudaStream_t)bt->stream;
+    row_args ra;
+    ra.target = bt->target_logits;
+    ra.draft = bt->draft_logits;
+    ra.target_stride = bt->target_stride;
+    ra.draft_stride = bt->draft_stride;
+    ra.K = K;
+    ra.V = V;
+    ra.n_target_rows = (bt->target_stride ? B : 1) * (K + 1);
+    ra.n_rows = ra.n_target_rows + (bt->draft_logits ? (bt->draft_stride ? B : 1) * K : 0);
+    ra.T = bt->temperature;
+    ra.stats = static_cast<row_stats *>(ws->stats);
+    ra.partials = static_cast<msa *>(ws->partials);
+    ra.arrivals = ws->row_arrivals;
+    const bool greedy = bt->temperature == 0.0;
+    const bool cuts = !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
+    ra.sum_here = !cuts;
+    ra.splits = splits_for(ws->stats_wave, ra.n_rows, V, SV_LOGITS_MIN_CHUNK);
+    ra.chunk = chunk_for(V, ra.splits);
+    stats_kernel<LT><<<dim3((unsigned)ra.n_rows, (unsigned)ra.splits), LG_THREADS, 0, stream>>>(ra);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    if (cuts) {
+        cut_kernel<LT><<<(unsigned)ra.n_rows, CUT_THREADS, 0, stream>>>(ra, bt->top_k, bt->top_p);
+        e = cudaGetLastError();
+        if (e != cudaSuccess)
+            return e;
+    }
+    verify_args va;
+    va.bt = *bt;
+    va.rng = rng;
+    va.stats = ra.stats;
+    va.n_target_rows = ra.n_target_rows;
+    va.splits = splits_for(ws->verify_wave, B, V, SV_FUSED_MIN_CHUNK);
+    va.chunk = chunk_for(V, va.splits);
+    va.winners = static_cast<race_winner *>(ws->winners);
+    va.arrivals = ws->arrivals;
+    va.bad = bad;
+    verify_kernel<LT><<<dim3((unsigned)B, (unsigned)va.splits), LG_THREADS, 0, stream>>>(va);
+    return cudaGetLastError();
+}
+
+extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
+                                           const sv_cuda_logits_ws *ws, int *bad)
+{
+    if (bt->B <= 0)
+        return (int)cudaSuccess;
+    switch (bt->input) {
+    case SV_INPUT_LOGITS_F32: return (int)launch_all<float>(bt, rng, ws, bad);
+    case SV_INPUT_LOGITS_BF16: return (int)launch_all<uint16_t>(bt, rng, ws, bad);
+    default: return (int)cudaErrorInvalidValue;
+    }
+}
+
+extern "C" int sv_cuda_logits_blocks_per_sm(int *stats_blocks, int *verify_blocks)
+{
+    /* the float and bf16 instances differ only in their loads: float's stand for both */
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(stats_blocks,
+                                                                  stats_kernel<float>,
+                                                                  LG_THREADS, 0);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(verify_blocks, verify_kernel<float>,
+                                                          LG_THREADS, 0);
+    return (int)e;
+}
+
+extern "C" size_t sv_cuda_logits_stats_bytes(void)
+{
+    return sizeof(row_stats);
+}
+
+extern "C" size_t sv_cuda_logits_partial_bytes(void)
+{
+    return sizeof(msa);
+}
+
+extern "C" size_t sv_cuda_logits_winner_bytes(void)
+{
+    return sizeof(race_winner);
+}

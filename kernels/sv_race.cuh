@@ -1,0 +1,111 @@
+/* sv_race.cuh: the exponential race's device pieces that cuda_fused.cu
+ * (probs input) and cuda_fused_logits.cu (logits input) share: a slice's
+ * winner, the block reduction, the race time from Philox words, and the
+ * last-block combine of a sequence's slices. */
+#ifndef SV_RACE_CUH
+#define SV_RACE_CUH
+
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdint.h>
+#include "sv_philox.h"
+#include "sv_sampler.h"
+
+/* One slice's winner: race time and token; token -1 when no weight was > 0. */
+struct race_winner {
+    double t;
+    int32_t i;
+};
+
+/* The earlier time wins; equal times go to the lower token. */
+__device__ __forceinline__ static void keep_better(race_winner &a, double t, int32_t i)
+{
+    if (t < a.t || (t == a.t && i >= 0 && (a.i < 0 || i < a.i)))
+        a = {t, i};
+}
+
+/* Race time of token i with weight w > 0, from the Philox block it shares
+ * with its even/odd neighbour: words (v0, v1) for even i, (v2, v3) for odd. */
+__device__ __forceinline__ static double race_time(philox4x32_ctr_t r, int32_t i, double w)
+{
+    double u = (i & 1) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
+    return -log(u) / w;
+}
+
+/* The block's best of every thread's best; valid in thread 0. Ends with a
+ * barrier, so it may be called again in the same block. */
+__device__ static race_winner block_best(race_winner mine)
+{
+    __shared__ race_winner warp_best[32];
+    for (int off = 16; off > 0; off >>= 1) {
+        double t = __shfl_down_sync(0xffffffffu, mine.t, off);
+        int32_t i = __shfl_down_sync(0xffffffffu, mine.i, off);
+        keep_better(mine, t, i);
+    }
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (lane == 0)
+        warp_best[warp] = mine;
+    __syncthreads();
+    if (warp == 0) {
+        mine = lane < (int)(blockDim.x / 32) ? warp_best[lane] : race_winner{INFINITY, -1};
+        for (int off = 16; off > 0; off >>= 1) {
+            double t = __shfl_down_sync(0xffffffffu, mine.t, off);
+            int32_t i = __shfl_down_sync(0xffffffffu, mine.i, off);
+            keep_better(mine, t, i);
+        }
+    }
+    __syncthreads();
+    return mine;
+}
+
+/* Publishes block `split`'s winner `mine` (valid in thread 0) of sequence b
+ * and counts its arrival. The last of the sequence's `splits` blocks to
+ * arrive gets true and, in thread 0 of *all, the best of every slice; the
+ * others get false and are done. The caller re-arms arrivals[b] to 0. */
+__device__ static bool combine_slices(race_winner mine, race_winner *winners, unsigned *arrivals,
+                                      int32_t b, int32_t split, int32_t splits, race_winner *all)
+{
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        winners[(int64_t)b * splits + split] = mine;
+        __threadfence();
+        last = atomicAdd(&arrivals[b], 1u) == (unsigned)splits - 1;
+    }
+    __syncthreads();
+    if (!last)
+        return false;
+    __threadfence();
+    race_winner best = {INFINITY, -1};
+    for (int32_t s = threadIdx.x; s < splits; s += blockDim.x) {
+        /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
+        const race_winner *w = winners + (int64_t)b * splits + s;
+        keep_better(best, __ldcg(&w->t), __ldcg(&w->i));
+    }
+    *all = block_best(best);
+    return true;
+}
+
+/* Sequence b's outputs (one thread): x_1..x_n, the final token, then -1;
+ * or, when token < 0 (an all-zero row) or n < 0 (a draft outside [0, V)),
+ * -1 everywhere with accepted count -1, and *bad set. */
+__device__ static void write_sequence(const sv_batch &bt, int32_t b, const int32_t *x, int32_t n,
+                                      int32_t token, int *bad)
+{
+    const int32_t K = bt.K;
+    int32_t *y = bt.out_tokens + (int64_t)b * (K + 1);
+    if (n < 0 || token < 0) {
+        *bad = 1;
+        for (int32_t k = 0; k <= K; k++)
+            y[k] = -1;
+        bt.out_accepted[b] = -1;
+        return;
+    }
+    for (int32_t k = 0; k < n; k++)
+        y[k] = x[k];
+    y[n] = token;
+    for (int32_t k = n + 1; k <= K; k++)
+        y[k] = -1;
+    bt.out_accepted[b] = n;
+}
+
+#endif
