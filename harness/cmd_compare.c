@@ -1,8 +1,8 @@
 /* cmd_compare.c: `specverify compare A.h5 B.h5 [...]`: bench results from
  * different runs or GPUs, point by point against the first file.
  *
- * A point is the same point when sampler, B, K, V, acceptance rate, cold and
- * graph all match. The ratio is median(other) / median(first); it is
+ * A point is the same point when sampler, B, K, V, acceptance rate (none
+ * for a recording's inputs), input mode, cold and graph all match. The ratio is median(other) / median(first); it is
  * FASTER or SLOWER only when |log ratio| exceeds 3 times the combined
  * relative error of the two medians (each file's `noise`, the median's
  * relative standard error), and SAME otherwise: judged against the noise
@@ -36,8 +36,10 @@ static void usage(FILE *out)
 
 static int same_point(const sv_bench_point *a, const sv_bench_point *b)
 {
+    const int same_accept = a->accept_target == b->accept_target ||
+                            (isnan(a->accept_target) && isnan(b->accept_target)); /* recordings */
     return strcmp(a->sampler, b->sampler) == 0 && a->B == b->B && a->K == b->K && a->V == b->V &&
-           a->accept_target == b->accept_target && a->cold == b->cold && a->graph == b->graph;
+           same_accept && a->input == b->input && a->cold == b->cold && a->graph == b->graph;
 }
 
 /* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units. */
@@ -60,8 +62,9 @@ typedef struct bench_file {
 
 static void point_label(const sv_bench_point *p, char *out, size_t len)
 {
-    snprintf(out, len, "%s B=%d K=%d V=%d a=%g%s%s", p->sampler, p->B, p->K, p->V,
-             p->accept_target, p->cold ? " cold" : "", p->graph ? " graph" : "");
+    snprintf(out, len, "%s B=%d K=%d V=%d a=%g%s%s%s%s", p->sampler, p->B, p->K, p->V,
+             p->accept_target, p->input ? " " : "", p->input ? sv_input_name(p->input) : "",
+             p->cold ? " cold" : "", p->graph ? " graph" : "");
 }
 
 static int plot(const char *dir, const bench_file *files, int n_files)

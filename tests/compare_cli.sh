@@ -31,6 +31,12 @@ fi
 out=$("$sv" compare base.h5 other.h5 2>&1) || fail "compare base other: exit $?"
 grep -q "only in other.h5" <<<"$out" && grep -q "only in base.h5" <<<"$out" \
   && grep -q "warning: parameters differ" <<<"$out" || fail "different points not reported"
+# the input mode is part of a point; a recording's points (no target rate) match
+out=$("$sv" compare base.h5 modes.h5 2>&1) || fail "compare base modes: exit $?"
+grep -q "cuda_fused B=1 K=5 V=128256 a=0.7 logits-bf16.*only in modes.h5" <<<"$out" \
+  || fail "a logits point matched a probs point: $out"
+out=$("$sv" compare rec.h5 rec2.h5 2>&1) || fail "compare rec rec2: exit $?"
+grep -q "0 faster, 0 slower, 1 same" <<<"$out" || fail "a recording's points did not match: $out"
 
 # specverify plot: latency against B and V from a bench file
 out=$("$sv" plot base.h5 --out plots 2>&1) || fail "plot base.h5: exit $? ($out)"

@@ -1,6 +1,7 @@
 /* test_compare.c: bench files written and read back (the HDF5 schema round
  * trip), and synthetic files for compare_cli.sh: an equal copy, one with a
- * planted 2x slowdown on another device, one with other points.
+ * planted 2x slowdown on another device, one with other points, one with a
+ * logits-input point, two of a recording's inputs (no target rate).
  * argv[1]: the folder to write them in. */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,13 @@ int main(int argc, char **argv)
     CHECK(write(dir, "slow.h5", "NVIDIA H200", slow, 3) == SV_OK);
     sv_bench_point other[2] = {base[0], point("cuda_fused", 256, 60.0)};
     CHECK(write(dir, "other.h5", "NVIDIA H100", other, 2) == SV_OK);
+    sv_bench_point modes[2] = {base[0], base[0]}; /* one point in probs and in logits */
+    modes[1].input = SV_INPUT_LOGITS_BF16;
+    CHECK(write(dir, "modes.h5", "NVIDIA H100", modes, 2) == SV_OK);
+    sv_bench_point recorded = base[0]; /* a recording's inputs have no target rate */
+    recorded.accept_target = NAN;
+    CHECK(write(dir, "rec.h5", "NVIDIA H100", &recorded, 1) == SV_OK);
+    CHECK(write(dir, "rec2.h5", "NVIDIA H100", &recorded, 1) == SV_OK);
     feature("synthetic bench files for compare");
 
     /* a sweep file is not a bench file */
