@@ -99,7 +99,7 @@ void sv_bench_input_free(sv_bench_input *in)
 
 int sv_bench_value_bytes(int input)
 {
-    return input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+    return (int)sv_input_value_bytes(input);
 }
 
 /* n logits log(rows[i]) as mode `input` into a new array; NULL: no memory. */

@@ -132,7 +132,7 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
         return SV_SAMPLER_OK;
     /* the rows: probabilities, or logits (float or bfloat16) in a logits mode */
     const int logits = hb->input != SV_INPUT_PROBS;
-    const size_t elem = hb->input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+    const size_t elem = sv_input_value_bytes(hb->input);
     const void *target = logits ? hb->target_logits : hb->target;
     const void *draft = logits ? hb->draft_logits : hb->draft;
     /* rows span (B - 1) strides plus one row set; a stride of 0 is one row set */

@@ -552,7 +552,7 @@ static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally 
         .stream = NULL,
     };
     if (sh->cfg->input != SV_INPUT_PROBS) { /* the logits the rows were made from */
-        const size_t size = sh->cfg->input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+        const size_t size = sv_input_value_bytes(sh->cfg->input);
         bt.input = sh->cfg->input;
         bt.target = bt.draft = NULL;
         bt.target_logits = c->input_logits;

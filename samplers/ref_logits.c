@@ -52,7 +52,7 @@ static int logits_init(void **state, const sv_limits *limits)
 static void convert(logits_state *s, const sv_batch *bt, int32_t b)
 {
     const int bf16 = bt->input == SV_INPUT_LOGITS_BF16;
-    const size_t size = bf16 ? 2 : 4, V = (size_t)bt->V;
+    const size_t size = sv_input_value_bytes(bt->input), V = (size_t)bt->V;
     const char *target = (const char *)bt->target_logits + (size_t)b * bt->target_stride * size;
     const char *draft =
         bt->draft_logits ? (const char *)bt->draft_logits + (size_t)b * bt->draft_stride * size

@@ -75,6 +75,12 @@ typedef enum sv_input {
 /* The bit of a logits mode in sv_sampler.inputs. */
 #define SV_INPUT_BIT(mode) (1u << (unsigned)(mode))
 
+/* Bytes of one row value in mode `input`: 2 for bfloat16, else 4. */
+static inline size_t sv_input_value_bytes(int32_t input)
+{
+    return input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
+}
+
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
     int32_t max_B, max_K, max_V;
