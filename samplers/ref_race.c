@@ -21,27 +21,92 @@
 #include "chain.h"
 #include "sv_philox.h"
 
+enum { TILE = 64 }; /* tokens whose uniforms are drawn together */
+
+/* The uniforms of tokens base .. base + TILE - 1 (lanes of the FINAL
+ * purpose). Philox, not the logarithm, is the race's cost, so its blocks
+ * come from a loop the compiler vectorizes: independent counters, plain
+ * 32-bit stores (SSE2 has no vector uint64 -> double, so the conversion is
+ * a second, scalar loop). */
+static void tile_uniforms(const sv_step *s, int32_t n, int32_t base, double *u)
+{
+    uint32_t bits[2 * TILE];
+    for (uint32_t j = 0; j < TILE / 2; j++) {
+        philox4x32_ctr_t r = sv_philox_block(s->bt->seed, s->index, (uint32_t)n,
+                                             SV_PURPOSE_FINAL, (uint32_t)base / 2 + j);
+        for (int w = 0; w < 4; w++)
+            bits[4 * j + (uint32_t)w] = r.v[w];
+    }
+    for (size_t i = 0; i < TILE; i++) /* lane 2j: words 0, 1 of block j; 2j + 1: words 2, 3 */
+        u[i] = sv_u01_double(bits[2 * i], bits[2 * i + 1]);
+}
+
+/* The weights of tokens base .. base + m - 1: w = max(p_n - q_n, 0) in
+ * double from the float rows (use_q = 0: w = p_n); 1 if any is positive.
+ * A NaN weight counts as 0, as !(w > 0) skips it. Vectorized. */
+static int tile_weights(const sv_step *s, int32_t n, int use_q, int32_t base, int32_t m,
+                        double *w)
+{
+    const float *p = sv_chain_p_row(s, n) + base;
+    const float *q = use_q && s->Q ? s->Q + (int64_t)n * s->V + base : NULL;
+    int any = 0;
+    if (q) /* two loops: a load under a condition does not vectorize */
+        for (int32_t j = 0; j < m; j++) {
+            double wj = (double)p[j] - (double)q[j];
+            w[j] = wj > 0.0 ? wj : 0.0;
+            any |= wj > 0.0;
+        }
+    else
+        for (int32_t j = 0; j < m; j++) {
+            double wj = (double)p[j];
+            w[j] = wj > 0.0 ? wj : 0.0;
+            any |= wj > 0.0;
+        }
+    int32_t x = use_q && !s->Q ? s->x[n] - base : -1; /* one-hot drafter: q = 1 at x_n */
+    if (x >= 0 && x < m) {
+        double wx = (double)p[x] - 1.0;
+        w[x] = wx > 0.0 ? wx : 0.0;
+    }
+    return any;
+}
+
+/* -log(u) >= 1 - u, so a token whose bound (1 - u) / w already loses to
+ * best_time cannot win, and needs no logarithm: most tokens, once best_time
+ * nears its final 1 / sum(w). The margins (2^-40 below the bound, 2^-50
+ * above best_time) exceed the rounding of log(), of these products and of
+ * t's division, so a token this rejects has t >= best_time exactly: it
+ * could not have won (ties go to the lower index). The race's result is the
+ * unpruned race's, bit for bit. */
+static inline int may_win(double u, double w, double best_time)
+{
+    /* & not &&: no branch, so the loop over a tile vectorizes */
+    return (w > 0.0) & ((1.0 - u) * (1.0 - 0x1p-40) < best_time * (1.0 + 0x1p-50) * w);
+}
+
 /* The race over w = max(p_n - q_n, 0) (use_q = 0: w = p_n); -1 if all w are 0. */
 static int32_t race(const sv_step *s, int32_t n, int use_q)
 {
-    const float *p = sv_chain_p_row(s, n);
     int32_t best = -1;
     double best_time = INFINITY;
-    philox4x32_ctr_t r = {{0, 0, 0, 0}};
-    uint32_t have = UINT32_MAX; /* the Philox block in r */
-    for (int32_t i = 0; i < s->V; i++) {
-        double w = (double)p[i] - (use_q ? (double)sv_chain_q(s, n, i) : 0.0);
-        if (!(w > 0.0))
-            continue;
-        if ((uint32_t)i >> 1 != have) { /* lanes 2j and 2j + 1 share block j */
-            have = (uint32_t)i >> 1;
-            r = sv_philox_block(s->bt->seed, s->index, (uint32_t)n, SV_PURPOSE_FINAL, have);
-        }
-        double u = (i & 1) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
-        double t = -log(u) / w;
-        if (t < best_time) { /* strict: ties go to the lowest index */
-            best_time = t;
-            best = i;
+    double w[TILE], u[TILE];
+    unsigned char candidate[TILE];
+    for (int32_t base = 0; base < s->V; base += TILE) {
+        int32_t m = s->V - base < TILE ? s->V - base : TILE;
+        if (!tile_weights(s, n, use_q, base, m, w))
+            continue; /* a tile of zero weights needs no random numbers */
+        tile_uniforms(s, n, base, u);
+        /* vectorized: the bound against best_time at the tile's start, which
+         * only falls, so this keeps every token that may win */
+        for (int32_t j = 0; j < m; j++)
+            candidate[j] = (unsigned char)may_win(u[j], w[j], best_time);
+        for (int32_t j = 0; j < m; j++) {
+            if (!candidate[j] || !may_win(u[j], w[j], best_time))
+                continue;
+            double t = -log(u[j]) / w[j];
+            if (t < best_time) { /* strict: ties go to the lowest index */
+                best_time = t;
+                best = base + j;
+            }
         }
     }
     return best;

@@ -14,7 +14,7 @@
 #include "sv_philox.h"
 #include "sv_registry.h"
 
-#define MAXV 64
+#define MAXV 200
 #define MAXK 4
 #define NSEQ 20000
 
@@ -510,6 +510,62 @@ int main(void)
         CHECK(checked > 100);
     }
     feature("ref_race: exact probabilities; race addressing by lane = token");
+
+    /* ref_race skips the logarithm of tokens whose bound (1 - u) / w already
+     * loses and draws its numbers by tiles of 64: the tokens must be the
+     * plain race's, exactly. V = 200 (three tiles and a partial one), K = 1,
+     * one tile of zero residual, rows from a fixed LCG. */
+    {
+        int32_t x[1] = {70}; /* q about twice p: rejected about half the time */
+        setup(1, 200, x);
+        float p0[200], q0[200], p1[200];
+        uint32_t lcg = 12345;
+        double sp0 = 0, sq0 = 0, sp1 = 0;
+        for (int32_t i = 0; i < 200; i++) {
+            lcg = lcg * 1664525u + 1013904223u;
+            p0[i] = (float)(lcg >> 8) + 1.0f;
+            lcg = lcg * 1664525u + 1013904223u;
+            q0[i] = (float)(lcg >> 8) + 1.0f;
+            lcg = lcg * 1664525u + 1013904223u;
+            p1[i] = (float)(lcg >> 16) + 1.0f;
+            if (i >= 64 && i < 128) /* a tile where q >= p: no residual weight */
+                q0[i] = p0[i] * 2.0f;
+            sp0 += p0[i], sq0 += q0[i], sp1 += p1[i];
+        }
+        for (int32_t i = 0; i < 200; i++) {
+            p0[i] = (float)(p0[i] / sp0);
+            q0[i] = (float)(q0[i] / sq0);
+            p1[i] = (float)(p1[i] / sp1);
+        }
+        set_p(0, p0);
+        set_q(0, q0);
+        set_p(1, p1);
+        CHECK(run(&sv_sampler_ref_race, 5000) == SV_SAMPLER_OK);
+        int32_t mismatches = 0, rejected = 0, bonus = 0;
+        for (int32_t b = 0; b < NSEQ; b++) {
+            int32_t n = fx.accepted[b]; /* 0: residual of row 0; 1: bonus from row 1 */
+            int32_t best = -1;
+            double best_t = INFINITY;
+            for (int32_t i = 0; i < 200; i++) {
+                double w = n == 0 ? (double)p0[i] - (double)q0[i] : (double)p1[i];
+                if (!(w > 0.0))
+                    continue;
+                double u = sv_philox_uniform(7, 5000 + (uint64_t)b, (uint32_t)n,
+                                             SV_PURPOSE_FINAL, (uint32_t)i);
+                double t = -log(u) / w;
+                if (t < best_t) {
+                    best_t = t;
+                    best = i;
+                }
+            }
+            mismatches += y(b, n) != best;
+            rejected += n == 0;
+            bonus += n == 1;
+        }
+        CHECK(mismatches == 0);
+        CHECK(rejected > 1000 && bonus > 1000);
+    }
+    feature("ref_race: pruned, tiled race = plain race, token for token (V = 200)");
 
     check_control(&sv_sampler_ref_float);
     /* float CDF: weights scattered over 4 blocks of a 64-token row, drafts on
