@@ -357,6 +357,12 @@ typedef struct sv_verify_config {
     int progress;
     int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
     int32_t input;              /* an sv_input: probs, or logits the cases are readied for */
+    /* Called after each case with the report so far; nonzero ends the run
+     * there (n_cases < n_planned, not marked interrupted). The split is still
+     * over every planned case, so the cases that ran read exactly as in the
+     * whole run. NULL: run every case. */
+    int (*case_done)(const struct sv_report *r, void *ctx);
+    void *case_done_ctx;
 } sv_verify_config;
 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */

@@ -119,6 +119,8 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
             r->passed++;
         if ((r->interrupted = sv_interrupted()) != 0)
             break; /* this case ran on the draws it finished; the rest not at all */
+        if (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx))
+            break;
     }
     r->seconds = sv_now() - start;
     for (size_t i = 0; i < cfg->n_cases; i++)
