@@ -60,6 +60,13 @@ double sv_bench_floor_bytes_logits(int32_t B, int32_t K, int32_t V, int value_by
 /* Drafts accepted over drafts tested: the acceptance rate a run achieved. */
 double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted);
 
+/* How many copies of the inputs a cold point rotates through: enough that
+ * between two uses of one copy the launches on the others read at least
+ * twice the L2 (read_bytes each: the byte floor, as they read no less), so
+ * none of its rows is still cached; at least 2, at most SV_BENCH_MAX_COPIES. */
+#define SV_BENCH_MAX_COPIES 4096
+int64_t sv_bench_cold_copies(double read_bytes, double l2_bytes);
+
 /* ---- timing (bench_device.c, built with CUDA) --------------------------------- */
 
 typedef struct sv_bench_device {
@@ -72,7 +79,7 @@ typedef struct sv_bench_device {
 } sv_bench_device;
 
 typedef struct sv_bench_options {
-    int cold;                 /* flush L2 before each timed launch */
+    int cold;                 /* rotate through copies of the inputs larger than L2 */
     int graph;                /* time a CUDA graph of GRAPH_STEPS steps, per step */
     int no_hold;              /* no hold kernel: launch latency included (profilers) */
     double time_limit;        /* seconds per point at most */
@@ -87,6 +94,7 @@ typedef struct sv_bench_point {
     int64_t reps;
     double floor_bytes;
     int graph, cold, through_verify; /* through_verify: timed with its wait (plugins) */
+    int64_t cold_copies;             /* copies of the inputs rotated through (1: hot) */
     int input;                       /* an sv_input: what the rows were */
 } sv_bench_point;
 

@@ -9,8 +9,12 @@
  * and its time is reported per step, as a decode loop that replays graphs
  * sees it. Warm-up first; then repetitions until the median's relative
  * standard error (1.2533 sd / sqrt(n) / median, sd from the IQR) is below
- * the target, or the time limit. Cold numbers flush L2 before each launch by
- * writing a buffer twice its size, outside the events. Every CUDA call is
+ * the target, or the time limit. Cold numbers rotate through copies of the
+ * inputs (sv_bench_cold_copies): between two uses of one copy the others'
+ * launches read at least twice the L2, so its rows come from DRAM; a graph
+ * then holds GRAPH_STEPS steps on successive copies, one graph per
+ * GRAPH_STEPS copies. Only the draft tokens (B x K ints) are not rotated.
+ * Every CUDA call is
  * checked; a failure names the call and CUDA's message. In a logits mode
  * the device holds the logit rows (no probability rows) and the floor is
  * every row once.
@@ -126,6 +130,21 @@ static double median_noise(const double *t, int64_t n)
     return 1.2533 * (iqr / 1.349) / sqrt((double)n) / med;
 }
 
+/* Points the batch at copy c of the inputs (copies NULL: the only one). */
+static void use_copy(sv_batch *bt, void *const *copies, int64_t c)
+{
+    if (!copies)
+        return;
+    void *target = copies[2 * c], *draft = copies[2 * c + 1];
+    if (bt->input != SV_INPUT_PROBS) {
+        bt->target_logits = target;
+        bt->draft_logits = draft;
+    } else {
+        bt->target = target;
+        bt->draft = draft;
+    }
+}
+
 int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const sv_bench_input *in,
                        sv_bench_point *out)
 {
@@ -135,16 +154,17 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     const size_t tbytes = (size_t)B * (K + 1) * V * value;
     const size_t dbytes = (size_t)B * K * V * value;
     int rc = SV_OK;
-    void *state = NULL, *flush = NULL;
-    void *d_target = NULL, *d_draft = NULL;
+    void *state = NULL;
+    void *d_target = NULL, *d_draft = NULL; /* copy 0 of the inputs */
+    void **copies = NULL;                   /* cold: [2 * n_copies] target, draft */
+    int64_t n_copies = 1, n_graphs = 0, graph_slots = 0; /* graphs made, allocated */
     int32_t *d_tokens = NULL, *d_out = NULL, *d_acc = NULL, *h_acc = NULL;
     uint64_t *d_rng = NULL;
     double *times = NULL;
     cudaStream_t stream = NULL;
     cudaEvent_t start = NULL, stop = NULL;
-    cudaGraph_t graph = NULL;
-    cudaGraphExec_t exec = NULL;
-    size_t flush_bytes = 0;
+    cudaGraph_t *graphs = NULL;
+    cudaGraphExec_t *execs = NULL;
     volatile int *hold_go = NULL, *hold_timed_out = NULL; /* mapped host memory */
     int *d_hold_go = NULL, *d_hold_timed_out = NULL;
 
@@ -189,17 +209,6 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
                           cudaMemcpyHostToDevice));
     const uint64_t rng_host[2] = {1, 0};
     CHECK_CUDA(cudaMemcpy(d_rng, rng_host, sizeof rng_host, cudaMemcpyHostToDevice));
-    if (opt->cold) {
-        flush_bytes = (size_t)128 << 20; /* 128 MiB, or twice the L2 if that is more */
-        int dev = 0, l2 = 0;
-        CHECK_CUDA(cudaGetDevice(&dev));
-        CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-        if ((size_t)2 * (size_t)l2 > flush_bytes)
-            flush_bytes = (size_t)2 * (size_t)l2;
-        rc = device_alloc(&flush, flush_bytes, "the L2 flush buffer");
-        if (rc != SV_OK)
-            goto done;
-    }
 
     if (enqueue && !opt->no_hold) {
         CHECK_CUDA(cudaHostAlloc((void **)&hold_go, 2 * sizeof(int), cudaHostAllocMapped));
@@ -247,18 +256,66 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     out->floor_bytes = logits ? sv_bench_floor_bytes_logits(B, K, V, (int)value)
                               : sv_bench_floor_bytes(B, K, V, h_acc);
 
-    if (opt->graph) {
-        CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        for (int step = 0; step < GRAPH_STEPS && src == SV_SAMPLER_OK; step++)
-            src = enqueue(state, &bt, d_rng);
-        cudaError_t end = cudaStreamEndCapture(stream, &graph);
-        if (src != SV_SAMPLER_OK) {
-            rc = sv_fail(SV_EVERIFY, "bench: sampler %s: launch failed in graph capture",
-                         s->name);
+    if (opt->cold) { /* the copies to rotate through, copy 0 being the one above */
+        int dev = 0, l2 = 0;
+        size_t free_bytes = 0, total = 0;
+        CHECK_CUDA(cudaGetDevice(&dev));
+        CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+        CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
+        n_copies = sv_bench_cold_copies(out->floor_bytes, (double)l2);
+        const double need = (double)(n_copies - 1) * (double)(tbytes + dbytes);
+        if (need > 0.5 * (double)free_bytes) {
+            rc = sv_fail(SV_EENV, "bench --cold: B=%d, K=%d, V=%d rotates through %lld copies of "
+                         "its inputs (%zu bytes each) so that twice the L2 (%d bytes) is read "
+                         "between two uses of one; the %.0f bytes more would take over half "
+                         "the %zu bytes free: use --hot, or a smaller point",
+                         B, K, V, (long long)n_copies, tbytes + dbytes, l2, need, free_bytes);
             goto done;
         }
-        CHECK_CUDA(end);
-        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+        copies = calloc((size_t)(2 * n_copies), sizeof *copies);
+        if (!copies) {
+            rc = sv_fail(SV_EENV, "bench: out of host memory");
+            goto done;
+        }
+        copies[0] = d_target, copies[1] = d_draft;
+        for (int64_t c = 1; c < n_copies && rc == SV_OK; c++) {
+            rc = device_alloc(&copies[2 * c], tbytes, "a cold copy of the target rows");
+            if (rc == SV_OK)
+                rc = device_alloc(&copies[2 * c + 1], dbytes ? dbytes : 4,
+                                  "a cold copy of the draft rows");
+            if (rc != SV_OK)
+                goto done;
+            CHECK_CUDA(cudaMemcpy(copies[2 * c], d_target, tbytes, cudaMemcpyDeviceToDevice));
+            if (dbytes)
+                CHECK_CUDA(cudaMemcpy(copies[2 * c + 1], d_draft, dbytes,
+                                      cudaMemcpyDeviceToDevice));
+        }
+    }
+    out->cold_copies = n_copies;
+
+    if (opt->graph) { /* cold: graph g holds steps on copies g * GRAPH_STEPS + step */
+        graph_slots = (n_copies + GRAPH_STEPS - 1) / GRAPH_STEPS;
+        graphs = calloc((size_t)graph_slots, sizeof *graphs);
+        execs = calloc((size_t)graph_slots, sizeof *execs);
+        if (!graphs || !execs) {
+            rc = sv_fail(SV_EENV, "bench: out of host memory");
+            goto done;
+        }
+        for (; n_graphs < graph_slots; n_graphs++) {
+            CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+            for (int step = 0; step < GRAPH_STEPS && src == SV_SAMPLER_OK; step++) {
+                use_copy(&bt, copies, (n_graphs * GRAPH_STEPS + step) % n_copies);
+                src = enqueue(state, &bt, d_rng);
+            }
+            cudaError_t end = cudaStreamEndCapture(stream, &graphs[n_graphs]);
+            if (src != SV_SAMPLER_OK) {
+                rc = sv_fail(SV_EVERIFY, "bench: sampler %s: launch failed in graph capture",
+                             s->name);
+                goto done;
+            }
+            CHECK_CUDA(end);
+            CHECK_CUDA(cudaGraphInstantiate(&execs[n_graphs], graphs[n_graphs], 0));
+        }
     }
 
     const int64_t max_reps = 1000000;
@@ -275,12 +332,12 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
             CHECK_CUDA((cudaError_t)sv_bench_hold_launch(d_hold_go, HOLD_MAX_CYCLES,
                                                          d_hold_timed_out, stream));
         }
-        if (opt->cold)
-            CHECK_CUDA(cudaMemsetAsync(flush, (int)(rep & 0xff), flush_bytes, stream));
+        const int64_t turn = rep + 10; /* from 0 */
         CHECK_CUDA(cudaEventRecord(start, stream));
-        if (exec) {
-            CHECK_CUDA(cudaGraphLaunch(exec, stream));
+        if (n_graphs > 0) {
+            CHECK_CUDA(cudaGraphLaunch(execs[turn % n_graphs], stream));
         } else {
+            use_copy(&bt, copies, turn % n_copies);
             src = enqueue ? enqueue(state, &bt, d_rng) : s->verify(state, &bt);
             if (src != SV_SAMPLER_OK) {
                 rc = sv_fail(SV_EVERIFY, "bench: sampler %s: status %d while timing", s->name,
@@ -302,7 +359,7 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
         CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
         if (rep < 0)
             continue;
-        times[n++] = (double)ms * 1e3 / (exec ? GRAPH_STEPS : 1);
+        times[n++] = (double)ms * 1e3 / (n_graphs > 0 ? GRAPH_STEPS : 1);
         spent = sv_now() - started;
         if (n >= 20 && (n & (n - 1)) == 0) { /* check the noise at powers of two */
             qsort(times, (size_t)n, sizeof *times, compare_double);
@@ -321,10 +378,19 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
     out->noise = median_noise(times, n);
     CHECK_CUDA(cudaGetLastError());
 done:
-    if (exec)
-        cudaGraphExecDestroy(exec);
-    if (graph)
-        cudaGraphDestroy(graph);
+    for (int64_t g = 0; execs && graphs && g < graph_slots; g++) { /* a failed one too */
+        if (execs[g])
+            cudaGraphExecDestroy(execs[g]);
+        if (graphs[g])
+            cudaGraphDestroy(graphs[g]);
+    }
+    free(execs);
+    free(graphs);
+    for (int64_t c = 1; copies && c < n_copies; c++) { /* copy 0 is d_target, d_draft */
+        cudaFree(copies[2 * c]);
+        cudaFree(copies[2 * c + 1]);
+    }
+    free(copies);
     if (state)
         s->destroy(state);
     free(times);
@@ -335,7 +401,6 @@ done:
     cudaFree(d_out);
     cudaFree(d_acc);
     cudaFree(d_rng);
-    cudaFree(flush);
     if (hold_go)
         cudaFreeHost((void *)hold_go);
     if (start)

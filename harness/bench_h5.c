@@ -49,6 +49,10 @@ int sv_bench_write_h5(const char *path, const sv_bench_device *d, const sv_bench
         }
         rc = sv_h5_doubles(&f, names[c], col, n, 0);
     }
+    for (size_t i = 0; i < n; i++)
+        col[i] = (double)pts[i].cold_copies;
+    if (rc == SV_OK) /* not a column of names[]: files from before it lack it */
+        rc = sv_h5_doubles(&f, "cold_copies", col, n, 0);
     char text[512];
     struct {
         const char *name;
@@ -170,6 +174,19 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
         }
         free(inputs);
     }
+    /* "cold_copies": optional, a file from before it rotated nothing (1) */
+    double *copies = NULL;
+    if (rc == SV_OK && sv_h5_read_doubles(&r, "cold_copies", &copies, &rows, &cols) == SV_OK) {
+        if (rows != *n || cols != 0)
+            rc = sv_fail(SV_EBAD, "%s: dataset 'cold_copies' has %zu values, 'sampler' has %zu",
+                         path, rows, *n);
+        for (size_t i = 0; rc == SV_OK && i < *n; i++)
+            (*pts)[i].cold_copies = (int64_t)copies[i];
+    } else {
+        for (size_t i = 0; rc == SV_OK && i < *n; i++)
+            (*pts)[i].cold_copies = 1;
+    }
+    free(copies);
     sv_h5_close(&r);
     if (rc != SV_OK) {
         free(*pts);

@@ -174,6 +174,14 @@ double sv_bench_accept_rate(int32_t B, int32_t K, const int32_t *accepted)
     return tested > 0.0 ? acc / tested : NAN;
 }
 
+int64_t sv_bench_cold_copies(double read_bytes, double l2_bytes)
+{
+    double others = ceil(2.0 * l2_bytes / fmax(read_bytes, 1.0)); /* the copies between */
+    return others + 1.0 > SV_BENCH_MAX_COPIES ? SV_BENCH_MAX_COPIES
+           : others < 1.0                     ? 2
+                                              : (int64_t)others + 1;
+}
+
 int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char *spec,
                             int64_t steps)
 {

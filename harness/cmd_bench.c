@@ -47,7 +47,9 @@ static void usage(FILE *out)
             "                      the recording (README, 'Recorded p/q'), its drafts drawn\n"
             "                      from its q; V and the acceptance rate are the file's\n"
             "  --T T, --top-k N, --top-p P  with --recorded: the recording's sampling pipeline\n"
-            "  --cold              flush L2 before each launch (outside the timing)\n"
+            "  --cold              rotate through copies of the inputs, so many that twice\n"
+            "                      the L2 is read between two uses of one: rows come from\n"
+            "                      DRAM (the table says how many copies)\n"
             "  --hot               leave L2 as the last launch left it (default)\n"
             "  --graph             time a CUDA graph of 8 steps back to back, per step\n"
             "                      (built-in samplers)\n"
@@ -299,6 +301,15 @@ static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, 
                 p->cold ? "cold" : "hot", p->graph ? ", graph" : "",
                 p->through_verify ? ", via verify" : "", sv_input_name(p->input));
     }
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].cold && pts[i].cold_copies > 1)
+            fprintf(f, "\ncold: %s at B=%d, K=%d, V=%d rotated through %lld copies of its "
+                       "inputs%s.\n", pts[i].sampler, pts[i].B, pts[i].K, pts[i].V,
+                    (long long)pts[i].cold_copies,
+                    pts[i].cold_copies >= SV_BENCH_MAX_COPIES
+                        ? " (the cap: its steps read less than twice the L2 between two uses "
+                          "of one, so some rows may still be cached)"
+                        : "");
 }
 
 static int write_md(const char *h5_path, const sv_bench_device *d, const sv_bench_point *pts,

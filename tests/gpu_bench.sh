@@ -21,6 +21,14 @@ run() {
 run bench --sampler cuda_fused,cuda_naive --B 1,8 --K 3 --V 1000,4099 --accept-rate 0,0.7,1 \
   --time-limit 0.2 --out "$dir/bench.h5"
 run bench --sampler cuda_fused --B 4 --K 2 --V 32000 --cold --time-limit 0.2
+# cold with graphs: B = 1 reads about 0.3 MB a step, so many copies and graphs
+rm -f "$dir"/bench-cold.h5 "$dir"/bench-cold.md
+run bench --sampler cuda_fused --B 1 --K 5 --V 32000 --cold --graph --time-limit 0.2 \
+  --out "$dir/bench-cold.h5"
+if ! grep -q 'rotated through [0-9][0-9]* copies' "$dir/bench-cold.md" 2>/dev/null; then
+  echo "FAIL: bench-cold.md does not say how many copies the cold point rotated through"
+  failures=$((failures + 1))
+fi
 run bench --sampler cuda_fused,cuda_naive --B 1 --K 5 --V 32000 --graph --time-limit 0.2
 # logits input (cuda_fused): plain temperature at two sizes, cuts in bf16, a graph
 rm -f "$dir"/bench-logits.h5 "$dir"/bench-logits.md

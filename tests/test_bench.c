@@ -120,15 +120,17 @@ static void logits_inputs(void)
                               .input = SV_INPUT_PROBS}};
     pts[1] = pts[0], pts[1].input = SV_INPUT_LOGITS_F32;
     pts[2] = pts[0], pts[2].input = SV_INPUT_LOGITS_BF16;
+    pts[2].cold = 1, pts[2].cold_copies = 101;
     sv_bench_point *back = NULL;
     size_t n = 0;
     CHECK(sv_bench_write_h5("bench_inputs.h5", &d, pts, 3, "test_bench") == SV_OK);
     CHECK(sv_bench_read_h5("bench_inputs.h5", &d, &back, &n) == SV_OK);
     CHECK(n == 3 && back && back[0].input == SV_INPUT_PROBS &&
           back[1].input == SV_INPUT_LOGITS_F32 && back[2].input == SV_INPUT_LOGITS_BF16);
+    CHECK(back && back[2].cold && back[2].cold_copies == 101 && back[0].cold_copies == 0);
     free(back);
     remove("bench_inputs.h5");
-    feature("bench files: the input mode of every point written and read back");
+    feature("bench files: the input mode and cold copies of every point written and read back");
 }
 
 int main(void)
@@ -171,6 +173,18 @@ int main(void)
     CHECK_NEAR(sv_bench_floor_bytes(3, 4, 1000, accepted), want, 0.0);
     CHECK_NEAR(sv_bench_accept_rate(3, 4, accepted), 6.0 / 8.0, 1e-15);
     feature("byte floor and acceptance rate on a hand-counted batch");
+
+    /* cold: 50 MiB of L2. B = 1 reads about 1 MiB a step: 100 others + the
+     * one in use; a step reading 200 MiB still rotates 2; 1 byte, the cap */
+    const double mib = 1048576.0;
+    CHECK(sv_bench_cold_copies(1.0 * mib, 50.0 * mib) == 101);
+    CHECK(sv_bench_cold_copies(1.5 * mib, 50.0 * mib) == 68);
+    CHECK(sv_bench_cold_copies(200.0 * mib, 50.0 * mib) == 2);
+    CHECK(sv_bench_cold_copies(100.0 * mib, 50.0 * mib) == 2);
+    CHECK(sv_bench_cold_copies(99.0 * mib, 50.0 * mib) == 3);
+    CHECK(sv_bench_cold_copies(1.0, 50.0 * mib) == SV_BENCH_MAX_COPIES);
+    CHECK(sv_bench_cold_copies(0.0, 50.0 * mib) == SV_BENCH_MAX_COPIES);
+    feature("cold: copies rotated so that twice the L2 is read between two uses of one");
     recorded_inputs();
     logits_inputs();
     return check_exit();
