@@ -42,9 +42,12 @@ int sv_bench_value_bytes(int input);
 
 /* Inputs from a recording: sequence b holds step b mod steps of the
  * recorded case spec (pipeline applied, first K drafts), its drafts drawn
- * from its q with a fixed seed; accept is NaN: the recording's own. */
+ * from its q with a fixed seed; accept is NaN: the recording's own. In a
+ * logits mode (input) the rows are the step's logits rounded to that type
+ * (sv_case_use_logits), with the spec's T, top-k and top-p for the sampler
+ * to apply, and q, which the drafts come from, is what those imply. */
 int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char *spec,
-                            int64_t steps);
+                            int64_t steps, int input);
 
 /* What a step must move at the least (DESIGN.md's byte floor) given the
  * accepted counts n[b]: the gathered p and q scalars of the drafts tested,

@@ -183,7 +183,7 @@ int64_t sv_bench_cold_copies(double read_bytes, double l2_bytes)
 }
 
 int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char *spec,
-                            int64_t steps)
+                            int64_t steps, int input)
 {
     memset(in, 0, sizeof *in);
     char err[2048], step[2048];
@@ -194,29 +194,42 @@ int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char
         return sv_fail(SV_EBAD, "bench --recorded: %s", err);
     const int32_t V = c->V;
     sv_case_free(c);
+    const int logits = input != SV_INPUT_PROBS;
+    const size_t value = logits ? (size_t)sv_bench_value_bytes(input) : sizeof(float);
     in->B = B, in->K = K, in->V = V, in->accept = NAN; /* the recording's own */
+    in->input = input, in->T = 1.0, in->top_p = 1.0;
     const size_t tset = (size_t)(K + 1) * V, dset = (size_t)K * V;
-    in->target = malloc((size_t)B * tset * sizeof(float));
-    in->draft = malloc((size_t)B * dset * sizeof(float));
+    void *t = malloc((size_t)B * tset * value), *d = malloc((size_t)B * dset * value);
+    if (logits)
+        in->target_logits = t, in->draft_logits = d;
+    else
+        in->target = t, in->draft = d;
     in->draft_tokens = malloc((size_t)B * K * sizeof(int32_t));
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     double *w = malloc((size_t)V * sizeof *w);
-    if (!in->target || !in->draft || !in->draft_tokens || !r || !w) {
+    if (!t || !d || !in->draft_tokens || !r || !w) {
         gsl_rng_free(r);
         free(w);
         sv_bench_input_free(in);
         return sv_fail(SV_EENV, "bench: out of host memory for B=%d, K=%d, V=%d (%.3g GB)", B, K,
-                       V, (double)B * (double)(tset + dset) * 4e-9);
+                       V, (double)B * (double)(tset + dset) * (double)value * 1e-9);
     }
     gsl_rng_set(r, 20261123);
     int rc = SV_OK;
     /* sequence b holds step b mod steps, built once; drafts drawn from its q */
     for (int64_t s = 0; rc == SV_OK && s < steps && s < B; s++) {
         snprintf(step, sizeof step, "%s,K=%d,step=%lld", spec, K, (long long)s);
-        if (sv_case_from_spec(step, &c, err, sizeof err) != 0) {
+        if (sv_case_from_spec(step, &c, err, sizeof err) != 0 ||
+            (logits && sv_case_use_logits(c, input, err, sizeof err) != 0)) {
+            sv_case_free(c);
             rc = sv_fail(SV_EBAD, "bench --recorded: %s", err);
             break;
         }
+        if (logits) /* the rule the sampler applies; the same for every step */
+            in->T = c->sampling.T, in->top_k = c->sampling.top_k, in->top_p = c->sampling.top_p;
+        /* the rows: target's then draft's, probabilities or the rounded logits */
+        const char *rows_t = logits ? (const char *)c->input_logits : (const char *)c->target;
+        const char *rows_d = logits ? rows_t + tset * value : (const char *)c->draft;
         gsl_ran_discrete_t *table[SV_MAX_K] = {0}; /* once per step, not per sequence */
         for (int32_t k = 0; k < K; k++) {
             for (int32_t i = 0; i < V; i++)
@@ -224,8 +237,8 @@ int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char
             table[k] = gsl_ran_discrete_preproc((size_t)V, w);
         }
         for (int32_t b = (int32_t)s; b < B; b += (int32_t)(steps < B ? steps : B)) {
-            memcpy(in->target + (size_t)b * tset, c->target, tset * sizeof(float));
-            memcpy(in->draft + (size_t)b * dset, c->draft, dset * sizeof(float));
+            memcpy((char *)t + (size_t)b * tset * value, rows_t, tset * value);
+            memcpy((char *)d + (size_t)b * dset * value, rows_d, dset * value);
             for (int32_t k = 0; k < K; k++)
                 in->draft_tokens[(size_t)b * K + k] =
                     table[k] ? (int32_t)gsl_ran_discrete(r, table[k]) : 0;

@@ -39,7 +39,8 @@ static void usage(FILE *out)
             "                      logits-f32, logits-bf16: logits (log of the same rows, bf16\n"
             "                      rounded to nearest), turned into p and q by the sampler,\n"
             "                      for samplers that take them (cuda_fused; the default\n"
-            "                      --sampler is then cuda_fused); not with --recorded\n"
+            "                      --sampler is then cuda_fused); with --recorded, the\n"
+            "                      recording's logits rounded to that type\n"
             "  --T T, --top-k N, --top-p P  logits modes: the sampling rules (default 1, 0\n"
             "                      (none), 1 (none)); T != 1 or a cut moves the acceptance\n"
             "                      rate off --accept-rate (the measured one is reported)\n"
@@ -47,6 +48,7 @@ static void usage(FILE *out)
             "                      the recording (README, 'Recorded p/q'), its drafts drawn\n"
             "                      from its q; V and the acceptance rate are the file's\n"
             "  --T T, --top-k N, --top-p P  with --recorded: the recording's sampling pipeline\n"
+            "                      (in a logits mode the sampler applies it to the logits)\n"
             "  --cold              rotate through copies of the inputs, so many that twice\n"
             "                      the L2 is read between two uses of one: rows come from\n"
             "                      DRAM (the table says how many copies)\n"
@@ -229,13 +231,10 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
     /* looked up once CUDA is known to be built; logits: the sampler that takes them */
     a->sampler_list = samplers ? samplers
                     : a->input != SV_INPUT_PROBS ? "cuda_fused" : "cuda_fused,cuda_naive";
-    if (rc == SV_OK && a->input != SV_INPUT_PROBS) {
-        if (a->recorded.path)
-            rc = sv_fail(SV_EBAD, "bench --recorded with --input %s: not built (bench "
-                         "makes a recording's steps into probability rows); leave out one of "
-                         "them", sv_input_name(a->input));
-        else
-            rc = parse_sampling(a);
+    /* --T, --top-k, --top-p: a recording's pipeline (its spec carries them, and
+     * in a logits mode the sampler is given the same), else a logits mode's */
+    if (rc == SV_OK && a->input != SV_INPUT_PROBS && !a->recorded.path) {
+        rc = parse_sampling(a);
     } else if (rc == SV_OK && !a->recorded.path) {
         const char *flags[] = {"--T", "--top-k", "--top-p"};
         const char *given[] = {a->recorded.T, a->recorded.top_k, a->recorded.top_p};
@@ -384,10 +383,10 @@ int sv_cmd_bench(int argc, char **argv)
                     sv_bench_input in;
                     if (a.recorded.path)
                         rc = sv_bench_input_recorded(&in, a.B[ib], a.K[ik], a.recorded_spec,
-                                                     a.recorded_steps);
+                                                     a.recorded_steps, a.input);
                     else
                         rc = sv_bench_input_make(&in, a.B[ib], a.K[ik], a.V[iv], a.accept[ia]);
-                    if (rc == SV_OK && a.input != SV_INPUT_PROBS)
+                    if (rc == SV_OK && a.input != SV_INPUT_PROBS && !a.recorded.path)
                         rc = sv_bench_input_logits(&in, a.input, a.T, a.top_k, a.top_p);
                     for (int is = 0; rc == SV_OK && is < a.n_samplers; is++) {
                         fprintf(stderr, "[%zu/%zu] %s B=%d K=%d V=%d accept=%g input=%s\n",

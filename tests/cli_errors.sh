@@ -70,7 +70,7 @@ expect 2 "--input: 'logits' is not an input mode" verify --input logits
 expect 2 "verify: sampler ref does not take logits-f32 input (it takes probs)" verify --sampler ref --input logits-f32
 expect 2 "has no logits for logits input: it is not made from logits" verify --sampler ref_logits --input logits-bf16 --suite smoke
 expect 2 "its drafter samples at T2, not T" verify --sampler ref_logits --input logits-f32 --case peaked:V=100,K=2
-expect 2 "bench --recorded with --input logits-f32: not built" \
+expect 2 "$dir/none.h5: cannot read the recording" \
   bench --input logits-f32 --recorded "$dir/none.h5"
 expect 2 "--T applies to logits input (--input logits-f32 or logits-bf16) or to a recording" \
   bench --T 0.7

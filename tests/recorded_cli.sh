@@ -65,6 +65,16 @@ expect 2 "--top-p" verify --recorded "$rec" --top-p 0
 expect 2 "fewer than the recording's 200 steps" sweep --recorded "$rec" --draws 100
 expect 2 "give --case or --recorded, not both" sweep --recorded "$rec" --case zipf
 expect 2 "--V comes from the recording" bench --recorded "$rec" --V 100
+# a recording in a logits mode: its arguments pass, and it gets as far as the
+# device: 3 without a GPU or without CUDA, 0 with one
+out=$("$sv" bench --recorded "$rec" --input logits-bf16 --T 0.7 --top-p 0.9 --B 2 \
+  --time-limit 0.01 2>&1)
+rc=$?
+if [ $rc -eq 0 ]; then
+  echo "bench --recorded --input logits-bf16 ran on a GPU"
+elif [ $rc -ne 3 ] || ! grep -Eq "bench needs a CUDA device: .+|built without it" <<<"$out"; then
+  fail "bench --recorded --input logits-bf16: exit $rc, expected 3 without a GPU: $out"
+fi
 expect 2 "with ',' or '='" verify --recorded "$dir/a,b.h5"
 
 if [ $failures -ne 0 ]; then

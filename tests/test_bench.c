@@ -31,8 +31,8 @@ static void recorded_inputs(void)
     }
     CHECK(w && sv_recorded_writer_commit(w, err, sizeof err) == 0);
     sv_bench_input in;
-    CHECK(sv_bench_input_recorded(&in, B, K, "recorded:file=bench_recorded.h5,T=0.8", 3) ==
-          SV_OK);
+    CHECK(sv_bench_input_recorded(&in, B, K, "recorded:file=bench_recorded.h5,T=0.8", 3,
+                                  SV_INPUT_PROBS) == SV_OK);
     CHECK(in.V == V && in.K == K && isnan(in.accept));
     for (int32_t b = 0; in.target && b < B; b++) {
         char spec[128];
@@ -51,8 +51,41 @@ static void recorded_inputs(void)
         sv_case_free(c);
     }
     sv_bench_input_free(&in);
-    CHECK(sv_bench_input_recorded(&in, B, 3, "recorded:file=bench_recorded.h5", 3) == SV_EBAD);
+    CHECK(sv_bench_input_recorded(&in, B, 3, "recorded:file=bench_recorded.h5", 3,
+                                  SV_INPUT_PROBS) == SV_EBAD);
     feature("recorded inputs: step b mod N's rows per sequence, drafts from q, K checked");
+
+    /* logits modes: the step's logits rounded to the type, the spec's rule for
+     * the sampler, drafts from the q that the rounded logits imply */
+    const int modes[] = {SV_INPUT_LOGITS_F32, SV_INPUT_LOGITS_BF16};
+    for (int m = 0; m < 2; m++) {
+        const char *base = "recorded:file=bench_recorded.h5,T=0.8,top_k=5,top_p=0.9";
+        CHECK(sv_bench_input_recorded(&in, B, K, base, 3, modes[m]) == SV_OK);
+        CHECK(in.input == modes[m] && !in.target && !in.draft && in.target_logits &&
+              in.draft_logits);
+        CHECK(in.T == 0.8 && in.top_k == 5 && in.top_p == 0.9);
+        const size_t value = (size_t)sv_bench_value_bytes(modes[m]);
+        for (int32_t b = 0; in.target_logits && b < B; b++) {
+            char spec[160];
+            snprintf(spec, sizeof spec, "%s,step=%d", base, b % 3);
+            sv_case *c = NULL;
+            CHECK(sv_case_from_spec(spec, &c, err, sizeof err) == 0);
+            CHECK(c && sv_case_use_logits(c, modes[m], err, sizeof err) == 0);
+            if (!c)
+                continue;
+            const size_t tn = (size_t)(K + 1) * V * value, dn = (size_t)K * V * value;
+            CHECK(memcmp((char *)in.target_logits + b * tn, c->input_logits, tn) == 0);
+            CHECK(memcmp((char *)in.draft_logits + b * dn, (char *)c->input_logits + tn, dn) ==
+                  0);
+            for (int32_t k = 0; k < K; k++) {
+                int32_t x = in.draft_tokens[(size_t)b * K + k];
+                CHECK(x >= 0 && x < V && c->draft[(size_t)k * V + x] > 0.0f);
+            }
+            sv_case_free(c);
+        }
+        sv_bench_input_free(&in);
+    }
+    feature("recorded inputs in logits modes: the rounded logits, the rule, drafts from q");
 }
 
 /* Logits inputs: log p, so the twin's softmax at T = 1 gives p back (float32
