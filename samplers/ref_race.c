@@ -20,78 +20,81 @@
 #include <math.h>
 #include "chain.h"
 #include "sv_philox.h"
+#include "sv_race_bound.h"
 
-enum { TILE = 64 }; /* tokens whose uniforms are drawn together */
+enum { TILE = 64 }; /* tokens whose numbers are drawn together */
 
-/* The uniforms of tokens base .. base + TILE - 1 (lanes of the FINAL
- * purpose). Philox, not the logarithm, is the race's cost, so its blocks
- * come from a loop the compiler vectorizes: independent counters, plain
- * 32-bit stores (SSE2 has no vector uint64 -> double, so the conversion is
- * a second, scalar loop). */
-static void tile_uniforms(const sv_step *s, int32_t n, int32_t base, double *u)
+/* The Philox words of tokens base .. base + TILE - 1 (lanes of the FINAL
+ * purpose): token base + i's uniform is sv_u01_double(top[i], low[i]), and
+ * top[i] is all sv_race_bound.h needs. Philox, not the logarithm, is the
+ * race's cost, so its blocks come from a loop the compiler vectorizes:
+ * independent counters, plain 32-bit stores. */
+static void tile_words(const sv_step *s, int32_t n, int32_t base, uint32_t *top, uint32_t *low)
 {
-    uint32_t bits[2 * TILE];
-    for (uint32_t j = 0; j < TILE / 2; j++) {
+    for (size_t j = 0; j < TILE / 2; j++) {
         philox4x32_ctr_t r = sv_philox_block(s->bt->seed, s->index, (uint32_t)n,
-                                             SV_PURPOSE_FINAL, (uint32_t)base / 2 + j);
-        for (int w = 0; w < 4; w++)
-            bits[4 * j + (uint32_t)w] = r.v[w];
+                                             SV_PURPOSE_FINAL, (uint32_t)(base / 2) + (uint32_t)j);
+        /* lane 2j: words 0, 1 of block j; lane 2j + 1: words 2, 3 */
+        top[2 * j] = r.v[0], low[2 * j] = r.v[1];
+        top[2 * j + 1] = r.v[2], low[2 * j + 1] = r.v[3];
     }
-    for (size_t i = 0; i < TILE; i++) /* lane 2j: words 0, 1 of block j; 2j + 1: words 2, 3 */
-        u[i] = sv_u01_double(bits[2 * i], bits[2 * i + 1]);
 }
 
-/* The weights of tokens base .. base + m - 1: w = max(p_n - q_n, 0) in
- * double from the float rows (use_q = 0: w = p_n); 1 if any is positive.
- * A NaN weight counts as 0, as !(w > 0) skips it. */
+/* Token i's exact weight w = max(p_n(i) - q_n(i), 0) in double from the float
+ * rows (use_q = 0: w = p_n(i)). */
+static double weight(const sv_step *s, int32_t n, int use_q, int32_t i)
+{
+    double w = (double)sv_chain_p_row(s, n)[i] - (use_q ? (double)sv_chain_q(s, n, i) : 0.0);
+    return w > 0.0 ? w : 0.0;
+}
+
+/* The float weights of tokens base .. base + m - 1 (sv_race_weight_f: > 0
+ * exactly where the double weight is); 1 if any is positive. */
 static int tile_weights(const sv_step *s, int32_t n, int use_q, int32_t base, int32_t m,
-                        double *w)
+                        float *wf)
 {
     const float *p = sv_chain_p_row(s, n);
     int any = 0;
     for (int32_t j = 0; j < m; j++) {
-        double wj = (double)p[base + j] - (use_q ? (double)sv_chain_q(s, n, base + j) : 0.0);
-        w[j] = wj > 0.0 ? wj : 0.0;
-        any |= wj > 0.0;
+        wf[j] = sv_race_weight_f(p[base + j], use_q ? sv_chain_q(s, n, base + j) : 0.0f);
+        any |= wf[j] > 0.0f;
     }
     return any;
 }
 
-/* -log(u) >= 1 - u, so a token whose bound (1 - u) / w already loses to
- * best_time cannot win, and needs no logarithm: most tokens, once best_time
- * nears its final 1 / sum(w). The margins (2^-40 below the bound, 2^-50
- * above best_time) exceed the rounding of log(), of these products and of
- * t's division, so a token this rejects has t >= best_time exactly: it
- * could not have won (ties go to the lower index). The race's result is the
- * unpruned race's, bit for bit. */
-static inline int may_win(double u, double w, double best_time)
-{
-    /* & not &&: w > 0 is a coin toss in a residual row, a branch on it mispredicts */
-    return (w > 0.0) & ((1.0 - u) * (1.0 - 0x1p-40) < best_time * (1.0 + 0x1p-50) * w);
-}
-
-/* The race over w = max(p_n - q_n, 0) (use_q = 0: w = p_n); -1 if all w are 0. */
+/* The race over w = max(p_n - q_n, 0) (use_q = 0: w = p_n); -1 if all w are 0.
+ * Tokens that sv_race_may_win rejects against `bound`, the lowest ceiling so
+ * far, are certainly slower than some token already timed: they need no
+ * logarithm (most tokens, once the bound nears 1 / sum(w)), and the result
+ * is the unpruned race's, bit for bit. cuda_fused prunes with the same
+ * functions. */
 static int32_t race(const sv_step *s, int32_t n, int use_q)
 {
     int32_t best = -1;
     double best_time = INFINITY;
-    double w[TILE], u[TILE];
+    float bound = INFINITY;
+    float wf[TILE];
+    uint32_t top[TILE], low[TILE];
     unsigned char candidate[TILE];
     for (int32_t base = 0; base < s->V; base += TILE) {
         int32_t m = s->V - base < TILE ? s->V - base : TILE;
-        if (!tile_weights(s, n, use_q, base, m, w))
+        if (!tile_weights(s, n, use_q, base, m, wf))
             continue; /* a tile of zero weights needs no random numbers */
-        tile_uniforms(s, n, base, u);
-        /* first the bound against best_time at the tile's start (which only
+        tile_words(s, n, base, top, low);
+        /* first the check against the bound at the tile's start (which only
          * falls, so no token that may win is dropped), without a branch;
-         * then a loop over the few candidates, rechecked as best_time falls.
-         * 1.3x faster than branching on each token at once. */
+         * then a loop over the few candidates, rechecked as the bound falls.
+         * 1.3x faster than branching on each token at once. (& not &&: w > 0
+         * is a coin toss in a residual row, a branch on it mispredicts.) */
         for (int32_t j = 0; j < m; j++)
-            candidate[j] = (unsigned char)may_win(u[j], w[j], best_time);
+            candidate[j] = (unsigned char)((wf[j] > 0.0f) &
+                                           sv_race_may_win(top[j], wf[j], bound));
         for (int32_t j = 0; j < m; j++) {
-            if (!candidate[j] || !may_win(u[j], w[j], best_time))
+            if (!candidate[j] || !sv_race_may_win(top[j], wf[j], bound))
                 continue;
-            double t = -log(u[j]) / w[j];
+            bound = fminf(bound, sv_race_time_ceiling(top[j], wf[j]));
+            double u = sv_u01_double(top[j], low[j]);
+            double t = -log(u) / weight(s, n, use_q, base + j);
             if (t < best_time) { /* strict: ties go to the lowest index */
                 best_time = t;
                 best = base + j;
