@@ -1,12 +1,12 @@
 /* cuda_fused.cu: the fast CUDA rejection sampler, and its broken twin.
  *
- * Reads only what a step needs. Every block of sequence b first walks the
- * accept chain on 2K gathered scalars p_k(x_k), q_k(x_k) (cheap, so each
- * block does it rather than waiting for another kernel), which fixes n, the
- * accepted count. Then the row pair (p_n, q_n) at the first rejection, or
- * p_{K+1} alone after K acceptances, is read once, with 16-byte loads where
- * the rows are aligned, split across `splits` blocks so that a small batch
- * still fills the GPU.
+ * Reads only what a step needs. Every block of sequence b first tests the
+ * accept chain on 2K gathered scalars p_k(x_k), q_k(x_k), one draft per
+ * lane of warp 0 (cheap, so each block does it rather than waiting for
+ * another kernel), which fixes n, the accepted count. Then the row pair
+ * (p_n, q_n) at the first rejection, or p_{K+1} alone after K acceptances,
+ * is read once, with 16-byte loads where the rows are aligned, split across
+ * `splits` blocks so that a small batch still fills the GPU.
  *
  * The final token is an exponential race, one pass, no normalization:
  *     argmin_i t_i,  t_i = -log(u_i) / w_i  over w_i = max(p_i - q_i, 0) > 0,
@@ -14,7 +14,11 @@
  * lane i): exactly samplers/ref_race.c's numbers and arithmetic (double), so
  * the two emit the same tokens but for last-bit differences of log. Double,
  * not float: float exponentials bottom out near 2^-24 and under-sample the
- * race's tail (DESIGN.md).
+ * race's tail (DESIGN.md). Few tokens need that arithmetic: race_four
+ * (sv_race.cuh) first bounds each token's time from its float weight and
+ * the top word of its uniform, and times exactly only those that may still
+ * beat the lowest ceiling in their warp (exact pruning, sv_race_bound.h).
+ * The others cost half a Philox call and a few float operations each.
  *
  * Each block reduces its slice to one (t, i) winner; the last block of a
  * sequence to finish (a per-sequence arrival counter) combines the slices,
@@ -52,6 +56,7 @@ struct fused_args {
     unsigned *arrivals;    /* [B], zero between launches */
     int *bad;
     int shared_uniform;    /* the broken variant */
+    int prune;             /* race_four's pruning (on but to measure it) */
 };
 
 /* w_i for the race: max(p_i - q_i, 0), or p_i when use_q is 0. */
@@ -61,40 +66,38 @@ __device__ __forceinline__ static double race_weight(float p, float q, int use_q
     return w > 0.0 ? w : 0.0;
 }
 
-/* The race over tokens [lo, hi) of row p (and q when use_q; token `hot`, the
- * one-hot drafter's draft, weighs 0), by this thread and its block-mates,
- * strided; returns this thread's best. */
-__device__ static race_winner race_slice(const float *p, const float *q, int use_q, int32_t hot,
+/* The race over tokens [lo, hi) of row p (and q when not NULL; token `hot`,
+ * the one-hot drafter's draft, weighs 0), by this thread and its
+ * block-mates, 4 tokens a lane per round; returns this thread's best. */
+__device__ static race_winner race_slice(const float *p, const float *q, int32_t hot,
                                          int32_t lo, int32_t hi, uint64_t seed, uint64_t index,
-                                         uint32_t n)
+                                         uint32_t n, bool prune)
 {
     race_winner best = {INFINITY, -1};
+    float bound = INFINITY; /* race_four's, per warp */
     /* the float4 body needs both rows 16-byte aligned at lo (lo is a multiple of 4) */
     const bool vec = ((reinterpret_cast<uintptr_t>(p + lo) |
-                       (use_q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
-    int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
-    for (int32_t i0 = lo + 4 * (int32_t)threadIdx.x; i0 < body_end; i0 += 4 * blockDim.x) {
-        float4 pv = *reinterpret_cast<const float4 *>(p + i0);
-        float4 qv = use_q ? *reinterpret_cast<const float4 *>(q + i0) : make_float4(0, 0, 0, 0);
-        double w[4] = {race_weight(pv.x, qv.x, use_q), race_weight(pv.y, qv.y, use_q),
-                       race_weight(pv.z, qv.z, use_q), race_weight(pv.w, qv.w, use_q)};
-        for (int j = 0; j < 4; j++)
-            if (i0 + j == hot)
-                w[j] = 0.0;
-        for (int pair = 0; pair < 2; pair++) { /* tokens i0 + 2 pair, + 1 share a Philox block */
-            if (!(w[2 * pair] > 0.0 || w[2 * pair + 1] > 0.0))
-                continue;
-            int32_t i = i0 + 2 * pair;
-            philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
-            if (w[2 * pair] > 0.0)
-                keep_better(best, race_time(r, i, w[2 * pair]), i);
-            if (w[2 * pair + 1] > 0.0)
-                keep_better(best, race_time(r, i + 1, w[2 * pair + 1]), i + 1);
+                       (q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
+    const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
+    /* rounds over the body: the same count for every lane, as race_four needs */
+    for (int32_t base = lo; base < body_end; base += 4 * (int32_t)blockDim.x) {
+        const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
+        float pv[4] = {0.0f, 0.0f, 0.0f, 0.0f}, qv[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        if (i0 < body_end) {
+            const float4 p4 = *reinterpret_cast<const float4 *>(p + i0);
+            pv[0] = p4.x, pv[1] = p4.y, pv[2] = p4.z, pv[3] = p4.w;
+            if (q) {
+                const float4 q4 = *reinterpret_cast<const float4 *>(q + i0);
+                qv[0] = q4.x, qv[1] = q4.y, qv[2] = q4.z, qv[3] = q4.w;
+            }
+            if (hot >= i0 && hot < i0 + 4)
+                pv[hot - i0] = qv[hot - i0] = 0.0f;
         }
+        race_four(best, bound, i0, pv, qv, seed, index, n, prune);
     }
-    /* the scalar tail: unaligned rows, and the last tile's V mod 4 tokens */
+    /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += blockDim.x) {
-        double w = i == hot ? 0.0 : race_weight(p[i], use_q ? q[i] : 0.0f, use_q);
+        double w = i == hot ? 0.0 : race_weight(p[i], q ? q[i] : 0.0f, q != nullptr);
         if (!(w > 0.0))
             continue;
         philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
@@ -118,22 +121,16 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
 
     /* the accept chain: n, or -1 for a token outside [0, V) */
     __shared__ int32_t n_shared;
-    if (threadIdx.x == 0) {
+    if (threadIdx.x < 32) {
         const uint64_t accept_index =
             a.shared_uniform ? first + (uint64_t)(b - b % SHARED_UNIFORM_GROUP) : index;
-        int32_t n = 0;
-        for (; n < K; n++) {
-            const int32_t t = x[n];
-            if (t < 0 || t >= V) {
-                n = -1;
-                break;
-            }
-            double p = P[(int64_t)n * V + t], q = Q ? Q[(int64_t)n * V + t] : 1.0;
-            double u = sv_philox_uniform(seed, accept_index, (uint32_t)n, SV_PURPOSE_ACCEPT, 0);
-            if (!(u * q < p))
-                break;
-        }
-        n_shared = n;
+        const int32_t n = accept_chain(K, V, x, [&](int32_t k, int32_t t) {
+            const double p = P[(int64_t)k * V + t], q = Q ? Q[(int64_t)k * V + t] : 1.0;
+            const double u = sv_philox_uniform(seed, accept_index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
+            return u * q < p;
+        });
+        if (threadIdx.x == 0)
+            n_shared = n;
     }
     __syncthreads();
     const int32_t n = n_shared;
@@ -149,7 +146,7 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     const float *q = use_q ? Q + (int64_t)n * V : nullptr;
     const int32_t hot = (n < K && Q == nullptr) ? x[n] : -1; /* one-hot drafter */
     const int32_t lo = min(V, split * a.chunk), hi = min(V, lo + a.chunk);
-    race_winner mine = race_slice(p, q, use_q, hot, lo, hi, seed, index, (uint32_t)n);
+    race_winner mine = race_slice(p, q, hot, lo, hi, seed, index, (uint32_t)n, a.prune);
     mine = block_best(mine);
 
     /* publish; the last block of this sequence to arrive combines */
@@ -161,7 +158,7 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
         token = all.i;
     __syncthreads();
     if (token < 0 && (use_q || hot >= 0)) {
-        race_winner again = race_slice(p, nullptr, 0, -1, 0, V, seed, index, (uint32_t)n);
+        race_winner again = race_slice(p, nullptr, -1, 0, V, seed, index, (uint32_t)n, a.prune);
         again = block_best(again);
         if (threadIdx.x == 0)
             token = again.i;
@@ -175,7 +172,7 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
 
 extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits,
                                     void *winners, unsigned *arrivals, int *bad,
-                                    int shared_uniform)
+                                    int shared_uniform, int prune)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
@@ -189,6 +186,7 @@ extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int
     a.arrivals = arrivals;
     a.bad = bad;
     a.shared_uniform = shared_uniform;
+    a.prune = prune;
     dim3 grid((unsigned)bt->B, (unsigned)splits);
     fused_kernel<<<grid, FUSED_THREADS, 0, (cudaStream_t)bt->stream>>>(a);
     return (int)cudaGetLastError();

@@ -517,55 +517,47 @@ template <typename LT> struct race_rows {
     double T;
 };
 
-/* w_i = max((double)p_i - (double)q_i, 0) on the float p_i and q_i. */
+/* Token i's float probabilities for the race, from its logits pl, ql:
+ * p_i, and q_i when there is a draft row (else 0); both 0 for the one-hot
+ * drafter's draft, and q_i is not computed (no exp) where p_i is 0. */
 template <typename LT>
-__device__ __forceinline__ static double race_weight(const race_rows<LT> &rr, int32_t i, float pl,
-                                                     float ql)
+__device__ __forceinline__ static void race_probs(const race_rows<LT> &rr, int32_t i, float pl,
+                                                  float ql, float *p, float *q)
 {
-    if (i == rr.hot)
-        return 0.0;
-    const float p = prob_of(pl, i, rr.sp, rr.T);
-    if (!(p > 0.0f))
-        return 0.0; /* no exp for q where p is 0 */
-    double w = (double)p - (rr.q ? (double)prob_of(ql, i, rr.sq, rr.T) : 0.0);
-    return w > 0.0 ? w : 0.0;
+    *p = i == rr.hot ? 0.0f : prob_of(pl, i, rr.sp, rr.T);
+    *q = rr.q && *p > 0.0f ? prob_of(ql, i, rr.sq, rr.T) : 0.0f;
 }
 
-/* The race over tokens [lo, hi), by this thread and its block-mates; returns
- * this thread's best. Tokens 2j and 2j + 1 share a Philox block. */
+/* The race over tokens [lo, hi), by this thread and its block-mates, 4
+ * tokens a lane per round (race_four); returns this thread's best. */
 template <typename LT>
 __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, int32_t hi,
-                                         uint64_t seed, uint64_t index, uint32_t n)
+                                         uint64_t seed, uint64_t index, uint32_t n, bool prune)
 {
     race_winner best = {INFINITY, -1};
+    float bound = INFINITY; /* race_four's, per warp */
     const bool vec = aligned4(rr.p + lo) && (!rr.q || aligned4(rr.q + lo));
     const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
-    for (int32_t i0 = lo + 4 * (int32_t)threadIdx.x; i0 < body_end;
-         i0 += 4 * (int32_t)blockDim.x) {
-        float pl[4], ql[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        load4(rr.p + i0, pl);
-        if (rr.q)
-            load4(rr.q + i0, ql);
-        double w[4];
+    /* rounds over the body: the same count for every lane, as race_four needs */
+    for (int32_t base = lo; base < body_end; base += 4 * (int32_t)blockDim.x) {
+        const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
+        float p[4] = {0.0f, 0.0f, 0.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        if (i0 < body_end) {
+            float pl[4], ql[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            load4(rr.p + i0, pl);
+            if (rr.q)
+                load4(rr.q + i0, ql);
 #pragma unroll
-        for (int j = 0; j < 4; j++)
-            w[j] = race_weight(rr, i0 + j, canon(pl[j]), canon(ql[j]));
-        for (int pair = 0; pair < 2; pair++) {
-            if (!(w[2 * pair] > 0.0 || w[2 * pair + 1] > 0.0))
-                continue;
-            const int32_t i = i0 + 2 * pair;
-            philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
-            if (w[2 * pair] > 0.0)
-                keep_better(best, race_time(r, i, w[2 * pair]), i);
-            if (w[2 * pair + 1] > 0.0)
-                keep_better(best, race_time(r, i + 1, w[2 * pair + 1]), i + 1);
+            for (int j = 0; j < 4; j++)
+                race_probs(rr, i0 + j, canon(pl[j]), canon(ql[j]), &p[j], &q[j]);
         }
+        race_four(best, bound, i0, p, q, seed, index, n, prune);
     }
-    /* the scalar tail: unaligned rows, and the last tile's V mod 4 tokens */
+    /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x) {
-        const float pl = canon(to_float(rr.p[i]));
-        const float ql = rr.q ? canon(to_float(rr.q[i])) : 0.0f;
-        const double w = race_weight(rr, i, pl, ql);
+        float p, q;
+        race_probs(rr, i, canon(to_float(rr.p[i])), rr.q ? canon(to_float(rr.q[i])) : 0.0f, &p, &q);
+        const double w = (double)p - (double)q;
         if (!(w > 0.0))
             continue;
         philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
@@ -583,6 +575,7 @@ struct verify_args {
     race_winner *winners;     /* [B][splits] */
     unsigned *arrivals;       /* [B], zero between launches */
     int *bad;
+    int prune;                /* race_four's pruning (on but to measure it) */
 };
 
 template <typename LT>
@@ -606,22 +599,16 @@ __global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a
 
     /* the accept chain: n, or -1 for a token outside [0, V) */
     __shared__ int32_t n_shared;
-    if (threadIdx.x == 0) {
-        int32_t n = 0;
-        for (; n < K; n++) {
-            const int32_t t = x[n];
-            if (t < 0 || t >= V) {
-                n = -1;
-                break;
-            }
-            const float p = prob_of(canon(to_float(P[(int64_t)n * V + t])), t, SP[n], T);
+    if (threadIdx.x < 32) {
+        const int32_t n = accept_chain(K, V, x, [&](int32_t k, int32_t t) {
+            const float p = prob_of(canon(to_float(P[(int64_t)k * V + t])), t, SP[k], T);
             const double q =
-                Q ? (double)prob_of(canon(to_float(Q[(int64_t)n * V + t])), t, SQ[n], T) : 1.0;
-            const double u = sv_philox_uniform(seed, index, (uint32_t)n, SV_PURPOSE_ACCEPT, 0);
-            if (!(u * q < (double)p))
-                break;
-        }
-        n_shared = n;
+                Q ? (double)prob_of(canon(to_float(Q[(int64_t)k * V + t])), t, SQ[k], T) : 1.0;
+            const double u = sv_philox_uniform(seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
+            return u * q < (double)p;
+        });
+        if (threadIdx.x == 0)
+            n_shared = n;
     }
     __syncthreads();
     const int32_t n = n_shared;
@@ -640,7 +627,7 @@ __global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a
     rr.hot = (n < K && !Q) ? x[n] : -1;
     rr.T = T;
     const int32_t lo = min(V, split * a.chunk), hi = min(V, lo + a.chunk);
-    race_winner mine = block_best(race_slice(rr, lo, hi, seed, index, (uint32_t)n));
+    race_winner mine = block_best(race_slice(rr, lo, hi, seed, index, (uint32_t)n, a.prune));
 
     /* publish; the last block of this sequence to arrive combines */
     race_winner all;
@@ -654,7 +641,7 @@ __global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a
         race_rows<LT> p_only = rr;
         p_only.q = nullptr;
         p_only.hot = -1;
-        race_winner again = block_best(race_slice(p_only, 0, V, seed, index, (uint32_t)n));
+        race_winner again = block_best(race_slice(p_only, 0, V, seed, index, (uint32_t)n, a.prune));
         if (threadIdx.x == 0)
             token = again.i;
         __syncthreads();
@@ -685,7 +672,7 @@ static int32_t chunk_for(int32_t V, int32_t splits)
 
 template <typename LT>
 static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
-                              const sv_cuda_logits_ws *ws, int *bad)
+                              const sv_cuda_logits_ws *ws, int *bad, int prune)
 {
     const int32_t B = bt->B, K = bt->K, V = bt->V;
     cudaStream_t stream = (cudaStream_t)bt->stream;
@@ -727,18 +714,19 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     va.winners = static_cast<race_winner *>(ws->winners);
     va.arrivals = ws->arrivals;
     va.bad = bad;
+    va.prune = prune;
     verify_kernel<LT><<<dim3((unsigned)B, (unsigned)va.splits), LG_THREADS, 0, stream>>>(va);
     return cudaGetLastError();
 }
 
 extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
-                                           const sv_cuda_logits_ws *ws, int *bad)
+                                           const sv_cuda_logits_ws *ws, int *bad, int prune)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
     switch (bt->input) {
-    case SV_INPUT_LOGITS_F32: return (int)launch_all<float>(bt, rng, ws, bad);
-    case SV_INPUT_LOGITS_BF16: return (int)launch_all<uint16_t>(bt, rng, ws, bad);
+    case SV_INPUT_LOGITS_F32: return (int)launch_all<float>(bt, rng, ws, bad, prune);
+    case SV_INPUT_LOGITS_BF16: return (int)launch_all<uint16_t>(bt, rng, ws, bad, prune);
     default: return (int)cudaErrorInvalidValue;
     }
 }

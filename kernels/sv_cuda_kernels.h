@@ -22,9 +22,11 @@ int sv_cuda_naive_launch(const sv_batch *bt, int *bad);
  * B * splits entries of sv_cuda_fused_winner_bytes() each; arrivals holds B
  * counters, zero before the first launch (each launch leaves them zero).
  * shared_uniform != 0 is the broken variant cuda_fused_shared_uniform. *bad
- * as for cuda_naive. Never synchronizes with the host. */
+ * as for cuda_naive. prune = 0 times every token of the race exactly (the
+ * same tokens, slower: to measure what pruning gains). Never synchronizes
+ * with the host. */
 int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits, void *winners,
-                         unsigned *arrivals, int *bad, int shared_uniform);
+                         unsigned *arrivals, int *bad, int shared_uniform, int prune);
 size_t sv_cuda_fused_winner_bytes(void);
 /* How many cuda_fused blocks one SM holds at once (the occupancy API). */
 int sv_cuda_fused_blocks_per_sm(int *blocks);
@@ -44,10 +46,10 @@ typedef struct sv_cuda_logits_ws {
     int32_t stats_wave;     /* blocks of the stats kernel one wave of the GPU holds */
     int32_t verify_wave;    /* the same for the verify kernel */
 } sv_cuda_logits_ws;
-/* The caller checks B, K and V against the workspace's limits; rng and *bad
- * as for sv_cuda_fused_launch. Never synchronizes with the host. */
+/* The caller checks B, K and V against the workspace's limits; rng, *bad and
+ * prune as for sv_cuda_fused_launch. Never synchronizes with the host. */
 int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
-                                const sv_cuda_logits_ws *ws, int *bad);
+                                const sv_cuda_logits_ws *ws, int *bad, int prune);
 size_t sv_cuda_logits_stats_bytes(void);
 size_t sv_cuda_logits_partial_bytes(void);
 size_t sv_cuda_logits_winner_bytes(void);

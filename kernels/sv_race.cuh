@@ -1,7 +1,7 @@
 /* sv_race.cuh: the exponential race's device pieces that cuda_fused.cu
  * (probs input) and cuda_fused_logits.cu (logits input) share: a slice's
- * winner, the block reduction, the race time from Philox words, and the
- * last-block combine of a sequence's slices. */
+ * winner, the race time from Philox words, four tokens of the pruned race,
+ * the block reduction, and the last-block combine of a sequence's slices. */
 #ifndef SV_RACE_CUH
 #define SV_RACE_CUH
 
@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include "sv_philox.h"
+#include "sv_race_bound.h"
 #include "sv_sampler.h"
 
 /* One slice's winner: race time and token; token -1 when no weight was > 0. */
@@ -30,6 +31,84 @@ __device__ __forceinline__ static double race_time(philox4x32_ctr_t r, int32_t i
 {
     double u = (i & 1) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
     return -log(u) / w;
+}
+
+/* The accept chain, by warp 0 (call from its 32 lanes), one draft per
+ * lane: `accepted(k, t)` tests draft k, token t in [0, V). Returns n, the
+ * drafts accepted before the first rejection (K if none), or -1 when the
+ * draft that ends the chain is outside [0, V). A serial walk costs one
+ * dependent pair of loads per accepted draft; this, one pair for all. */
+template <typename Test>
+__device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, Test accepted)
+{
+    const int32_t lane = (int32_t)(threadIdx.x % 32);
+    for (int32_t base = 0; base < K; base += 32) { /* the same trip count on every lane */
+        const int32_t k = base + lane;
+        bool stop = false, outside = false;
+        if (k < K) {
+            const int32_t t = x[k];
+            outside = t < 0 || t >= V;
+            stop = outside || !accepted(k, t);
+        }
+        const unsigned stops = __ballot_sync(0xffffffffu, stop);
+        const unsigned outsides = __ballot_sync(0xffffffffu, outside);
+        if (stops) {
+            const int first = __ffs((int)stops) - 1;
+            return ((outsides >> first) & 1u) ? -1 : base + first;
+        }
+    }
+    return K;
+}
+
+/* Tokens i0 .. i0 + 3 (i0 a multiple of 4) of the race, with weights
+ * max(p_j - q_j, 0) from their float probabilities (q_j = 0 without a draft
+ * row; p_j = q_j = 0 for a token that weighs 0). Every lane of the warp must
+ * call it together (a lane past the row passes zeros): `bound`, the warp's
+ * ceiling on the best time so far, falls by a warp-wide min. prune = false
+ * times every token (SV_FUSED_PRUNE=0, to measure what pruning gains).
+ *
+ * The cost of the race was its double logarithm, division and conversions
+ * for every token. Here a token is timed exactly only if sv_race_may_win
+ * says it can still beat the bound: after the first round of a slice, a few
+ * tokens in a thousand. The pruning is exact (sv_race_bound.h), so the
+ * winner is the unpruned race's, and ref_race's. */
+__device__ __forceinline__ static void race_four(race_winner &best, float &bound, int32_t i0,
+                                                 const float p[4], const float q[4],
+                                                 uint64_t seed, uint64_t index, uint32_t n,
+                                                 bool prune)
+{
+    float wf[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        wf[j] = sv_race_weight_f(p[j], q[j]);
+    philox4x32_ctr_t r[2] = {};
+#pragma unroll
+    for (int pair = 0; pair < 2; pair++) /* tokens i0 + 2 pair, + 1 share a Philox block */
+        if (wf[2 * pair] > 0.0f || wf[2 * pair + 1] > 0.0f)
+            r[pair] = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, ((uint32_t)i0 >> 1) + pair);
+    /* the top word of token j's uniform: v0 (even j) or v2 (odd j) of its block */
+    uint32_t top[4] = {r[0].v[0], r[0].v[2], r[1].v[0], r[1].v[2]};
+
+    /* tokens that may beat the bound so far; their ceilings lower it */
+    bool live[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        live[j] = wf[j] > 0.0f && sv_race_may_win(top[j], wf[j], bound);
+    if (prune) { /* else bound stays INFINITY: every weighted token is timed */
+        float ceiling = INFINITY;
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (live[j])
+                ceiling = fminf(ceiling, sv_race_time_ceiling(top[j], wf[j]));
+        /* non-negative floats order as their bits */
+        bound = fminf(bound,
+                      __uint_as_float(__reduce_min_sync(0xffffffffu, __float_as_uint(ceiling))));
+    }
+
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        if (live[j] && sv_race_may_win(top[j], wf[j], bound))
+            keep_better(best, race_time(r[j / 2], i0 + j, (double)p[j] - (double)q[j]), i0 + j);
 }
 
 /* The block's best of every thread's best; valid in thread 0. Ends with a

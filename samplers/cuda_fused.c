@@ -6,10 +6,15 @@
  * cuda_fused, the per-row workspace of the logits modes); verify picks how
  * many blocks share a sequence's row (enough blocks to fill the GPU at any
  * B), launches, and waits only to read back the bad-input flag, because the
- * contract returns a status. The launch itself never synchronizes. */
+ * contract returns a status. The launch itself never synchronizes.
+ *
+ * SV_FUSED_PRUNE=0 in the environment turns the race's pruning off: the
+ * same tokens, every one timed exactly, to measure what pruning gains (it
+ * is on otherwise). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cuda_runtime_api.h>
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
@@ -24,6 +29,7 @@ typedef struct fused_state {
     sv_cuda_logits_ws lws;  /* their workspace; all NULL when inputs is 0 */
     sv_cuda_flag bad;
     int shared_uniform;
+    int prune;        /* the race's pruning: 1 but under SV_FUSED_PRUNE=0 */
     const char *name; /* for messages */
 } fused_state;
 
@@ -108,6 +114,8 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
                                : SV_INPUT_BIT(SV_INPUT_LOGITS_F32) |
                                      SV_INPUT_BIT(SV_INPUT_LOGITS_BF16);
     s->shared_uniform = shared_uniform;
+    const char *prune = getenv("SV_FUSED_PRUNE");
+    s->prune = !(prune && strcmp(prune, "0") == 0);
     s->name = shared_uniform ? "cuda_fused_shared_uniform" : "cuda_fused";
     int device = 0;
     cudaError_t e = cudaGetDevice(&device);
@@ -161,12 +169,12 @@ int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
     if (bt->input != SV_INPUT_PROBS) {
         if (!logits_batch_ok(s, bt))
             return SV_SAMPLER_EINVAL;
-        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device);
+        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device, s->prune);
         return e == 0 ? SV_SAMPLER_OK
                       : sv_cuda_status(s->name, "launching the logits kernels", e);
     }
     int e = sv_cuda_fused_launch(bt, rng, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
-                                 s->bad.device, s->shared_uniform);
+                                 s->bad.device, s->shared_uniform, s->prune);
     return e == 0 ? SV_SAMPLER_OK : sv_cuda_status(s->name, "launching fused_kernel", e);
 }
 
