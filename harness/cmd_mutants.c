@@ -1,6 +1,8 @@
 /* cmd_mutants.c: `specverify mutants`: every broken variant through the suite.
  * The detection table says, per variant and check, the smallest p-value seen,
- * the power predicted before sampling, and CAUGHT or MISSED. */
+ * the power predicted before sampling, and CAUGHT or MISSED. The GPU's
+ * broken variants run where a CUDA device is usable; elsewhere the table
+ * says they did not run, and why. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -10,6 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "sv_harness.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
+#endif
 
 enum { C_CONTRACT, C_FIT, C_TV, C_LENGTH, C_INDEP, C_SEQ, N_CHECKS };
 static const char *const check_names[N_CHECKS] = {"contract", "fit", "TV", "length",
@@ -36,6 +41,17 @@ typedef struct mutant_row {
     signed char caught, is_hard;
     signed char cut_short;    /* an interrupted run: the table holds what it finished */
 } mutant_row;
+
+/* 1 when the CUDA variants can run here; else 0 and why. */
+static int cuda_usable(char *why, size_t len)
+{
+#ifdef SV_HAVE_CUDA
+    return sv_cuda_device_count(why, len) > 0;
+#else
+    snprintf(why, len, "this specverify was built without CUDA");
+    return 0;
+#endif
+}
 
 static const hard_variant *find_hard(const char *name)
 {
@@ -183,9 +199,10 @@ static void print_table(const mutant_row *rows, size_t n, FILE *out, int markdow
 }
 
 /* partial: NULL, or what cut the run short (the file is then FILE.partial) */
+/* not_run: "" or the variants that could not run here, and why */
 static int write_markdown(const char *path, const mutant_row *rows, size_t n, const char *suite,
                           uint64_t seed, double alpha, double target, int full,
-                          const char *partial)
+                          const char *partial, const char *not_run)
 {
     sv_atomic_file f;
     int rc = sv_atomic_open(&f, path);
@@ -205,6 +222,8 @@ static int write_markdown(const char *path, const mutant_row *rows, size_t n, co
             "variant's output distribution in closed form (n/a: none). draws for: draws of "
             "the best single case for power %g.\n\n", target);
     print_table(rows, n, f.fp, 1);
+    if (not_run[0])
+        fprintf(f.fp, "\nNot run: %s.\n", not_run);
     fprintf(f.fp, "\nBest cases for the draws column:\n\n");
     for (size_t i = 0; i < n; i++)
         if (rows[i].needed_case[0])
@@ -213,7 +232,8 @@ static int write_markdown(const char *path, const mutant_row *rows, size_t n, co
 }
 
 static int write_h5(const char *path, const mutant_row *rows, size_t n, const char *suite,
-                    uint64_t seed, double alpha, double target, const char *partial)
+                    uint64_t seed, double alpha, double target, const char *partial,
+                    const char *not_run)
 {
     sv_h5 f;
     int rc = sv_h5_create(&f, path);
@@ -264,6 +284,7 @@ static int write_h5(const char *path, const mutant_row *rows, size_t n, const ch
         if (rc == SV_OK) rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
         if (rc == SV_OK) rc = sv_h5_attr(&f, "created", when);
         if (rc == SV_OK && partial) rc = sv_h5_attr(&f, "partial", partial);
+        if (rc == SV_OK && not_run[0]) rc = sv_h5_attr(&f, "not_run", not_run);
     }
     free(names);
     free(cases);
@@ -291,7 +312,9 @@ static void usage(FILE *out)
         "through the suite and prints the detection table: per variant and check the\n"
         "smallest p-value, the power predicted before sampling, the draws the best\n"
         "case needs for power P, and CAUGHT or MISSED. Writes DIR/mutants-SUITE.md and\n"
-        "DIR/mutants-SUITE.h5.\n"
+        "DIR/mutants-SUITE.h5. The GPU's broken variant (cuda_fused_shared_uniform,\n"
+        "in a build with CUDA) runs where a CUDA device is usable; elsewhere the\n"
+        "table lists it as not run, with the reason.\n"
         "\n"
         "  --suite NAME     suite (default ci)\n"
         "  --full           also run the hard variants (float16_ratio, accept_zero_target)\n"
@@ -305,8 +328,9 @@ static void usage(FILE *out)
         "(the last on the draws it finished) are printed and written to FILE.partial,\n"
         "marked partial, leaving an earlier FILE whole; a second signal ends it at once.\n"
         "\n"
-        "Exit status: 0 every variant caught (hard ones only count with --full),\n"
-        "1 a variant missed, 2 bad usage, 128 + the signal when interrupted.\n");
+        "Exit status: 0 every variant that ran caught (hard ones only count with\n"
+        "--full), 1 a variant missed, 2 bad usage, 3 a GPU variant named in --variants\n"
+        "with no CUDA device, 128 + the signal when interrupted.\n");
 }
 
 static int selected(const char *list, const char *name)
@@ -410,15 +434,34 @@ int sv_cmd_mutants(int argc, char **argv)
         specs[i] = suite->entries[i].spec;
         draws[i] = suite->entries[i].draws;
     }
+    /* the GPU's variants: without a usable device, named ones are an error of
+     * the environment (exit 3, before anything runs), the rest are listed as
+     * not run */
+    char why[200] = "", not_run[400] = "";
+    const int gpu = cuda_usable(why, sizeof why);
+    for (size_t i = 0; i < sv_registry_broken_count() && !gpu; i++) {
+        const sv_sampler *s = sv_registry_broken_get(i);
+        if (s->memspace != SV_MEM_CUDA || !selected(variants, s->name))
+            continue;
+        if (variants)
+            return sv_fail(SV_EENV, "mutants: %s needs a CUDA device: %s", s->name, why);
+        size_t used = strlen(not_run);
+        snprintf(not_run + used, sizeof not_run - used, "%s%s", used ? ", " : "", s->name);
+    }
+    if (not_run[0]) {
+        size_t used = strlen(not_run);
+        snprintf(not_run + used, sizeof not_run - used, " (needs a CUDA device: %s)", why);
+    }
     mutant_row rows[64];
     size_t n_rows = 0, n_planned = 0;
     for (size_t i = 0; i < sv_registry_broken_count(); i++)
-        n_planned += selected(variants, sv_registry_broken_get(i)->name) != 0;
+        n_planned += selected(variants, sv_registry_broken_get(i)->name) != 0 &&
+                     (gpu || sv_registry_broken_get(i)->memspace != SV_MEM_CUDA);
     int interrupted = 0;
     sv_interrupt_install();
     for (size_t i = 0; i < sv_registry_broken_count() && n_rows < 64 && rc == SV_OK; i++) {
         const sv_sampler *s = sv_registry_broken_get(i);
-        if (!selected(variants, s->name))
+        if (!selected(variants, s->name) || (!gpu && s->memspace == SV_MEM_CUDA))
             continue;
         if ((interrupted = sv_interrupted()) != 0)
             break; /* between variants: the next one does not start */
@@ -486,11 +529,14 @@ int sv_cmd_mutants(int argc, char **argv)
     printf("\ncells: smallest p over the cases (* below the split threshold); power: predicted "
            "P(caught); draws for: draws of the best case for power %g\n", target);
     const char *note = interrupted ? partial : NULL;
+    if (not_run[0])
+        printf("\nnot run: %s\n", not_run);
     if (interrupted)
         printf("\nPARTIAL: %s\n", partial);
-    rc = write_markdown(md_path, rows, n_rows, suite_name, seed, alpha, target, full, note);
+    rc = write_markdown(md_path, rows, n_rows, suite_name, seed, alpha, target, full, note,
+                        not_run);
     if (rc == SV_OK)
-        rc = write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target, note);
+        rc = write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target, note, not_run);
     if (rc != SV_OK)
         return rc;
     printf("wrote %s and %s\n", md_path, h5_path);

@@ -15,7 +15,6 @@ static const sv_sampler *const builtins[] = {
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,
-    &sv_sampler_cuda_fused_shared_uniform,
 #endif
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])
@@ -34,6 +33,9 @@ static const sv_sampler *const broken[] = {
     &sv_broken_accept_zero_target,
     &sv_broken_counts_off_by_one,
     &sv_broken_shared_stream,
+#ifdef SV_HAVE_CUDA
+    &sv_sampler_cuda_fused_shared_uniform, /* the GPU's: mutants runs it where a device is */
+#endif
 };
 #define N_BROKEN (sizeof broken / sizeof broken[0])
 #define N_FIXED (N_BUILTINS + N_BROKEN)

@@ -17,7 +17,6 @@ extern const sv_sampler sv_sampler_ref_logits; /* takes logits input too */
 /* built only with CUDA */
 extern const sv_sampler sv_sampler_cuda_naive;
 extern const sv_sampler sv_sampler_cuda_fused;
-extern const sv_sampler sv_sampler_cuda_fused_shared_uniform; /* broken on purpose */
 #endif
 
 /* Deliberately broken variants, one per file in broken/ (each says its bug). */
@@ -34,6 +33,10 @@ extern const sv_sampler sv_broken_float16_ratio;
 extern const sv_sampler sv_broken_accept_zero_target;
 extern const sv_sampler sv_broken_counts_off_by_one;
 extern const sv_sampler sv_broken_shared_stream;
+#ifdef SV_HAVE_CUDA
+/* the GPU's, in cuda_fused.c beside the kernel it breaks; last of the list */
+extern const sv_sampler sv_sampler_cuda_fused_shared_uniform;
+#endif
 
 /* Every sampler known now: the built-ins, the broken variants, then those of
  * loaded plugins. */

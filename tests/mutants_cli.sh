@@ -1,13 +1,16 @@
 #!/bin/bash
 # mutants_cli.sh SPECVERIFY OUTDIR: `specverify mutants` on the smoke suite
 # writes its table as Markdown and HDF5, exits 0 when every variant but the
-# two hard ones is caught, and refuses bad input with exit 2.
+# two hard ones is caught, lists the GPU's variant as not run when there is
+# no device (exit 3 if it was named), and refuses bad input with exit 2.
 set -u
 sv=$1 out=$2
 fail=0
 check() { if ! eval "$1"; then echo "FAIL: $2"; fail=1; else echo "PASS: $2"; fi; }
 
 rm -rf "$out" && mkdir -p "$out"
+# no CUDA device, even on a GPU machine: the GPU's variant is then listed as not run
+export CUDA_VISIBLE_DEVICES=
 "$sv" mutants --suite smoke --out "$out" > "$out/stdout" 2> "$out/stderr"
 rc=$?
 check '[ $rc -eq 0 ]' "mutants --suite smoke exits 0 (got $rc)"
@@ -15,6 +18,19 @@ check '[ -s "$out/mutants-smoke.md" ] && [ -s "$out/mutants-smoke.h5" ]' "writes
 check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq 11 ]' "11 variants CAUGHT in the Markdown table"
 check '[ "$(grep -c "MISSED (hard)" "$out/mutants-smoke.md")" -eq 2 ]' "the two hard variants MISSED (hard) without --full"
 check 'head -c 8 "$out/mutants-smoke.h5" | od -An -c | grep -q "H   D   F"' "the .h5 file is HDF5"
+
+if "$sv" list | grep -q '^ *cuda_fused_shared_uniform .*broken'; then # a build with CUDA
+  check 'grep -q "^not run: cuda_fused_shared_uniform (needs a CUDA device: " "$out/stdout"' \
+    "the GPU variant is listed as not run, with the reason ($(grep -i "not run" "$out/stdout"))"
+  check 'grep -q "^Not run: cuda_fused_shared_uniform (needs a CUDA device" "$out/mutants-smoke.md"' \
+    "the Markdown says the GPU variant did not run"
+  "$sv" mutants --suite smoke --variants cuda_fused_shared_uniform --out "$out" > /dev/null 2> "$out/err"
+  rc=$?
+  check '[ $rc -eq 3 ] && grep -q "cuda_fused_shared_uniform needs a CUDA device" "$out/err"' \
+    "naming the GPU variant with no device: exit 3, saying why (got $rc: $(cat "$out/err"))"
+else
+  echo "SKIP: the GPU variant checks (a build without CUDA)"
+fi
 
 "$sv" mutants --variants nope --out "$out" > /dev/null 2> "$out/err"
 rc=$?

@@ -143,7 +143,11 @@ int main(int argc, char **argv)
     const char *by_cost[64];
     uint64_t by_cost_draws[64];
     cheapest_first(ci, by_cost, by_cost_draws);
-    CHECK(sv_registry_broken_count() == sizeof expected / sizeof expected[0]);
+    /* every host variant has an expectation here (the GPU's is test_gpu's) */
+    size_t host_variants = 0;
+    for (size_t i = 0; i < sv_registry_broken_count(); i++)
+        host_variants += sv_registry_broken_get(i)->memspace == SV_MEM_HOST;
+    CHECK(host_variants == sizeof expected / sizeof expected[0]);
 
     for (size_t v = 0; v < sizeof expected / sizeof expected[0]; v++) {
         const expectation *e = &expected[v];
