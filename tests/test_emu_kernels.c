@@ -1,0 +1,356 @@
+/* test_emu_kernels.c: cuda_fused's kernels, from their own sources, run on
+ * the CPU by tests/emu (threads for GPU threads), against their CPU twins
+ * through the sampler contract: ref_race for probability input, ref_logits
+ * for logits input. With the same seed every token must be the same: the
+ * kernels and the twins share the Philox addresses and the arithmetic, and
+ * here even log and exp are the same (the host's), so one mismatch fails.
+ *
+ * This is no substitute for the GPU (its memory model, scheduling and
+ * arithmetic are not emulated; test_gpu is the test there), but it runs the
+ * kernels' logic on every machine: the accept chain by ballot, the pruned
+ * race, tails and unaligned rows, the split and combine of a row over
+ * blocks, the one-hot drafter, empty residuals, bad draft tokens, and the
+ * logits kernels' statistics, top-k and top-p cuts. Deterministic. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "sv_bf16.h"
+#include "sv_cuda_kernels.h"
+#include "sv_harness.h"
+
+static uint64_t lcg_state = 0x2545f4914f6cdd1du;
+
+static uint32_t lcg32(void)
+{
+    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(lcg_state >> 32);
+}
+
+static double lcg_unit(void)
+{
+    return ((double)lcg32() + 0.5) / 4294967296.0;
+}
+
+/* One batch and both samplers' outputs. */
+typedef struct fixture {
+    sv_batch bt;
+    float *target, *draft;
+    float *target_logits, *draft_logits; /* logits modes: float, or bf16 bits below */
+    uint16_t *target_bf16, *draft_bf16;
+    int32_t *drafts;
+    int32_t *ref_tokens, *ref_accepted, *emu_tokens, *emu_accepted;
+} fixture;
+
+static void fixture_alloc(fixture *f, int32_t B, int32_t K, int32_t V)
+{
+    memset(f, 0, sizeof *f);
+    const size_t nt = (size_t)B * (size_t)(K + 1) * (size_t)V, nd = (size_t)B * (size_t)K * (size_t)V;
+    f->target = calloc(nt, sizeof(float));
+    f->draft = calloc(nd, sizeof(float));
+    f->target_logits = calloc(nt, sizeof(float));
+    f->draft_logits = calloc(nd, sizeof(float));
+    f->target_bf16 = calloc(nt, sizeof(uint16_t));
+    f->draft_bf16 = calloc(nd, sizeof(uint16_t));
+    f->drafts = calloc((size_t)B * (size_t)K, sizeof(int32_t));
+    f->ref_tokens = calloc((size_t)B * (size_t)(K + 1), sizeof(int32_t));
+    f->emu_tokens = calloc((size_t)B * (size_t)(K + 1), sizeof(int32_t));
+    f->ref_accepted = calloc((size_t)B, sizeof(int32_t));
+    f->emu_accepted = calloc((size_t)B, sizeof(int32_t));
+    f->bt.B = B, f->bt.K = K, f->bt.V = V;
+    f->bt.target_stride = (int64_t)(K + 1) * V;
+    f->bt.draft_stride = (int64_t)K * V;
+    f->bt.draft_tokens = f->drafts;
+    f->bt.seed = 20261123;
+    f->bt.first_index = 1000;
+}
+
+static void fixture_free(fixture *f)
+{
+    free(f->target), free(f->draft), free(f->target_logits), free(f->draft_logits);
+    free(f->target_bf16), free(f->draft_bf16), free(f->drafts);
+    free(f->ref_tokens), free(f->emu_tokens), free(f->ref_accepted), free(f->emu_accepted);
+}
+
+/* A probability row: random weights, about one token in ten at 0. */
+static void random_row(float *row, int32_t V)
+{
+    double sum = 0.0;
+    for (int32_t i = 0; i < V; i++) {
+        double w = lcg32() % 10u == 0 ? 0.0 : lcg_unit() * lcg_unit();
+        row[i] = (float)w;
+        sum += w;
+    }
+    for (int32_t i = 0; i < V; i++)
+        row[i] = (float)(row[i] / sum);
+}
+
+/* A token drawn from row (inverse CDF); from 0 .. V-1 uniformly if it sums to 0. */
+static int32_t draw(const float *row, int32_t V)
+{
+    double u = lcg_unit(), acc = 0.0;
+    for (int32_t i = 0; i < V; i++) {
+        acc += row[i];
+        if (u < acc)
+            return i;
+    }
+    return (int32_t)(lcg32() % (uint32_t)V);
+}
+
+/* Probability rows: q is p mixed with noise by a per-sequence amount (0:
+ * q = p, every draft accepted, but for one position where q(x) = 2 p(x)
+ * leaves no residual weight at all; 1: unrelated), and drafts drawn from q. */
+static void make_probs(fixture *f)
+{
+    const int32_t B = f->bt.B, K = f->bt.K, V = f->bt.V;
+    float *noise = malloc((size_t)V * sizeof *noise);
+    for (int32_t b = 0; b < B; b++) {
+        const double mix = b % 4 == 0 ? 0.0 : b % 4 == 1 ? 0.2 : b % 4 == 2 ? 0.6 : 1.0;
+        float *P = f->target + (size_t)b * (size_t)f->bt.target_stride;
+        float *Q = f->draft + (size_t)b * (size_t)f->bt.draft_stride;
+        for (int32_t k = 0; k <= K; k++)
+            random_row(P + (size_t)k * (size_t)V, V);
+        for (int32_t k = 0; k < K; k++) {
+            random_row(noise, V);
+            double sum = 0.0;
+            for (int32_t i = 0; i < V; i++)
+                sum += (1.0 - mix) * P[(size_t)k * (size_t)V + (size_t)i] + mix * noise[i];
+            for (int32_t i = 0; i < V; i++)
+                Q[(size_t)k * (size_t)V + (size_t)i] =
+                    mix == 0.0 ? P[(size_t)k * (size_t)V + (size_t)i]
+                               : (float)(((1.0 - mix) * P[(size_t)k * (size_t)V + (size_t)i] +
+                                          mix * noise[i]) / sum);
+            const int32_t x = draw(Q + (size_t)k * (size_t)V, V);
+            f->drafts[(size_t)b * (size_t)K + (size_t)k] = x;
+            if (mix == 0.0 && k == b % K) /* q = p but q(x) = 2 p(x): rejected half the */
+                Q[(size_t)k * (size_t)V + (size_t)x] *= 2.0f; /* time, an empty residual */
+        }
+    }
+    free(noise);
+}
+
+/* The twin through the sampler contract, into ref_tokens / ref_accepted. */
+static int run_twin(fixture *f, const char *name)
+{
+    const sv_sampler *s = sv_registry_find(name);
+    void *state = NULL;
+    sv_limits lim = {f->bt.B, f->bt.K, f->bt.V};
+    sv_batch bt = f->bt;
+    bt.out_tokens = f->ref_tokens;
+    bt.out_accepted = f->ref_accepted;
+    int rc = s->init(&state, &lim);
+    if (rc == SV_SAMPLER_OK)
+        rc = s->verify(state, &bt);
+    s->destroy(state);
+    return rc;
+}
+
+/* Sequences whose accepted count or any token differ. */
+static int32_t mismatches(const fixture *f)
+{
+    int32_t bad = 0;
+    for (int32_t b = 0; b < f->bt.B; b++) {
+        int differ = f->ref_accepted[b] != f->emu_accepted[b];
+        for (int32_t k = 0; k <= f->bt.K; k++)
+            differ |= f->ref_tokens[(size_t)b * (size_t)(f->bt.K + 1) + (size_t)k] !=
+                      f->emu_tokens[(size_t)b * (size_t)(f->bt.K + 1) + (size_t)k];
+        bad += differ;
+    }
+    return bad;
+}
+
+/* Counts the twin's accepted counts into seen[0 .. K]. */
+static void count_accepted(const fixture *f, int32_t *seen)
+{
+    for (int32_t b = 0; b < f->bt.B; b++)
+        if (f->ref_accepted[b] >= 0 && f->ref_accepted[b] <= f->bt.K)
+            seen[f->ref_accepted[b]]++;
+}
+
+/* 1 if every accepted count 0 .. K was seen. */
+static int every_count(const fixture *f, const int32_t *seen)
+{
+    int all = 1;
+    for (int32_t n = 0; n <= f->bt.K; n++)
+        all &= seen[n] > 0;
+    if (!all)
+        for (int32_t n = 0; n <= f->bt.K; n++)
+            fprintf(stderr, "  %d sequences accepted %d drafts\n", seen[n], n);
+    return all;
+}
+
+/* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
+ * returns the bad-input flag. */
+static int run_fused(fixture *f, int32_t splits, int prune)
+{
+    sv_batch bt = f->bt;
+    bt.out_tokens = f->emu_tokens;
+    bt.out_accepted = f->emu_accepted;
+    void *winners = calloc((size_t)bt.B * (size_t)splits, sv_cuda_fused_winner_bytes());
+    unsigned *arrivals = calloc((size_t)bt.B, sizeof *arrivals);
+    int bad = 0;
+    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 0, prune) == 0);
+    for (int32_t b = 0; b < bt.B; b++)
+        CHECK(arrivals[b] == 0); /* re-armed for the next launch */
+    free(winners);
+    free(arrivals);
+    return bad;
+}
+
+static void test_probs(void)
+{
+    /* V odd: unaligned rows (scalar path) at odd positions, a tail of 3 */
+    const int32_t B = 40, K = 3, V = 1027;
+    fixture f;
+    fixture_alloc(&f, B, K, V);
+    make_probs(&f);
+    f.bt.target = f.target;
+    f.bt.draft = f.draft;
+    CHECK(run_twin(&f, "ref_race") == SV_SAMPLER_OK);
+    int32_t seen[SV_MAX_K + 1] = {0};
+    count_accepted(&f, seen);
+    CHECK(every_count(&f, seen)); /* the residual at every position, and the bonus */
+    int32_t empty_residuals = 0; /* q = p sequences rejected: at their q(x) = 2 p(x) */
+    for (int32_t b = 0; b < B; b += 4)
+        empty_residuals += f.ref_accepted[b] < K;
+    CHECK(empty_residuals > 0);
+    const int32_t splits_list[] = {1, 3, 8};
+    for (int prune = 0; prune <= 1; prune++)
+        for (size_t s = 0; s < 3; s++) {
+            CHECK(run_fused(&f, splits_list[s], prune) == 0);
+            int32_t m = mismatches(&f);
+            if (m)
+                fprintf(stderr, "  splits %d, prune %d: %d of %d sequences differ\n",
+                        splits_list[s], prune, m, B);
+            CHECK(m == 0);
+        }
+    feature("cuda_fused (emulated) = ref_race, token for token: draft rows, 1/3/8 splits, pruned or not");
+
+    /* the one-hot drafter: no draft rows, q = e_x; p(x) = 1/2, so x is
+     * rejected half the time and must then weigh nothing in the residual */
+    for (int32_t b = 0; b < B; b++)
+        for (int32_t k = 0; k < K; k++) {
+            float *row = f.target + (size_t)b * (size_t)f.bt.target_stride + (size_t)k * (size_t)V;
+            const int32_t x = f.drafts[(size_t)b * (size_t)K + (size_t)k];
+            double rest = 0.0;
+            for (int32_t i = 0; i < V; i++)
+                rest += i == x ? 0.0 : row[i];
+            for (int32_t i = 0; i < V; i++)
+                row[i] = i == x ? 0.5f : (float)(0.5 * row[i] / rest);
+        }
+    f.bt.draft = NULL;
+    CHECK(run_twin(&f, "ref_race") == SV_SAMPLER_OK);
+    CHECK(run_fused(&f, 3, 1) == 0);
+    CHECK(mismatches(&f) == 0);
+    feature("cuda_fused (emulated) = ref_race with a one-hot drafter");
+
+    /* a draft outside [0, V): that sequence writes -1 and raises the flag */
+    f.bt.draft = f.draft;
+    f.drafts[5 * K + 0] = V;
+    CHECK(run_fused(&f, 3, 1) == 1);
+    CHECK(f.emu_accepted[5] == -1);
+    for (int32_t k = 0; k <= K; k++)
+        CHECK(f.emu_tokens[5 * (K + 1) + k] == -1);
+    CHECK(f.emu_accepted[4] >= 0 && f.emu_accepted[6] >= 0);
+    feature("cuda_fused (emulated): a draft outside [0, V) gives -1 and the bad flag");
+    fixture_free(&f);
+}
+
+/* Logits: target logits random, draft logits the target's plus noise (of a
+ * size that varies over the sequences), and
+ * drafts drawn from softmax(draft logits / T) by the Gumbel-max trick
+ * (ignoring top-k and top-p; T = 0: argmax). */
+static void make_logits(fixture *f, double T)
+{
+    const int32_t B = f->bt.B, K = f->bt.K, V = f->bt.V;
+    for (int32_t b = 0; b < B; b++) {
+        float *P = f->target_logits + (size_t)b * (size_t)f->bt.target_stride;
+        float *Q = f->draft_logits + (size_t)b * (size_t)f->bt.draft_stride;
+        const double amp = 0.5 + 2.0 * (b % 3); /* the drafter's noise: acceptance varies */
+        for (int32_t k = 0; k <= K; k++)
+            for (int32_t i = 0; i < V; i++)
+                P[(size_t)k * (size_t)V + (size_t)i] = (float)(8.0 * lcg_unit() - 4.0);
+        for (int32_t k = 0; k < K; k++) {
+            int32_t best = 0;
+            double best_key = -INFINITY;
+            for (int32_t i = 0; i < V; i++) {
+                float *q = &Q[(size_t)k * (size_t)V + (size_t)i];
+                *q = P[(size_t)k * (size_t)V + (size_t)i] + (float)(amp * (lcg_unit() - 0.5));
+                double key = T > 0.0 ? *q / T - log(-log(lcg_unit())) : *q;
+                if (key > best_key)
+                    best_key = key, best = i;
+            }
+            f->drafts[(size_t)b * (size_t)K + (size_t)k] = best;
+        }
+    }
+    const size_t nt = (size_t)B * (size_t)(K + 1) * (size_t)V, nd = (size_t)B * (size_t)K * (size_t)V;
+    for (size_t i = 0; i < nt; i++)
+        f->target_bf16[i] = sv_bf16_from_float(f->target_logits[i]);
+    for (size_t i = 0; i < nd; i++)
+        f->draft_bf16[i] = sv_bf16_from_float(f->draft_logits[i]);
+}
+
+static void test_logits(void)
+{
+    const int32_t B = 12, K = 2, V = 999;
+    fixture f;
+    fixture_alloc(&f, B, K, V);
+    /* the launcher's workspace, as cuda_fused.c sizes it (one "wave" of 32 blocks) */
+    const size_t rows = (size_t)B * (2 * (size_t)K + 1);
+    int stats_per_sm = 0, verify_per_sm = 0;
+    CHECK(sv_cuda_logits_blocks_per_sm(&stats_per_sm, &verify_per_sm) == 0);
+    sv_cuda_logits_ws ws = {0};
+    ws.stats_wave = stats_per_sm * 8;
+    ws.verify_wave = verify_per_sm * 8;
+    ws.stats = calloc(rows, sv_cuda_logits_stats_bytes());
+    ws.partials = calloc((size_t)ws.stats_wave + rows, sv_cuda_logits_partial_bytes());
+    ws.row_arrivals = calloc(rows, sizeof(unsigned));
+    ws.winners = calloc((size_t)ws.verify_wave + (size_t)B, sv_cuda_logits_winner_bytes());
+    ws.arrivals = calloc((size_t)B, sizeof(unsigned));
+
+    static const struct {
+        double T;
+        int32_t top_k;
+        double top_p;
+    } rules[] = {{1.0, 0, 1.0}, {0.7, 50, 1.0}, {1.3, 0, 0.9}, {0.8, 200, 0.8}, {0.0, 0, 1.0}};
+    int32_t differ = 0, seen[SV_MAX_K + 1] = {0};
+    for (int mode = SV_INPUT_LOGITS_F32; mode <= SV_INPUT_LOGITS_BF16; mode++)
+        for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+            make_logits(&f, rules[r].T);
+            f.bt.input = mode;
+            f.bt.target = f.bt.draft = NULL;
+            f.bt.target_logits = mode == SV_INPUT_LOGITS_F32 ? (const void *)f.target_logits
+                                                             : (const void *)f.target_bf16;
+            f.bt.draft_logits = mode == SV_INPUT_LOGITS_F32 ? (const void *)f.draft_logits
+                                                            : (const void *)f.draft_bf16;
+            f.bt.temperature = rules[r].T;
+            f.bt.top_k = rules[r].top_k;
+            f.bt.top_p = rules[r].top_p;
+            CHECK(run_twin(&f, "ref_logits") == SV_SAMPLER_OK);
+            count_accepted(&f, seen);
+            sv_batch bt = f.bt;
+            bt.out_tokens = f.emu_tokens;
+            bt.out_accepted = f.emu_accepted;
+            int bad = 0;
+            CHECK(sv_cuda_fused_logits_launch(&bt, NULL, &ws, &bad, 1) == 0);
+            CHECK(bad == 0);
+            int32_t m = mismatches(&f);
+            if (m)
+                fprintf(stderr, "  %s, T %g, top-k %d, top-p %g: %d of %d sequences differ\n",
+                        mode == SV_INPUT_LOGITS_F32 ? "f32" : "bf16", rules[r].T,
+                        rules[r].top_k, rules[r].top_p, m, B);
+            differ += m;
+        }
+    CHECK(differ == 0);
+    CHECK(every_count(&f, seen)); /* over the runs: the residual at every position, the bonus */
+    feature("cuda_fused logits kernels (emulated) = ref_logits: f32 and bf16, T, top-k, top-p, greedy");
+    free(ws.stats), free(ws.partials), free(ws.row_arrivals), free(ws.winners), free(ws.arrivals);
+    fixture_free(&f);
+}
+
+int main(void)
+{
+    test_probs();
+    test_logits();
+    return check_exit();
+}
