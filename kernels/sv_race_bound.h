@@ -12,8 +12,9 @@
  * ceiling some other token reached cannot win, and needs no exact time.
  *
  * The margins: wf is w to 2^-24 (both come from the same two floats: wf > 0
- * exactly when w > 0), log() and t's division are exact to a few 2^-53, and
- * the float products and quotient here to 2^-22 in all; SV_RACE_MARGIN is
+ * exactly when w > 0), log() and t's division are accurate to a few 2^-53,
+ * and the float products and quotient here to a few 2^-24 (under 2^-20 in all,
+ * the device's 2-ulp division included); SV_RACE_MARGIN is
  * 2^-16. So a token that may_win rejects has an exact t strictly greater
  * than the bound, and the bound is at least the exact t of the token that
  * set it: pruning never changes the winner, ties included (a pruned token
