@@ -344,6 +344,12 @@ static int selected(const char *list, const char *name)
     return 0;
 }
 
+/* 1 if variant s runs: selected, and not a GPU one without a device. */
+static int runs_here(const char *list, const sv_sampler *s, int gpu)
+{
+    return selected(list, s->name) && (gpu || s->memspace != SV_MEM_CUDA);
+}
+
 int sv_cmd_mutants(int argc, char **argv)
 {
     enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
@@ -455,13 +461,12 @@ int sv_cmd_mutants(int argc, char **argv)
     mutant_row rows[64];
     size_t n_rows = 0, n_planned = 0;
     for (size_t i = 0; i < sv_registry_broken_count(); i++)
-        n_planned += selected(variants, sv_registry_broken_get(i)->name) != 0 &&
-                     (gpu || sv_registry_broken_get(i)->memspace != SV_MEM_CUDA);
+        n_planned += runs_here(variants, sv_registry_broken_get(i), gpu);
     int interrupted = 0;
     sv_interrupt_install();
     for (size_t i = 0; i < sv_registry_broken_count() && n_rows < 64 && rc == SV_OK; i++) {
         const sv_sampler *s = sv_registry_broken_get(i);
-        if (!selected(variants, s->name) || (!gpu && s->memspace == SV_MEM_CUDA))
+        if (!runs_here(variants, s, gpu))
             continue;
         if ((interrupted = sv_interrupted()) != 0)
             break; /* between variants: the next one does not start */

@@ -59,13 +59,6 @@ struct fused_args {
     int prune;             /* race_four's pruning (on but to measure it) */
 };
 
-/* w_i for the race: max(p_i - q_i, 0), or p_i when use_q is 0. */
-__device__ __forceinline__ static double race_weight(float p, float q, int use_q)
-{
-    double w = (double)p - (use_q ? (double)q : 0.0);
-    return w > 0.0 ? w : 0.0;
-}
-
 /* The race over tokens [lo, hi) of row p (and q when not NULL; token `hot`,
  * the one-hot drafter's draft, weighs 0), by this thread and its
  * block-mates, 4 tokens a lane per round; returns this thread's best. */
@@ -97,7 +90,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += blockDim.x) {
-        double w = i == hot ? 0.0 : race_weight(p[i], q ? q[i] : 0.0f, q != nullptr);
+        const double w = i == hot ? 0.0 : race_weight(p[i], q ? q[i] : 0.0f);
         if (!(w > 0.0))
             continue;
         philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);

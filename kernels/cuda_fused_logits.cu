@@ -557,7 +557,7 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x) {
         float p, q;
         race_probs(rr, i, canon(to_float(rr.p[i])), rr.q ? canon(to_float(rr.q[i])) : 0.0f, &p, &q);
-        const double w = (double)p - (double)q;
+        const double w = race_weight(p, q);
         if (!(w > 0.0))
             continue;
         philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);

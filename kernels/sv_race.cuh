@@ -33,6 +33,14 @@ __device__ __forceinline__ static double race_time(philox4x32_ctr_t r, int32_t i
     return -log(u) / w;
 }
 
+/* w = max(p - q, 0) in double from the float p and q (q = 0 without a
+ * draft row): the weight of a token timed exactly. */
+__device__ __forceinline__ static double race_weight(float p, float q)
+{
+    const double w = (double)p - (double)q;
+    return w > 0.0 ? w : 0.0;
+}
+
 /* The accept chain, by warp 0 (call from its 32 lanes), one draft per
  * lane: `accepted(k, t)` tests draft k, token t in [0, V). Returns n, the
  * drafts accepted before the first rejection (K if none), or -1 when the
@@ -108,7 +116,7 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &bound
 #pragma unroll
     for (int j = 0; j < 4; j++)
         if (live[j] && sv_race_may_win(top[j], wf[j], bound))
-            keep_better(best, race_time(r[j / 2], i0 + j, (double)p[j] - (double)q[j]), i0 + j);
+            keep_better(best, race_time(r[j / 2], i0 + j, race_weight(p[j], q[j])), i0 + j);
 }
 
 /* The block's best of every thread's best; valid in thread 0. Ends with a
