@@ -1,16 +1,19 @@
-/* test_emu_kernels.c: cuda_fused's kernels, from their own sources, run on
- * the CPU by tests/emu (threads for GPU threads), against their CPU twins
- * through the sampler contract: ref_race for probability input, ref_logits
- * for logits input. With the same seed every token must be the same: the
- * kernels and the twins share the Philox addresses and the arithmetic, and
- * here even log and exp are the same (the host's), so one mismatch fails.
+/* test_emu_kernels.c: the CUDA kernels, from their own sources, run on the
+ * CPU by tests/emu (coroutines for GPU threads), against their CPU twins
+ * through the sampler contract: ref for cuda_naive, ref_race for
+ * cuda_fused's probability kernel, ref_logits for its logits kernels. With
+ * the same seed every token must be the same: each kernel and its twin share
+ * the Philox addresses and the arithmetic, and here even log and exp are the
+ * same (the host's), so one mismatch fails. (cuda_naive sums its CDF in
+ * another order than ref; on this fixed data no draw falls on a rounding tie.)
  *
  * This is no substitute for the GPU (its memory model, scheduling and
  * arithmetic are not emulated; test_gpu is the test there), but it runs the
  * kernels' logic on every machine: the accept chain by ballot, the pruned
  * race, tails and unaligned rows, the split and combine of a row over
- * blocks, the one-hot drafter, empty residuals, bad draft tokens, and the
- * logits kernels' statistics, top-k and top-p cuts. Deterministic. */
+ * blocks, the one-hot drafter, empty residuals, all-zero rows, bad draft
+ * tokens, the broken variant's shared uniforms, and the logits kernels'
+ * statistics, top-k and top-p cuts. Deterministic. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +182,21 @@ static int every_count(const fixture *f, const int32_t *seen)
     return all;
 }
 
+/* A probability fixture (make_probs) and the twin's outputs on it, which
+ * must reach every accepted count: the residual at every position, and the
+ * bonus. */
+static void probs_fixture(fixture *f, int32_t B, int32_t K, int32_t V, const char *twin)
+{
+    fixture_alloc(f, B, K, V);
+    make_probs(f);
+    f->bt.target = f->target;
+    f->bt.draft = f->draft;
+    CHECK(run_twin(f, twin) == SV_SAMPLER_OK);
+    int32_t seen[SV_MAX_K + 1] = {0};
+    count_accepted(f, seen);
+    CHECK(every_count(f, seen));
+}
+
 /* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
  * returns the bad-input flag. */
 static int run_fused(fixture *f, int32_t splits, int prune)
@@ -197,19 +215,41 @@ static int run_fused(fixture *f, int32_t splits, int prune)
     return bad;
 }
 
+/* cuda_naive's kernel, emulated, into emu_tokens / emu_accepted; returns
+ * the bad-input flag. */
+static int run_naive(fixture *f)
+{
+    sv_batch bt = f->bt;
+    bt.out_tokens = f->emu_tokens;
+    bt.out_accepted = f->emu_accepted;
+    int bad = 0;
+    CHECK(sv_cuda_naive_launch(&bt, &bad) == 0);
+    return bad;
+}
+
+/* 1 if sequence b's outputs are the bad-input ones: -1 everywhere. */
+static int all_minus_one(const fixture *f, int32_t b)
+{
+    int all = f->emu_accepted[b] == -1;
+    for (int32_t k = 0; k <= f->bt.K; k++)
+        all &= f->emu_tokens[(size_t)b * (size_t)(f->bt.K + 1) + (size_t)k] == -1;
+    return all;
+}
+
+/* Sequence b's target rows all 0: its first draft (p = 0) is rejected, the
+ * residual is empty, and so is p: no token can be drawn. */
+static void zero_target(fixture *f, int32_t b)
+{
+    memset(f->target + (size_t)b * (size_t)f->bt.target_stride, 0,
+           (size_t)f->bt.target_stride * sizeof(float));
+}
+
 static void test_probs(void)
 {
     /* V odd: unaligned rows (scalar path) at odd positions, a tail of 3 */
     const int32_t B = 40, K = 3, V = 1027;
     fixture f;
-    fixture_alloc(&f, B, K, V);
-    make_probs(&f);
-    f.bt.target = f.target;
-    f.bt.draft = f.draft;
-    CHECK(run_twin(&f, "ref_race") == SV_SAMPLER_OK);
-    int32_t seen[SV_MAX_K + 1] = {0};
-    count_accepted(&f, seen);
-    CHECK(every_count(&f, seen)); /* the residual at every position, and the bonus */
+    probs_fixture(&f, B, K, V, "ref_race");
     int32_t empty_residuals = 0; /* q = p sequences rejected: at their q(x) = 2 p(x) */
     for (int32_t b = 0; b < B; b += 4)
         empty_residuals += f.ref_accepted[b] < K;
@@ -253,6 +293,94 @@ static void test_probs(void)
         CHECK(f.emu_tokens[5 * (K + 1) + k] == -1);
     CHECK(f.emu_accepted[4] >= 0 && f.emu_accepted[6] >= 0);
     feature("cuda_fused (emulated): a draft outside [0, V) gives -1 and the bad flag");
+
+    f.drafts[5 * K + 0] = 0;
+    zero_target(&f, 7);
+    CHECK(run_fused(&f, 3, 1) == 1);
+    CHECK(all_minus_one(&f, 7));
+    CHECK(f.emu_accepted[6] >= 0 && f.emu_accepted[8] >= 0);
+    feature("cuda_fused (emulated): an all-zero target row gives -1 and the bad flag");
+    fixture_free(&f);
+}
+
+/* cuda_naive: one thread per sequence, the straight loops of ref; B > 128
+ * so that it takes two blocks, the second part-full. */
+static void test_naive(void)
+{
+    const int32_t B = 150, K = 3, V = 1027;
+    fixture f;
+    probs_fixture(&f, B, K, V, "ref");
+    CHECK(run_naive(&f) == 0);
+    CHECK(mismatches(&f) == 0);
+    feature("cuda_naive (emulated) = ref, token for token: draft rows, empty residuals, two blocks");
+
+    f.bt.draft = NULL; /* the one-hot drafter: q = e_x */
+    CHECK(run_twin(&f, "ref") == SV_SAMPLER_OK);
+    CHECK(run_naive(&f) == 0);
+    CHECK(mismatches(&f) == 0);
+    feature("cuda_naive (emulated) = ref with a one-hot drafter");
+
+    f.bt.draft = f.draft;
+    f.drafts[5 * K + 1] = -3;
+    zero_target(&f, 140);
+    CHECK(run_naive(&f) == 1);
+    CHECK(all_minus_one(&f, 5) && all_minus_one(&f, 140));
+    CHECK(f.emu_accepted[4] >= 0 && f.emu_accepted[141] >= 0);
+    feature("cuda_naive (emulated): a draft outside [0, V) or an all-zero row gives -1 and the bad flag");
+    fixture_free(&f);
+}
+
+/* cuda_fused_shared_uniform, the broken variant, on B = 64 copies of one
+ * sequence: the acceptance uniforms of each group of 32 are its first
+ * sequence's, so the whole group accepts the same count, which the exact
+ * kernel (a uniform per sequence) does not; the group's first sequence is
+ * ref_race's. This is the mechanism; `mutants` shows the harness catches
+ * it on a GPU. */
+static void test_shared_uniform(void)
+{
+    const int32_t B = 64, K = 4, V = 1000;
+    fixture f;
+    fixture_alloc(&f, B, K, V);
+    make_probs(&f);
+    for (int32_t b = 1; b < B; b++) { /* sequence 1's rows (q mixed 0.2 from p) everywhere */
+        memcpy(f.target + (size_t)b * (size_t)f.bt.target_stride,
+               f.target + (size_t)f.bt.target_stride, (size_t)f.bt.target_stride * sizeof(float));
+        memcpy(f.draft + (size_t)b * (size_t)f.bt.draft_stride,
+               f.draft + (size_t)f.bt.draft_stride, (size_t)f.bt.draft_stride * sizeof(float));
+        memcpy(f.drafts + (size_t)b * (size_t)K, f.drafts + (size_t)K, (size_t)K * sizeof(int32_t));
+    }
+    memcpy(f.target, f.target + (size_t)f.bt.target_stride, (size_t)f.bt.target_stride * sizeof(float));
+    memcpy(f.draft, f.draft + (size_t)f.bt.draft_stride, (size_t)f.bt.draft_stride * sizeof(float));
+    memcpy(f.drafts, f.drafts + (size_t)K, (size_t)K * sizeof(int32_t));
+    f.bt.target = f.target;
+    f.bt.draft = f.draft;
+    CHECK(run_twin(&f, "ref_race") == SV_SAMPLER_OK);
+
+    sv_batch bt = f.bt;
+    bt.out_tokens = f.emu_tokens;
+    bt.out_accepted = f.emu_accepted;
+    const int32_t splits = 2;
+    void *winners = calloc((size_t)B * (size_t)splits, sv_cuda_fused_winner_bytes());
+    unsigned *arrivals = calloc((size_t)B, sizeof *arrivals);
+    int bad = 0;
+    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1) == 0);
+    CHECK(bad == 0);
+    int32_t exact_differ = 0, broken_differ = 0;
+    for (int32_t b = 0; b < B; b++) {
+        exact_differ += f.ref_accepted[b] != f.ref_accepted[b - b % 32];
+        broken_differ += f.emu_accepted[b] != f.emu_accepted[b - b % 32];
+    }
+    if (exact_differ == 0)
+        fprintf(stderr, "  every exact sequence accepted %d: no contrast\n", f.ref_accepted[0]);
+    CHECK(exact_differ > 0);
+    CHECK(broken_differ == 0);
+    for (int32_t b = 0; b < B; b += 32)
+        for (int32_t k = 0; k <= K; k++)
+            CHECK(f.emu_tokens[(size_t)b * (size_t)(K + 1) + (size_t)k] ==
+                  f.ref_tokens[(size_t)b * (size_t)(K + 1) + (size_t)k]);
+    feature("cuda_fused_shared_uniform (emulated): a group of 32 shares its accept decisions");
+    free(winners);
+    free(arrivals);
     fixture_free(&f);
 }
 
@@ -351,6 +479,8 @@ static void test_logits(void)
 int main(void)
 {
     test_probs();
+    test_naive();
+    test_shared_uniform();
     test_logits();
     return check_exit();
 }
