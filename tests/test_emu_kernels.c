@@ -171,13 +171,13 @@ static void count_accepted(const fixture *f, int32_t *seen)
 }
 
 /* 1 if every accepted count 0 .. K was seen. */
-static int every_count(const fixture *f, const int32_t *seen)
+static int every_count(const int32_t *seen, int32_t K)
 {
     int all = 1;
-    for (int32_t n = 0; n <= f->bt.K; n++)
+    for (int32_t n = 0; n <= K; n++)
         all &= seen[n] > 0;
     if (!all)
-        for (int32_t n = 0; n <= f->bt.K; n++)
+        for (int32_t n = 0; n <= K; n++)
             fprintf(stderr, "  %d sequences accepted %d drafts\n", seen[n], n);
     return all;
 }
@@ -194,7 +194,7 @@ static void probs_fixture(fixture *f, int32_t B, int32_t K, int32_t V, const cha
     CHECK(run_twin(f, twin) == SV_SAMPLER_OK);
     int32_t seen[SV_MAX_K + 1] = {0};
     count_accepted(f, seen);
-    CHECK(every_count(f, seen));
+    CHECK(every_count(seen, K));
 }
 
 /* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
@@ -418,9 +418,23 @@ static void make_logits(fixture *f, double T)
         f->draft_bf16[i] = sv_bf16_from_float(f->draft_logits[i]);
 }
 
-static void test_logits(void)
+/* 1 if any of the n bytes at p is not 0. */
+static int any_nonzero(const void *p, size_t n)
 {
-    const int32_t B = 12, K = 2, V = 999;
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        if (c[i])
+            return 1;
+    return 0;
+}
+
+/* The logits kernels against ref_logits on B x K x V logits, f32 and bf16,
+ * under several sampling rules; counts the twin's accepted counts into
+ * seen and returns the sequences that differ over all runs. stats_splits:
+ * the stats kernel's blocks per row that these sizes must give (checked
+ * from the partial results it wrote). */
+static int32_t logits_runs(int32_t B, int32_t K, int32_t V, int32_t stats_splits, int32_t *seen)
+{
     fixture f;
     fixture_alloc(&f, B, K, V);
     /* the launcher's workspace, as cuda_fused.c sizes it (one "wave" of 32 blocks) */
@@ -430,8 +444,9 @@ static void test_logits(void)
     sv_cuda_logits_ws ws = {0};
     ws.stats_wave = stats_per_sm * 8;
     ws.verify_wave = verify_per_sm * 8;
+    const size_t n_partials = (size_t)ws.stats_wave + rows;
     ws.stats = calloc(rows, sv_cuda_logits_stats_bytes());
-    ws.partials = calloc((size_t)ws.stats_wave + rows, sv_cuda_logits_partial_bytes());
+    ws.partials = calloc(n_partials, sv_cuda_logits_partial_bytes());
     ws.row_arrivals = calloc(rows, sizeof(unsigned));
     ws.winners = calloc((size_t)ws.verify_wave + (size_t)B, sv_cuda_logits_winner_bytes());
     ws.arrivals = calloc((size_t)B, sizeof(unsigned));
@@ -441,7 +456,7 @@ static void test_logits(void)
         int32_t top_k;
         double top_p;
     } rules[] = {{1.0, 0, 1.0}, {0.7, 50, 1.0}, {1.3, 0, 0.9}, {0.8, 200, 0.8}, {0.0, 0, 1.0}};
-    int32_t differ = 0, seen[SV_MAX_K + 1] = {0};
+    int32_t differ = 0;
     for (int mode = SV_INPUT_LOGITS_F32; mode <= SV_INPUT_LOGITS_BF16; mode++)
         for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
             make_logits(&f, rules[r].T);
@@ -464,16 +479,35 @@ static void test_logits(void)
             CHECK(bad == 0);
             int32_t m = mismatches(&f);
             if (m)
-                fprintf(stderr, "  %s, T %g, top-k %d, top-p %g: %d of %d sequences differ\n",
-                        mode == SV_INPUT_LOGITS_F32 ? "f32" : "bf16", rules[r].T,
+                fprintf(stderr, "  V %d, %s, T %g, top-k %d, top-p %g: %d of %d sequences differ\n",
+                        V, mode == SV_INPUT_LOGITS_F32 ? "f32" : "bf16", rules[r].T,
                         rules[r].top_k, rules[r].top_p, m, B);
             differ += m;
         }
-    CHECK(differ == 0);
-    CHECK(every_count(&f, seen)); /* over the runs: the residual at every position, the bonus */
-    feature("cuda_fused logits kernels (emulated) = ref_logits: f32 and bf16, T, top-k, top-p, greedy");
+    /* entries [rows * splits, n_partials) stay unwritten; the one before is written */
+    const size_t one = sv_cuda_logits_partial_bytes(), used = rows * (size_t)stats_splits;
+    CHECK(used <= n_partials);
+    CHECK(any_nonzero((const char *)ws.partials + (used - 1) * one, one));
+    CHECK(!any_nonzero((const char *)ws.partials + used * one, (n_partials - used) * one));
     free(ws.stats), free(ws.partials), free(ws.row_arrivals), free(ws.winners), free(ws.arrivals);
     fixture_free(&f);
+    return differ;
+}
+
+static void test_logits(void)
+{
+    int32_t seen[SV_MAX_K + 1] = {0};
+    CHECK(logits_runs(12, 2, 999, 1, seen) == 0);
+    CHECK(every_count(seen, 2)); /* over the runs: the residual at every position, the bonus */
+    feature("cuda_fused logits kernels (emulated) = ref_logits: f32 and bf16, T, top-k, top-p, greedy");
+
+    /* 2 sequences, 10 rows of V = 3 x 4096 + 37 (odd: unaligned rows too):
+     * the stats kernel splits each row over 3 blocks (32 / 10 by fill, V /
+     * SV_LOGITS_MIN_CHUNK by size) and merges their partial sums; the
+     * verify kernel, over 12 (V / SV_FUSED_MIN_CHUNK) */
+    int32_t seen_long[SV_MAX_K + 1] = {0};
+    CHECK(logits_runs(2, 2, 3 * SV_LOGITS_MIN_CHUNK + 37, 3, seen_long) == 0);
+    feature("cuda_fused logits kernels (emulated) = ref_logits on long rows split over blocks");
 }
 
 int main(void)
