@@ -12,8 +12,9 @@
  * kernels' logic on every machine: the accept chain by ballot, the pruned
  * race, tails and unaligned rows, the split and combine of a row over
  * blocks, the one-hot drafter, empty residuals, all-zero rows, bad draft
- * tokens, the broken variant's shared uniforms, and the logits kernels'
- * statistics, top-k and top-p cuts. Deterministic. */
+ * tokens, seed and first index read from device memory (graphs), the
+ * broken variant's shared uniforms, and the logits kernels' statistics
+ * (rows split over blocks too), top-k and top-p cuts. Deterministic. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,17 +198,28 @@ static void probs_fixture(fixture *f, int32_t B, int32_t K, int32_t V, const cha
     CHECK(every_count(seen, K));
 }
 
-/* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
- * returns the bad-input flag. */
-static int run_fused(fixture *f, int32_t splits, int prune)
+/* f's batch with the emulated kernel's outputs; with rng (a graph's
+ * {seed, first index} in device memory) given, bt's own seed and first
+ * index are made wrong, so that only rng can give the twin's tokens. */
+static sv_batch emu_batch(const fixture *f, const uint64_t *rng)
 {
     sv_batch bt = f->bt;
     bt.out_tokens = f->emu_tokens;
     bt.out_accepted = f->emu_accepted;
+    if (rng)
+        bt.seed = ~rng[0], bt.first_index = rng[1] + 12345;
+    return bt;
+}
+
+/* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
+ * returns the bad-input flag. rng as for emu_batch. */
+static int run_fused(fixture *f, int32_t splits, int prune, const uint64_t *rng)
+{
+    sv_batch bt = emu_batch(f, rng);
     void *winners = calloc((size_t)bt.B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)bt.B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 0, prune) == 0);
+    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune) == 0);
     for (int32_t b = 0; b < bt.B; b++)
         CHECK(arrivals[b] == 0); /* re-armed for the next launch */
     free(winners);
@@ -257,7 +269,7 @@ static void test_probs(void)
     const int32_t splits_list[] = {1, 3, 8};
     for (int prune = 0; prune <= 1; prune++)
         for (size_t s = 0; s < 3; s++) {
-            CHECK(run_fused(&f, splits_list[s], prune) == 0);
+            CHECK(run_fused(&f, splits_list[s], prune, NULL) == 0);
             int32_t m = mismatches(&f);
             if (m)
                 fprintf(stderr, "  splits %d, prune %d: %d of %d sequences differ\n",
@@ -265,6 +277,10 @@ static void test_probs(void)
             CHECK(m == 0);
         }
     feature("cuda_fused (emulated) = ref_race, token for token: draft rows, 1/3/8 splits, pruned or not");
+    const uint64_t rng[2] = {f.bt.seed, f.bt.first_index};
+    CHECK(run_fused(&f, 3, 1, rng) == 0);
+    CHECK(mismatches(&f) == 0);
+    feature("cuda_fused (emulated) reads seed and first index from device memory, as graphs do");
 
     /* the one-hot drafter: no draft rows, q = e_x; p(x) = 1/2, so x is
      * rejected half the time and must then weigh nothing in the residual */
@@ -280,14 +296,14 @@ static void test_probs(void)
         }
     f.bt.draft = NULL;
     CHECK(run_twin(&f, "ref_race") == SV_SAMPLER_OK);
-    CHECK(run_fused(&f, 3, 1) == 0);
+    CHECK(run_fused(&f, 3, 1, NULL) == 0);
     CHECK(mismatches(&f) == 0);
     feature("cuda_fused (emulated) = ref_race with a one-hot drafter");
 
     /* a draft outside [0, V): that sequence writes -1 and raises the flag */
     f.bt.draft = f.draft;
     f.drafts[5 * K + 0] = V;
-    CHECK(run_fused(&f, 3, 1) == 1);
+    CHECK(run_fused(&f, 3, 1, NULL) == 1);
     CHECK(f.emu_accepted[5] == -1);
     for (int32_t k = 0; k <= K; k++)
         CHECK(f.emu_tokens[5 * (K + 1) + k] == -1);
@@ -296,7 +312,7 @@ static void test_probs(void)
 
     f.drafts[5 * K + 0] = 0;
     zero_target(&f, 7);
-    CHECK(run_fused(&f, 3, 1) == 1);
+    CHECK(run_fused(&f, 3, 1, NULL) == 1);
     CHECK(all_minus_one(&f, 7));
     CHECK(f.emu_accepted[6] >= 0 && f.emu_accepted[8] >= 0);
     feature("cuda_fused (emulated): an all-zero target row gives -1 and the bad flag");
@@ -356,9 +372,7 @@ static void test_shared_uniform(void)
     f.bt.draft = f.draft;
     CHECK(run_twin(&f, "ref_race") == SV_SAMPLER_OK);
 
-    sv_batch bt = f.bt;
-    bt.out_tokens = f.emu_tokens;
-    bt.out_accepted = f.emu_accepted;
+    sv_batch bt = emu_batch(&f, NULL);
     const int32_t splits = 2;
     void *winners = calloc((size_t)B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)B, sizeof *arrivals);
@@ -471,11 +485,12 @@ static int32_t logits_runs(int32_t B, int32_t K, int32_t V, int32_t stats_splits
             f.bt.top_p = rules[r].top_p;
             CHECK(run_twin(&f, "ref_logits") == SV_SAMPLER_OK);
             count_accepted(&f, seen);
-            sv_batch bt = f.bt;
-            bt.out_tokens = f.emu_tokens;
-            bt.out_accepted = f.emu_accepted;
+            /* bf16 runs take seed and first index from "device memory", as graphs do */
+            const uint64_t rng[2] = {f.bt.seed, f.bt.first_index};
+            const uint64_t *rng_or_null = mode == SV_INPUT_LOGITS_BF16 ? rng : NULL;
+            sv_batch bt = emu_batch(&f, rng_or_null);
             int bad = 0;
-            CHECK(sv_cuda_fused_logits_launch(&bt, NULL, &ws, &bad, 1) == 0);
+            CHECK(sv_cuda_fused_logits_launch(&bt, rng_or_null, &ws, &bad, 1) == 0);
             CHECK(bad == 0);
             int32_t m = mismatches(&f);
             if (m)
@@ -499,7 +514,7 @@ static void test_logits(void)
     int32_t seen[SV_MAX_K + 1] = {0};
     CHECK(logits_runs(12, 2, 999, 1, seen) == 0);
     CHECK(every_count(seen, 2)); /* over the runs: the residual at every position, the bonus */
-    feature("cuda_fused logits kernels (emulated) = ref_logits: f32 and bf16, T, top-k, top-p, greedy");
+    feature("cuda_fused logits kernels (emulated) = ref_logits: f32 and bf16, T, top-k, top-p, greedy, seed from device memory");
 
     /* 2 sequences, 10 rows of V = 3 x 4096 + 37 (odd: unaligned rows too):
      * the stats kernel splits each row over 3 blocks (32 / 10 by fill, V /
