@@ -231,9 +231,7 @@ static int run_fused(fixture *f, int32_t splits, int prune, const uint64_t *rng)
  * the bad-input flag. */
 static int run_naive(fixture *f)
 {
-    sv_batch bt = f->bt;
-    bt.out_tokens = f->emu_tokens;
-    bt.out_accepted = f->emu_accepted;
+    sv_batch bt = emu_batch(f, NULL);
     int bad = 0;
     CHECK(sv_cuda_naive_launch(&bt, &bad) == 0);
     return bad;
@@ -348,9 +346,9 @@ static void test_naive(void)
 
 /* cuda_fused_shared_uniform, the broken variant, on B = 64 copies of one
  * sequence: the acceptance uniforms of each group of 32 are its first
- * sequence's, so the whole group accepts the same count, which the exact
- * kernel (a uniform per sequence) does not; the group's first sequence is
- * ref_race's. This is the mechanism; `mutants` shows the harness catches
+ * sequence's, so the whole group accepts the same count, where ref_race
+ * (the exact kernel's twin: a uniform per sequence) does not; the group's
+ * first sequence is ref_race's. This is the mechanism; `mutants` shows the harness catches
  * it on a GPU. */
 static void test_shared_uniform(void)
 {
