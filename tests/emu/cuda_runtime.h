@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <functional>
+#include "cuda_runtime_api.h" /* the host calls, and cudaError_t */
 
 #define __global__
 #define __device__
@@ -23,9 +24,6 @@
 #define __forceinline__ inline
 #define __shared__ static
 #define __launch_bounds__(...)
-
-typedef void *cudaStream_t;
-typedef enum { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;
 
 struct uint2 {
     unsigned x, y;
@@ -66,10 +64,6 @@ sv_emu_launch<Kernel> sv_emu_bind(Kernel k, dim3 grid, dim3 block, size_t, cudaS
 #define SV_EMU_LAUNCH(kernel, grid, block, ...) \
     sv_emu_bind(kernel, dim3(grid), dim3(block), __VA_ARGS__)
 
-static inline cudaError_t cudaGetLastError(void)
-{
-    return cudaSuccess;
-}
 /* any occupancy will do: it only sizes the splits */
 template <typename Kernel>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, Kernel, int,
