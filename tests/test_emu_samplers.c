@@ -222,15 +222,8 @@ typedef struct logits_batch {
     uint16_t *target_bf16, *draft_bf16;
 } logits_batch;
 
-static uint64_t lcg_state = 0x9e3779b97f4a7c15u;
-
-static double lcg_unit(void)
-{
-    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
-    return ((double)(lcg_state >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static void logits_make(logits_batch *l, side_by_side *s, int32_t B, int32_t K, int32_t V)
+static void logits_make(logits_batch *l, side_by_side *s, int32_t B, int32_t K, int32_t V,
+                        gsl_rng *r)
 {
     const size_t nt = (size_t)B * (size_t)(K + 1) * (size_t)V, nd = (size_t)B * (size_t)K * (size_t)V;
     l->B = B, l->K = K, l->V = V;
@@ -239,7 +232,7 @@ static void logits_make(logits_batch *l, side_by_side *s, int32_t B, int32_t K, 
     l->target_bf16 = malloc(nt * sizeof(uint16_t));
     l->draft_bf16 = malloc(nd * sizeof(uint16_t));
     for (size_t i = 0; i < nt; i++) {
-        l->target[i] = (float)(8.0 * lcg_unit() - 4.0);
+        l->target[i] = (float)(8.0 * gsl_rng_uniform(r) - 4.0);
         l->target_bf16[i] = sv_bf16_from_float(l->target[i]);
     }
     for (int32_t b = 0; b < B; b++)
@@ -248,12 +241,12 @@ static void logits_make(logits_batch *l, side_by_side *s, int32_t B, int32_t K, 
                 const size_t at = ((size_t)b * (size_t)K + (size_t)k) * (size_t)V + (size_t)i;
                 l->draft[at] = l->target[((size_t)b * (size_t)(K + 1) + (size_t)k) * (size_t)V +
                                          (size_t)i] +
-                               (float)(lcg_unit() - 0.5);
+                               (float)(gsl_rng_uniform(r) - 0.5);
                 l->draft_bf16[at] = sv_bf16_from_float(l->draft[at]);
             }
     sbs_alloc(s, B, K);
     for (size_t i = 0; i < (size_t)B * (size_t)K; i++)
-        s->drafts[i] = (int32_t)(lcg_unit() * V);
+        s->drafts[i] = (int32_t)gsl_rng_uniform_int(r, (unsigned long)V);
 }
 
 static void logits_free(logits_batch *l)
@@ -281,7 +274,9 @@ static void test_logits(const sv_sampler *cuda)
     const int32_t B = 6, K = 3, V = 5000;
     logits_batch l;
     side_by_side s;
-    logits_make(&l, &s, B, K, V);
+    gsl_rng *r = gsl_rng_alloc(sv_gsl_rng_philox);
+    logits_make(&l, &s, B, K, V, r);
+    gsl_rng_free(r);
     void *twin_state = init_or_null(twin, B, K, V), *cuda_state = init_or_null(cuda, B, K, V);
     static const struct {
         double T;
