@@ -57,12 +57,13 @@ __global__ static void naive_kernel(sv_batch bt, int *bad)
     int32_t *y = bt.out_tokens + (int64_t)b * (K + 1);
     const uint64_t index = bt.first_index + (uint64_t)b;
 
+    /* any draft outside [0, V), reached or not, refuses the sequence (as on
+     * the CPU), and no row is ever indexed with one */
     int32_t n = 0;
-    for (int32_t k = 0; k < K; k++) {
-        if (x[k] < 0 || x[k] >= V) { /* never index a row with a bad token */
+    for (int32_t k = 0; k < K; k++)
+        if (x[k] < 0 || x[k] >= V)
             n = -1;
-            break;
-        }
+    for (int32_t k = 0; n >= 0 && k < K; k++) {
         double p = P[(int64_t)k * V + x[k]];
         double q = Q ? Q[(int64_t)k * V + x[k]] : 1.0;
         double u = sv_philox_uniform(bt.seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);

@@ -43,29 +43,31 @@ __device__ __forceinline__ static double race_weight(float p, float q)
 
 /* The accept chain, by warp 0 (call from its 32 lanes), one draft per
  * lane: `accepted(k, t)` tests draft k, token t in [0, V). Returns n, the
- * drafts accepted before the first rejection (K if none), or -1 when the
- * draft that ends the chain is outside [0, V). A serial walk costs one
- * dependent pair of loads per accepted draft; this, one pair for all. */
+ * drafts accepted before the first rejection (K if none), or -1 when any
+ * draft of the sequence is outside [0, V), reached or not, as the CPU
+ * samplers refuse it. A serial walk costs one dependent pair of loads per
+ * accepted draft; this, one pair for all. */
 template <typename Test>
 __device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, Test accepted)
 {
     const int32_t lane = (int32_t)(threadIdx.x % 32);
+    int32_t n = K;
     for (int32_t base = 0; base < K; base += 32) { /* the same trip count on every lane */
         const int32_t k = base + lane;
         bool stop = false, outside = false;
         if (k < K) {
             const int32_t t = x[k];
             outside = t < 0 || t >= V;
-            stop = outside || !accepted(k, t);
+            /* past a rejection only the range matters */
+            stop = outside || (n == K && !accepted(k, t));
         }
+        if (__ballot_sync(0xffffffffu, outside))
+            return -1;
         const unsigned stops = __ballot_sync(0xffffffffu, stop);
-        const unsigned outsides = __ballot_sync(0xffffffffu, outside);
-        if (stops) {
-            const int first = __ffs((int)stops) - 1;
-            return ((outsides >> first) & 1u) ? -1 : base + first;
-        }
+        if (stops && n == K)
+            n = base + __ffs((int)stops) - 1;
     }
-    return K;
+    return n;
 }
 
 /* Tokens i0 .. i0 + 3 (i0 a multiple of 4) of the race, with weights

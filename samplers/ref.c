@@ -34,10 +34,11 @@ static int ref_sequence(const sv_batch *bt, int32_t b, double *ws)
     int32_t *y = bt->out_tokens + (int64_t)b * (K + 1);
     const uint64_t index = bt->first_index + (uint64_t)b;
 
-    int32_t n = 0;
-    for (int32_t k = 0; k < K; k++) {
+    for (int32_t k = 0; k < K; k++) /* every draft, reached or not */
         if (x[k] < 0 || x[k] >= V)
             return -1;
+    int32_t n = 0;
+    for (int32_t k = 0; k < K; k++) {
         double p = P[(int64_t)k * V + x[k]];
         double q = Q ? Q[(int64_t)k * V + x[k]] : 1.0; /* one-hot drafter: q(x) = 1 */
         double u = sv_philox_uniform(bt->seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);

@@ -181,6 +181,15 @@ static void draft_outside(sv_batch *bt, float *target, int32_t *drafts)
     drafts[3 * EK + 1] = EV;
 }
 
+/* The last draft outside [0, V) after a certain rejection of the first (its
+ * p is 0): a CPU sampler refuses it unreached, so must the GPU. */
+static void draft_outside_unreached(sv_batch *bt, float *target, int32_t *drafts)
+{
+    (void)bt;
+    target[3 * (EK + 1) * EV + drafts[3 * EK]] = 0.0f;
+    drafts[3 * EK + EK - 1] = EV;
+}
+
 static void zero_row(sv_batch *bt, float *target, int32_t *drafts)
 {
     (void)bt, (void)drafts;
@@ -204,6 +213,8 @@ static void test_bad_input(const sv_sampler *cuda, int sized)
     CHECK(edge_status(cuda, state, NULL) == SV_SAMPLER_OK);
     CHECK(edge_status(cuda, state, draft_outside) == SV_SAMPLER_EINVAL);
     CHECK(edge_status(cuda, state, NULL) == SV_SAMPLER_OK); /* the flag was cleared */
+    CHECK(edge_status(cuda, state, draft_outside_unreached) == SV_SAMPLER_EINVAL);
+    CHECK(edge_status(cuda, state, NULL) == SV_SAMPLER_OK);
     CHECK(edge_status(cuda, state, zero_row) == SV_SAMPLER_EINVAL);
     CHECK(edge_status(cuda, state, NULL) == SV_SAMPLER_OK);
     if (sized)
@@ -302,6 +313,18 @@ static void test_logits(const sv_sampler *cuda)
         CHECK(cuda->verify(cuda_state, &bt) == SV_SAMPLER_EINVAL);
         s.drafts[4] = 0;
         CHECK(cuda->verify(cuda_state, &bt) == SV_SAMPLER_OK);
+        /* the last draft outside [0, V) in a sequence whose chain stops before it */
+        int32_t early = -1;
+        for (int32_t b = 0; b < B && early < 0; b++)
+            if (s.acc[1][b] < K - 1)
+                early = b;
+        CHECK(early >= 0);
+        if (early >= 0) {
+            const int32_t last = s.drafts[early * K + K - 1];
+            s.drafts[early * K + K - 1] = V;
+            CHECK(cuda->verify(cuda_state, &bt) == SV_SAMPLER_EINVAL);
+            s.drafts[early * K + K - 1] = last;
+        }
         bt.input = 3; /* no such mode */
         CHECK(cuda->verify(cuda_state, &bt) == SV_SAMPLER_EINVAL);
         bt.input = SV_INPUT_LOGITS_F32;
@@ -313,7 +336,7 @@ static void test_logits(const sv_sampler *cuda)
         bt.temperature = 1.0;
         CHECK(cuda->verify(cuda_state, &bt) == SV_SAMPLER_OK);
     }
-    feature("cuda_fused on logits refuses a bad draft, an unknown mode, top-p 0, T < 0 (EINVAL)");
+    feature("cuda_fused on logits refuses a bad draft (reached or not), an unknown mode, top-p 0, T < 0 (EINVAL)");
 
     const sv_sampler *broken = &sv_sampler_cuda_fused_shared_uniform;
     CHECK(broken->inputs == 0);
@@ -375,7 +398,7 @@ int main(void)
 
     test_bad_input(naive, 0);
     test_bad_input(fused, 1);
-    feature("both refuse a draft outside [0, V) and an all-zero row (EINVAL), then pass again; cuda_fused a batch over init's limits");
+    feature("both refuse a draft outside [0, V) (reached or not) and an all-zero row (EINVAL), then pass again; cuda_fused a batch over init's limits");
 
     test_logits(fused);
 

@@ -117,6 +117,24 @@ int main(void)
     }
     feature("q(x) = 0, p(x) > 0: always accepted");
 
+    /* a draft outside [0, V) is refused even where the chain never reaches
+     * it (draft 1 is rejected: p(x_1) = 0), by ref and by the chain samplers */
+    {
+        int32_t x[2] = {0, 3};
+        setup(2, 3, x);
+        float p[3] = {0.0f, 0.5f, 0.5f}, q[3] = {0.5f, 0.25f, 0.25f};
+        for (int k = 0; k < 3; k++)
+            memcpy(fx.target + 3 * k, p, sizeof p);
+        memcpy(fx.draft, q, sizeof q);
+        memcpy(fx.draft + 3, q, sizeof q);
+        CHECK(run(ref, 0) == SV_SAMPLER_EINVAL);
+        CHECK(run(&sv_sampler_ref_race, 0) == SV_SAMPLER_EINVAL);
+        for (int32_t b = 0; b < NSEQ; b++) /* in range: the same batch passes */
+            fx.drafts[b * 2 + 1] = 1;
+        CHECK(run(ref, 0) == SV_SAMPLER_OK && frac_accepted(0) == 1.0);
+    }
+    feature("a draft outside [0, V) that the chain never reaches: EINVAL");
+
     /* p = q: every draft accepted; the bonus comes from p_{K+1} alone */
     {
         int32_t x[2] = {0, 1};
