@@ -10,15 +10,16 @@
  *
  * The final token is an exponential race, one pass, no normalization:
  *     argmin_i t_i,  t_i = -log(u_i) / w_i  over w_i = max(p_i - q_i, 0) > 0,
- * ties to the lowest i, with u_i = sv_philox_uniform(seed, index, n, FINAL,
- * lane i): exactly samplers/ref_race.c's numbers and arithmetic (double), so
+ * ties to the lowest i, with u_i = sv_race_uniform(seed, index, n, i)
+ * (sv_philox.h): exactly samplers/ref_race.c's numbers and arithmetic (double), so
  * the two emit the same tokens but for last-bit differences of log. Double,
  * not float: float exponentials bottom out near 2^-24 and under-sample the
  * race's tail (DESIGN.md). Few tokens need that arithmetic: race_four
  * (sv_race.cuh) first bounds each token's time from its float weight and
  * the top word of its uniform, and times exactly only those that may still
  * beat the lowest ceiling in their warp (exact pruning, sv_race_bound.h).
- * The others cost half a Philox call and a few float operations each.
+ * The others cost a quarter of a Philox call (the top words of four tokens'
+ * uniforms come from one call) and a few float operations each.
  *
  * Each block reduces its slice to one (t, i) winner; the last block of a
  * sequence to finish (a per-sequence arrival counter) combines the slices,
@@ -72,17 +73,28 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
     const bool vec = ((reinterpret_cast<uintptr_t>(p + lo) |
                        (q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
     const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
-    /* rounds over the body: the same count for every lane, as race_four needs */
-    for (int32_t base = lo; base < body_end; base += 4 * (int32_t)blockDim.x) {
+    /* rounds over the body: the same count for every lane, as race_four
+     * needs; each round's rows are loaded a round ahead, so that they are in
+     * flight while the round before draws its Philox numbers */
+    const int32_t step = 4 * (int32_t)blockDim.x;
+    float4 p_next = {0.0f, 0.0f, 0.0f, 0.0f}, q_next = p_next;
+    auto fetch = [&](int32_t i0) {
+        if (i0 < body_end) {
+            p_next = *reinterpret_cast<const float4 *>(p + i0);
+            if (q)
+                q_next = *reinterpret_cast<const float4 *>(q + i0);
+        }
+    };
+    fetch(lo + 4 * (int32_t)threadIdx.x);
+    for (int32_t base = lo; base < body_end; base += step) {
         const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
+        const float4 p4 = p_next, q4 = q_next;
+        fetch(i0 + step);
         float pv[4] = {0.0f, 0.0f, 0.0f, 0.0f}, qv[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         if (i0 < body_end) {
-            const float4 p4 = *reinterpret_cast<const float4 *>(p + i0);
             pv[0] = p4.x, pv[1] = p4.y, pv[2] = p4.z, pv[3] = p4.w;
-            if (q) {
-                const float4 q4 = *reinterpret_cast<const float4 *>(q + i0);
+            if (q)
                 qv[0] = q4.x, qv[1] = q4.y, qv[2] = q4.z, qv[3] = q4.w;
-            }
             if (hot >= i0 && hot < i0 + 4)
                 pv[hot - i0] = qv[hot - i0] = 0.0f;
         }
@@ -93,8 +105,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
         const double w = i == hot ? 0.0 : race_weight(p[i], q ? q[i] : 0.0f);
         if (!(w > 0.0))
             continue;
-        philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
-        keep_better(best, race_time(r, i, w), i);
+        keep_better(best, race_time_at(seed, index, n, i, w), i);
     }
     return best;
 }

@@ -560,8 +560,7 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
         const double w = race_weight(p, q);
         if (!(w > 0.0))
             continue;
-        philox4x32_ctr_t r = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, (uint32_t)i >> 1);
-        keep_better(best, race_time(r, i, w), i);
+        keep_better(best, race_time_at(seed, index, n, i, w), i);
     }
     return best;
 }

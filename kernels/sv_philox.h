@@ -26,7 +26,8 @@
 enum {
     SV_PURPOSE_DRAFT = 1,
     SV_PURPOSE_ACCEPT = 2,
-    SV_PURPOSE_FINAL = 3
+    SV_PURPOSE_FINAL = 3,
+    SV_PURPOSE_RACE_LOW = 4 /* the low words of the exponential race's uniforms */
 };
 
 /* The 128 raw bits at (seed, index, position, purpose, block). */
@@ -61,6 +62,38 @@ SV_HD double sv_philox_uniform(uint64_t seed, uint64_t index, uint32_t position,
 {
     philox4x32_ctr_t r = sv_philox_block(seed, index, position, purpose, lane >> 1);
     return (lane & 1u) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
+}
+
+/* The exponential race's numbers (ref_race, cuda_fused): token i's uniform
+ * is sv_u01_double(top, low), top = word i mod 4 of the FINAL block i / 4,
+ * low = word i mod 4 of the RACE_LOW block i / 4. One Philox call gives the
+ * top words of four tokens, which is all the race's pruning looks at
+ * (sv_race_bound.h); the low words are drawn only for the few tokens timed
+ * exactly. So the race costs a quarter of a Philox call per token, not half. */
+SV_HD philox4x32_ctr_t sv_race_tops(uint64_t seed, uint64_t index, uint32_t n, uint32_t quad)
+{
+    return sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, quad);
+}
+
+SV_HD philox4x32_ctr_t sv_race_lows(uint64_t seed, uint64_t index, uint32_t n, uint32_t quad)
+{
+    return sv_philox_block(seed, index, n, SV_PURPOSE_RACE_LOW, quad);
+}
+
+/* Word j (0..3) of a block, by selects: an index that is not a constant
+ * would put the block in a GPU thread's local memory. */
+SV_HD uint32_t sv_philox_word(philox4x32_ctr_t r, uint32_t j)
+{
+    const uint32_t even = (j & 2u) ? r.v[2] : r.v[0], odd = (j & 2u) ? r.v[3] : r.v[1];
+    return (j & 1u) ? odd : even;
+}
+
+/* Token i's race uniform, whole (the plain race, and tests). */
+SV_HD double sv_race_uniform(uint64_t seed, uint64_t index, uint32_t n, uint32_t i)
+{
+    philox4x32_ctr_t top = sv_race_tops(seed, index, n, i >> 2);
+    philox4x32_ctr_t low = sv_race_lows(seed, index, n, i >> 2);
+    return sv_u01_double(sv_philox_word(top, i & 3u), sv_philox_word(low, i & 3u));
 }
 
 #endif /* SV_PHILOX_H */

@@ -25,12 +25,18 @@ __device__ __forceinline__ static void keep_better(race_winner &a, double t, int
         a = {t, i};
 }
 
-/* Race time of token i with weight w > 0, from the Philox block it shares
- * with its even/odd neighbour: words (v0, v1) for even i, (v2, v3) for odd. */
-__device__ __forceinline__ static double race_time(philox4x32_ctr_t r, int32_t i, double w)
+/* Race time of a token with weight w > 0 and uniform words (top, low)
+ * (sv_race_tops, sv_race_lows: word i mod 4 of token i's quad). */
+__device__ __forceinline__ static double race_time(uint32_t top, uint32_t low, double w)
 {
-    double u = (i & 1) ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
-    return -log(u) / w;
+    return -log(sv_u01_double(top, low)) / w;
+}
+
+/* Token i's race time alone (the scalar tails): both its Philox blocks. */
+__device__ __forceinline__ static double race_time_at(uint64_t seed, uint64_t index, uint32_t n,
+                                                      int32_t i, double w)
+{
+    return -log(sv_race_uniform(seed, index, n, (uint32_t)i)) / w;
 }
 
 /* w = max(p - q, 0) in double from the float p and q (q = 0 without a
@@ -91,34 +97,43 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &bound
 #pragma unroll
     for (int j = 0; j < 4; j++)
         wf[j] = sv_race_weight_f(p[j], q[j]);
-    philox4x32_ctr_t r[2] = {};
-#pragma unroll
-    for (int pair = 0; pair < 2; pair++) /* tokens i0 + 2 pair, + 1 share a Philox block */
-        if (wf[2 * pair] > 0.0f || wf[2 * pair + 1] > 0.0f)
-            r[pair] = sv_philox_block(seed, index, n, SV_PURPOSE_FINAL, ((uint32_t)i0 >> 1) + pair);
-    /* the top word of token j's uniform: v0 (even j) or v2 (odd j) of its block */
-    uint32_t top[4] = {r[0].v[0], r[0].v[2], r[1].v[0], r[1].v[2]};
+    const bool any = wf[0] > 0.0f || wf[1] > 0.0f || wf[2] > 0.0f || wf[3] > 0.0f;
+    /* the top words of the four tokens' uniforms: one Philox block */
+    philox4x32_ctr_t top = {};
+    if (any)
+        top = sv_race_tops(seed, index, n, (uint32_t)i0 >> 2);
 
     /* tokens that may beat the bound so far; their ceilings lower it */
     bool live[4];
 #pragma unroll
     for (int j = 0; j < 4; j++)
-        live[j] = wf[j] > 0.0f && sv_race_may_win(top[j], wf[j], bound);
+        live[j] = wf[j] > 0.0f && sv_race_may_win(top.v[j], wf[j], bound);
     if (prune) { /* else bound stays INFINITY: every weighted token is timed */
         float ceiling = INFINITY;
 #pragma unroll
         for (int j = 0; j < 4; j++)
             if (live[j])
-                ceiling = fminf(ceiling, sv_race_time_ceiling(top[j], wf[j]));
+                ceiling = fminf(ceiling, sv_race_time_ceiling(top.v[j], wf[j]));
         /* non-negative floats order as their bits */
         bound = fminf(bound,
                       __uint_as_float(__reduce_min_sync(0xffffffffu, __float_as_uint(ceiling))));
     }
 
+    bool timed[4], any_timed = false;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        timed[j] = live[j] && sv_race_may_win(top.v[j], wf[j], bound);
+        any_timed |= timed[j];
+    }
+    if (!any_timed)
+        return;
+    /* the low words only for tokens timed exactly: after a slice's first
+     * round, a few lanes in a thousand */
+    const philox4x32_ctr_t low = sv_race_lows(seed, index, n, (uint32_t)i0 >> 2);
 #pragma unroll
     for (int j = 0; j < 4; j++)
-        if (live[j] && sv_race_may_win(top[j], wf[j], bound))
-            keep_better(best, race_time(r[j / 2], i0 + j, race_weight(p[j], q[j])), i0 + j);
+        if (timed[j])
+            keep_better(best, race_time(top.v[j], low.v[j], race_weight(p[j], q[j])), i0 + j);
 }
 
 /* The block's best of every thread's best; valid in thread 0. Ends with a

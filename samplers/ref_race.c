@@ -8,11 +8,13 @@
  * with w_i = max(p_{n+1}(i) - q_{n+1}(i), 0) computed in double from the float
  * rows (one-hot drafter: p_{n+1} with x_{n+1} set to 0; bonus: w = p_{K+1}),
  * and, for the CUDA port, exactly these random numbers:
- *     u_i = sv_philox_uniform(seed, index, n, SV_PURPOSE_FINAL, lane = i),
- * i.e. Philox4x32-10, key = seed, counter = {index lo, index hi,
- * FINAL << 16 | n, i / 2}; words (v0, v1) give even i, (v2, v3) odd i, as
- * 52-bit doubles centred in their cell (sv_u01_double). Two tokens per
- * Philox call. An empty residual (p == q up to rounding) races over p_{n+1}
+ *     u_i = sv_race_uniform(seed, index, n, i) = sv_u01_double(top, low),
+ * top = word i mod 4 of Philox4x32-10 at (key = seed, counter = {index lo,
+ * index hi, FINAL << 16 | n, i / 4}), low = the same word of the block at
+ * purpose RACE_LOW: a 52-bit double centred in its cell. The pruning below
+ * looks at top alone, so a Philox call serves four tokens, and the low
+ * words are drawn only for the few tokens timed exactly.
+ * An empty residual (p == q up to rounding) races over p_{n+1}
  * itself with the same u_i. Correct because P(argmin E_i / w_i = j) =
  * w_j / sum w for independent Exp(1) E_i: the race is a different, equally
  * exact way to draw from norm(w).
@@ -24,19 +26,17 @@
 
 enum { TILE = 64 }; /* tokens whose numbers are drawn together */
 
-/* The Philox words of tokens base .. base + TILE - 1 (lanes of the FINAL
- * purpose): token base + i's uniform is sv_u01_double(top[i], low[i]), and
- * top[i] is all sv_race_bound.h needs. Philox, not the logarithm, is the
- * race's cost, so its blocks come from a loop the compiler vectorizes:
- * independent counters, plain 32-bit stores. */
-static void tile_words(const sv_step *s, int32_t n, int32_t base, uint32_t *top, uint32_t *low)
+/* The top words of the uniforms of tokens base .. base + TILE - 1 (base a
+ * multiple of 4): all that sv_race_bound.h needs. Philox, not the logarithm,
+ * is the race's cost, so its blocks come from a loop the compiler
+ * vectorizes: independent counters, plain 32-bit stores. */
+static void tile_tops(const sv_step *s, int32_t n, int32_t base, uint32_t *top)
 {
-    for (size_t j = 0; j < TILE / 2; j++) {
-        philox4x32_ctr_t r = sv_philox_block(s->bt->seed, s->index, (uint32_t)n,
-                                             SV_PURPOSE_FINAL, (uint32_t)(base / 2) + (uint32_t)j);
-        /* lane 2j: words 0, 1 of block j; lane 2j + 1: words 2, 3 */
-        top[2 * j] = r.v[0], low[2 * j] = r.v[1];
-        top[2 * j + 1] = r.v[2], low[2 * j + 1] = r.v[3];
+    for (size_t j = 0; j < TILE / 4; j++) {
+        philox4x32_ctr_t r = sv_race_tops(s->bt->seed, s->index, (uint32_t)n,
+                                          (uint32_t)(base / 4) + (uint32_t)j);
+        for (size_t w = 0; w < 4; w++)
+            top[4 * j + w] = r.v[w];
     }
 }
 
@@ -74,13 +74,15 @@ static int32_t race(const sv_step *s, int32_t n, int use_q)
     double best_time = INFINITY;
     float bound = INFINITY;
     float wf[TILE];
-    uint32_t top[TILE], low[TILE];
+    uint32_t top[TILE];
     unsigned char candidate[TILE];
+    philox4x32_ctr_t low = {{0, 0, 0, 0}}; /* the low words of quad `low_quad` */
+    int32_t low_quad = -1;
     for (int32_t base = 0; base < s->V; base += TILE) {
         int32_t m = s->V - base < TILE ? s->V - base : TILE;
         if (!tile_weights(s, n, use_q, base, m, wf))
             continue; /* a tile of zero weights needs no random numbers */
-        tile_words(s, n, base, top, low);
+        tile_tops(s, n, base, top);
         /* first the check against the bound at the tile's start (which only
          * falls, so no token that may win is dropped), without a branch;
          * then a loop over the few candidates, rechecked as the bound falls.
@@ -93,7 +95,12 @@ static int32_t race(const sv_step *s, int32_t n, int use_q)
             if (!candidate[j] || !sv_race_may_win(top[j], wf[j], bound))
                 continue;
             bound = fminf(bound, sv_race_time_ceiling(top[j], wf[j]));
-            double u = sv_u01_double(top[j], low[j]);
+            const int32_t quad = (base + j) / 4;
+            if (quad != low_quad) { /* a timed token's low word, by quads */
+                low = sv_race_lows(s->bt->seed, s->index, (uint32_t)n, (uint32_t)quad);
+                low_quad = quad;
+            }
+            double u = sv_u01_double(top[j], low.v[(base + j) % 4]);
             double t = -log(u) / weight(s, n, use_q, base + j);
             if (t < best_time) { /* strict: ties go to the lowest index */
                 best_time = t;

@@ -493,7 +493,7 @@ int main(void)
     check_control(&sv_sampler_ref_race);
     /* the race's addressing, recomputed here lane by lane: x = 3 one-hot,
      * p = {.1 .2 .3 .4}; after a rejection y = argmin -log(u_i) / w_i over
-     * i != 3 with u_i = sv_philox_uniform(seed, index, 0, FINAL, i) */
+     * i != 3 with u_i = sv_race_uniform(seed, index, 0, i) */
     {
         const float p[4] = {0.1f, 0.2f, 0.3f, 0.4f};
         int32_t checked = 0;
@@ -503,7 +503,7 @@ int main(void)
             int32_t best = -1;
             double best_t = INFINITY;
             for (int32_t i = 0; i < 3; i++) {
-                double t = -log(sv_philox_uniform(7, (uint64_t)b, 0, SV_PURPOSE_FINAL, (uint32_t)i)) / p[i];
+                double t = -log(sv_race_uniform(7, (uint64_t)b, 0, (uint32_t)i)) / p[i];
                 if (t < best_t) {
                     best_t = t;
                     best = i;
@@ -514,7 +514,7 @@ int main(void)
         }
         CHECK(checked > 100);
     }
-    feature("ref_race: exact probabilities; race addressing by lane = token");
+    feature("ref_race: exact probabilities; race addressing by token (sv_race_uniform)");
 
     /* ref_race skips the logarithm of tokens whose bound (1 - u) / w already
      * loses and draws its numbers by tiles of 64: the tokens must be the
@@ -555,8 +555,7 @@ int main(void)
                 double w = n == 0 ? (double)p0[i] - (double)q0[i] : (double)p1[i];
                 if (!(w > 0.0))
                     continue;
-                double u = sv_philox_uniform(7, 5000 + (uint64_t)b, (uint32_t)n,
-                                             SV_PURPOSE_FINAL, (uint32_t)i);
+                double u = sv_race_uniform(7, 5000 + (uint64_t)b, (uint32_t)n, (uint32_t)i);
                 double t = -log(u) / w;
                 if (t < best_t) {
                     best_t = t;

@@ -38,10 +38,9 @@ static float row_float(void)
 }
 
 /* Token i's exact time, as the samplers compute it. */
-static double exact_time(philox4x32_ctr_t r, int odd, double w)
+static double exact_time(uint32_t hi, uint32_t lo, double w)
 {
-    double u = odd ? sv_u01_double(r.v[2], r.v[3]) : sv_u01_double(r.v[0], r.v[1]);
-    return -log(u) / w;
+    return -log(sv_u01_double(hi, lo)) / w;
 }
 
 static void test_bracket(void)
@@ -62,7 +61,7 @@ static void test_bracket(void)
             positive++;
             const double u = sv_u01_double(hi, lo);
             floor_bad += !((double)sv_race_gap_floor(hi) <= 1.0 - u);
-            const double t = exact_time(r, odd, w);
+            const double t = exact_time(hi, lo, w);
             const float c = sv_race_time_ceiling(hi, wf);
             ceiling_bad += !((double)c >= t);
             ceiling_inf += isinf(c);
@@ -117,12 +116,12 @@ static int32_t warp_race(const float *p, const float *q, int32_t V, uint64_t ind
     for (int32_t base = 0; base < V; base += 128) {
         float ceiling = INFINITY;
         int live[128] = {0};
-        philox4x32_ctr_t r[64];
+        philox4x32_ctr_t top[32]; /* a lane's 4 tokens: one block of top words */
         for (int32_t k = 0; k < 128 && base + k < V; k++) {
             const int32_t i = base + k;
-            if (k % 2 == 0)
-                r[k / 2] = sv_philox_block(3, index, 1, SV_PURPOSE_FINAL, (uint32_t)i / 2);
-            const uint32_t hi = r[k / 2].v[(k % 2) * 2];
+            if (k % 4 == 0)
+                top[k / 4] = sv_race_tops(3, index, 1, (uint32_t)i / 4);
+            const uint32_t hi = top[k / 4].v[k % 4];
             const float wf = sv_race_weight_f(p[i], q[i]);
             live[k] = wf > 0.0f && sv_race_may_win(hi, wf, bound);
             if (live[k])
@@ -131,11 +130,12 @@ static int32_t warp_race(const float *p, const float *q, int32_t V, uint64_t ind
         bound = fminf(bound, ceiling);
         for (int32_t k = 0; k < 128 && base + k < V; k++) {
             const int32_t i = base + k;
-            const uint32_t hi = r[k / 2].v[(k % 2) * 2];
+            const uint32_t hi = top[k / 4].v[k % 4];
             if (!live[k] || !sv_race_may_win(hi, sv_race_weight_f(p[i], q[i]), bound))
                 continue;
             (*timed)++;
-            const double t = exact_time(r[k / 2], k % 2, (double)p[i] - (double)q[i]);
+            const uint32_t lo = sv_race_lows(3, index, 1, (uint32_t)i / 4).v[k % 4];
+            const double t = exact_time(hi, lo, (double)p[i] - (double)q[i]);
             if (t < best_t || (t == best_t && i < best))
                 best_t = t, best = i;
         }
@@ -151,8 +151,7 @@ static int32_t plain_race(const float *p, const float *q, int32_t V, uint64_t in
         const double w = (double)p[i] - (double)q[i];
         if (!(w > 0.0))
             continue;
-        philox4x32_ctr_t r = sv_philox_block(3, index, 1, SV_PURPOSE_FINAL, (uint32_t)i / 2);
-        const double t = exact_time(r, i % 2, w);
+        const double t = -log(sv_race_uniform(3, index, 1, (uint32_t)i)) / w;
         if (t < best_t)
             best_t = t, best = i;
     }
