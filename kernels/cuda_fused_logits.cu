@@ -2,32 +2,35 @@
  * SV_INPUT_LOGITS_BF16): p and q made from logits by sv_sampler.h's sampling
  * rules, then cuda_fused's accept chain and exponential race on them.
  *
- * The rules (distributions/logits.c, sv_logits_to_probs, is the CPU twin):
- * tokens ranked by logit, larger first, lower index first on ties; T = 0 is
- * one-hot at the first-ranked token; otherwise the first top_k ranked tokens
- * are kept, weighed w_i = exp((l_i - l_max) / T) in double, then the shortest
+ * The rules (distributions/logits.c, sv_logits_to_probs, states them
+ * exactly): tokens ranked by logit, larger first, lower index first on ties;
+ * T = 0 is one-hot at the first-ranked token; otherwise the first top_k
+ * ranked tokens are kept, weighed w_i ~ exp(l_i / T), then the shortest
  * ranked prefix whose weight reaches top_p of theirs is kept (the crossing
- * token too), and p_i = (float)(w_i / sum of kept w). Every p_i and q_i here
- * is that float, so after it the arithmetic is the probs kernel's: accept iff
+ * token too), and p_i = w_i / (sum of kept w). The weights are sv_softmax.h's
+ * float, base-2 ones, bit for bit what samplers/logits_rows.c (ref_logits)
+ * computes, so after them the arithmetic is the probs kernel's: accept iff
  * u q < p in double, race over w = max((double)p_i - (double)q_i, 0) with the
- * same Philox numbers. The tokens are then samplers/ref_race.c's on the
- * twin's float rows, but where the GPU's sum (another summation order, and
- * the device's exp) moves a float rounding of some p_i.
+ * same Philox numbers. The tokens are then samplers/ref_race.c's on
+ * ref_logits's float rows, but where the GPU's sum (another order of the
+ * double additions) moves a float rounding of some p_i.
  *
  * Because the kept set is a ranked prefix, one row is summed up by
- *     row_stats: l_max, the first-ranked token, a threshold (key, index)
- *                in rank order (kept <=> key > thr_key, or key == thr_key
- *                and i <= thr_i), and the sum of the kept weights;
- * and then any p_i is one gathered logit and one exp: the accept chain needs
- * 2K of them, the race the row pair at the first rejection (or the bonus
- * row), as in probs mode.
+ *     row_stats: the first-ranked token (T = 0), or the row's largest
+ *                exponent N, a threshold (key, index) in rank order (kept <=>
+ *                key > thr_key, or key == thr_key and i <= thr_i), and the
+ *                sum S of the kept weights with R = 1 / S;
+ * and then any p_i is one gathered logit and a few float operations: the
+ * accept chain needs 2K of them, the race the row pair at the first
+ * rejection (or the bonus row), as in probs mode.
  *
  * Three kernels, queued on the batch's stream, no host synchronization, so a
  * step can be captured in a CUDA graph (seed and first index may be read
  * from device memory `rng`):
  *   1. stats_kernel: every row once (target rows, and draft rows when given;
- *      with a stride of 0 one row set), l_max, argmax and, with no cuts, the
- *      sum: an online max-and-sum, one read of each row. Long rows are split
+ *      with a stride of 0 one row set): for T = 0 the argmax; else, with no
+ *      cuts, N and S in one pass (a running largest exponent; the sum so far
+ *      rescaled by an exact power of two when it grows). Long rows are split
  *      over several blocks so that a small batch fills the GPU; the last
  *      block of a row (an arrival counter) combines the partial results and
  *      re-arms the counter.
@@ -47,11 +50,13 @@
  * 16 bits shifted into a float's top half.
  */
 #include <cuda_runtime.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include "sv_cuda_kernels.h"
 #include "sv_philox.h"
 #include "sv_race.cuh"
+#include "sv_softmax.h"
 
 #define LG_THREADS 256  /* stats_kernel and verify_kernel */
 #define CUT_THREADS 512 /* cut_kernel: one block per row */
@@ -128,8 +133,9 @@ __device__ __forceinline__ static void for_slice(const LT *row, int32_t lo, int3
 /* ---- one row's summary --------------------------------------------------------- */
 
 struct row_stats {
-    double sum;       /* sum of the kept weights; 1 when T = 0 */
-    float lmax;       /* the largest logit */
+    double sum;       /* S, the sum of the kept weights (sv_softmax.h); 1 when T = 0 */
+    double R;         /* 1 / S: p_i = w_i R */
+    int32_t N;        /* the row's largest exponent n_i */
     int32_t argmax;   /* the first-ranked token */
     uint32_t thr_key; /* kept <=> key > thr_key || (key == thr_key && i <= thr_i) */
     int32_t thr_i;
@@ -141,89 +147,97 @@ __device__ __forceinline__ static bool in_prefix(uint32_t key, int32_t i, uint32
     return key > thr_key || (key == thr_key && i <= thr_i);
 }
 
-/* exp((l - l_max) / T) in double, the twin's weight (T == 1: no division,
- * the same value). */
-__device__ __forceinline__ static double weight(float l, float lmax, double T)
-{
-    double d = (double)l - (double)lmax;
-    return exp(T == 1.0 ? d : d / T);
-}
+/* How a row's logits weigh: greedy (T = 0), or sv_softmax.h's weights. */
+struct weighing {
+    bool greedy;
+    sv_softmax_scale scale;
+};
 
-/* p_i as the twin rounds it to float. */
-__device__ __forceinline__ static float prob_of(float l, int32_t i, const row_stats &st, double T)
+/* p_i as the twin (samplers/logits_rows.c) computes it, bit for bit. */
+__device__ __forceinline__ static float prob_of(float l, int32_t i, const row_stats &st,
+                                                const weighing &wg)
 {
-    if (T == 0.0)
+    if (wg.greedy)
         return i == st.argmax ? 1.0f : 0.0f;
     if (!in_prefix(order_key(l), i, st.thr_key, st.thr_i))
         return 0.0f;
-    return (float)(weight(l, st.lmax, T) / st.sum);
+    return sv_softmax_prob(sv_softmax_weight(l, wg.scale, st.N), st.R);
 }
 
-/* ---- 1. stats_kernel: online max, argmax and sum ------------------------------- */
+/* ---- 1. stats_kernel: argmax, or the largest exponent and the sum ------------- */
 
-/* A running (max, sum of exp((l - max) / T), argmax); a < 0: nothing yet. */
+/* No exponent yet: far below any n_i (|n_i| <= about 2^16), and far enough
+ * above INT32_MIN that differences of exponents do not overflow. */
+#define NO_EXPONENT (-(1 << 30))
+
+/* A running summary of a slice: for T = 0 the largest logit and its first
+ * index (a < 0: nothing yet); for T > 0 the largest exponent e and the sum
+ * s of the weights against it. */
 struct msa {
     double s;
+    int32_t e;
     float m;
     int32_t a;
 };
 
-__device__ __forceinline__ static double rescale(float from, float to, double T)
+template <bool WEIGH>
+__device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i,
+                                               const sv_softmax_scale &sc)
 {
-    return from == to ? 1.0 : weight(from, to, T);
-}
-
-__device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i, double T)
-{
-    if (x.a < 0 || l > x.m) {
-        if (T > 0.0)
-            x.s = (x.a < 0 ? 0.0 : x.s * rescale(x.m, l, T)) + 1.0;
-        x.m = l;
-        x.a = i;
-    } else {
-        if (l == x.m && i < x.a)
-            x.a = i;
-        if (T > 0.0)
-            x.s += rescale(l, x.m, T);
+    if (!WEIGH) { /* a thread sees its tokens in increasing order: > keeps the first */
+        if (x.a < 0 || l > x.m)
+            x.m = l, x.a = i;
+        return;
     }
+    if (sv_softmax_void(l))
+        return;
+    float f;
+    const int32_t n = sv_softmax_split(l, sc, &f);
+    if (n > x.e) { /* exact: a power of two */
+        x.s = ldexp(x.s, x.e - n);
+        x.e = n;
+    }
+    x.s += (double)sv_softmax_scaled(f, n, x.e);
 }
 
-__device__ __forceinline__ static void msa_merge(msa &x, const msa &y, double T)
+template <bool WEIGH> __device__ __forceinline__ static void msa_merge(msa &x, const msa &y)
 {
+    if (WEIGH) {
+        const int32_t e = max(x.e, y.e);
+        x.s = ldexp(x.s, x.e - e) + ldexp(y.s, y.e - e);
+        x.e = e;
+        return;
+    }
     if (y.a < 0)
         return;
     if (x.a < 0) {
         x = y;
         return;
     }
-    const float m = fmaxf(x.m, y.m);
-    if (T > 0.0)
-        x.s = x.s * rescale(x.m, m, T) + y.s * rescale(y.m, m, T);
     x.a = y.m > x.m ? y.a : x.m > y.m ? x.a : min(x.a, y.a);
-    x.m = m;
+    x.m = fmaxf(x.m, y.m);
+}
+
+__device__ __forceinline__ static msa msa_shfl_down(const msa &x, int off)
+{
+    return {__shfl_down_sync(0xffffffffu, x.s, off), __shfl_down_sync(0xffffffffu, x.e, off),
+            __shfl_down_sync(0xffffffffu, x.m, off), __shfl_down_sync(0xffffffffu, x.a, off)};
 }
 
 /* The block's merge of every thread's x; valid in thread 0. */
-__device__ static msa block_msa(msa x, double T)
+template <bool WEIGH> __device__ static msa block_msa(msa x)
 {
     __shared__ msa warp_part[MAX_WARPS];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int off = 16; off > 0; off >>= 1) {
-        msa y = {__shfl_down_sync(0xffffffffu, x.s, off), __shfl_down_sync(0xffffffffu, x.m, off),
-                 __shfl_down_sync(0xffffffffu, x.a, off)};
-        msa_merge(x, y, T);
-    }
+    for (int off = 16; off > 0; off >>= 1)
+        msa_merge<WEIGH>(x, msa_shfl_down(x, off));
     if (lane == 0)
         warp_part[warp] = x;
     __syncthreads();
     if (warp == 0) {
-        x = lane < (int)(blockDim.x / 32) ? warp_part[lane] : msa{0.0, 0.0f, -1};
-        for (int off = 16; off > 0; off >>= 1) {
-            msa y = {__shfl_down_sync(0xffffffffu, x.s, off),
-                     __shfl_down_sync(0xffffffffu, x.m, off),
-                     __shfl_down_sync(0xffffffffu, x.a, off)};
-            msa_merge(x, y, T);
-        }
+        x = lane < (int)(blockDim.x / 32) ? warp_part[lane] : msa{0.0, NO_EXPONENT, 0.0f, -1};
+        for (int off = 16; off > 0; off >>= 1)
+            msa_merge<WEIGH>(x, msa_shfl_down(x, off));
     }
     __syncthreads(); /* warp_part may be used again */
     return x;
@@ -234,7 +248,7 @@ struct row_args {
     const void *target, *draft; /* logits */
     int64_t target_stride, draft_stride;
     int32_t K, V, n_target_rows, n_rows;
-    double T;
+    weighing wg;
     row_stats *stats;   /* [n_rows] */
     msa *partials;      /* [n_rows][splits] */
     unsigned *arrivals; /* [n_rows], zero between launches */
@@ -252,18 +266,17 @@ template <typename LT> __device__ __forceinline__ static const LT *row_of(const 
     return static_cast<const LT *>(a.draft) + (int64_t)seq * a.draft_stride + (int64_t)k * a.V;
 }
 
-template <typename LT>
+template <typename LT, bool WEIGH>
 __global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
 {
     /* rows on x, slices on y */
     const int32_t r = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
     const LT *row = row_of<LT>(a, r);
-    /* the sum is not needed when the cut kernel makes it, nor for T = 0 */
-    const double T = a.sum_here ? a.T : 0.0;
+    const sv_softmax_scale sc = a.wg.scale;
     const int32_t lo = min(a.V, split * a.chunk), hi = min(a.V, lo + a.chunk);
-    msa mine = {0.0, 0.0f, -1};
-    for_slice(row, lo, hi, [&](int32_t i, float l) { msa_add(mine, l, i, T); });
-    mine = block_msa(mine, T);
+    msa mine = {0.0, NO_EXPONENT, 0.0f, -1};
+    for_slice(row, lo, hi, [&](int32_t i, float l) { msa_add<WEIGH>(mine, l, i, sc); });
+    mine = block_msa<WEIGH>(mine);
 
     /* publish; the last block of this row to arrive combines */
     __shared__ bool last;
@@ -276,20 +289,20 @@ __global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
     if (!last)
         return;
     __threadfence();
-    msa all = {0.0, 0.0f, -1};
+    msa all = {0.0, NO_EXPONENT, 0.0f, -1};
     for (int32_t s = threadIdx.x; s < a.splits; s += blockDim.x) {
         /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
         const msa *p = a.partials + (int64_t)r * a.splits + s;
-        msa y = {__ldcg(&p->s), __ldcg(&p->m), __ldcg(&p->a)};
-        msa_merge(all, y, T);
+        msa_merge<WEIGH>(all, msa{__ldcg(&p->s), __ldcg(&p->e), __ldcg(&p->m), __ldcg(&p->a)});
     }
-    all = block_msa(all, T);
+    all = block_msa<WEIGH>(all);
     if (threadIdx.x == 0) {
         row_stats st;
-        st.lmax = all.m;
         st.argmax = all.a;
-        st.sum = T > 0.0 ? all.s : 1.0; /* replaced by cut_kernel when it runs */
-        st.thr_key = 0u;                /* everything kept */
+        st.N = all.e;
+        st.sum = WEIGH ? all.s : 1.0; /* replaced by cut_kernel when it runs */
+        st.R = WEIGH ? sv_softmax_reciprocal(all.s) : 1.0;
+        st.thr_key = 0u;              /* everything kept */
         st.thr_i = INT32_MAX;
         a.stats[r] = st;
         a.arrivals[r] = 0; /* re-armed for the next launch */
@@ -333,7 +346,7 @@ struct radix_hist {
 template <typename LT>
 __device__ static void radix_pass(const LT *row, int32_t V, uint32_t thr_key, int32_t thr_i,
                                   uint32_t prefix, uint32_t mask, int shift, bool weighted,
-                                  float lmax, double T, radix_hist &h)
+                                  const sv_softmax_scale &sc, int32_t N, radix_hist &h)
 {
     for (int j = threadIdx.x; j < 256; j += blockDim.x) {
         h.count[j] = 0u;
@@ -347,7 +360,7 @@ __device__ static void radix_pass(const LT *row, int32_t V, uint32_t thr_key, in
         const uint32_t bin = (key >> shift) & 255u;
         atomicAdd(&h.count[bin], 1u);
         if (weighted)
-            atomicAdd(&h.weight[bin], weight(l, lmax, T));
+            atomicAdd(&h.weight[bin], (double)sv_softmax_weight(l, sc, N));
     });
     __syncthreads();
 }
@@ -401,8 +414,8 @@ __global__ static void __launch_bounds__(CUT_THREADS)
     __shared__ double pick_above;
     const int32_t r = (int32_t)blockIdx.x, V = a.V;
     const LT *row = row_of<LT>(a, r);
-    const double T = a.T;
-    const float lmax = a.stats[r].lmax; /* stats_kernel's, finished before this launch */
+    const sv_softmax_scale sc = a.wg.scale;
+    const int32_t N = a.stats[r].N; /* stats_kernel's, finished before this launch */
     uint32_t thr_key = 0u;              /* the kept prefix so far: everything */
     int32_t thr_i = INT32_MAX;
 
@@ -411,7 +424,7 @@ __global__ static void __launch_bounds__(CUT_THREADS)
         uint32_t prefix = 0u, mask = 0u;
         int64_t rest = top_k; /* rank of the wanted token among those under prefix */
         for (int shift = 24; shift >= 0; shift -= 8) {
-            radix_pass(row, V, 0u, INT32_MAX, prefix, mask, shift, false, lmax, T, h);
+            radix_pass(row, V, 0u, INT32_MAX, prefix, mask, shift, false, sc, N, h);
             if (threadIdx.x == 0) {
                 int bin = 255;
                 for (; bin > 0 && (int64_t)h.count[bin] < rest; bin--)
@@ -435,14 +448,14 @@ __global__ static void __launch_bounds__(CUT_THREADS)
         double S = 0.0;
         for_slice(row, 0, V, [&](int32_t i, float l) {
             if (in_prefix(order_key(l), i, thr_key, thr_i))
-                S += weight(l, lmax, T);
+                S += (double)sv_softmax_weight(l, sc, N);
         });
         const double target = top_p * block_sum(S);
         uint32_t prefix = 0u, mask = 0u;
         double above = 0.0; /* weight of the kept tokens ranked above the prefix's range */
         unsigned count_v = 1u;
         for (int shift = 24; shift >= 0; shift -= 8) {
-            radix_pass(row, V, thr_key, thr_i, prefix, mask, shift, true, lmax, T, h);
+            radix_pass(row, V, thr_key, thr_i, prefix, mask, shift, true, sc, N, h);
             if (threadIdx.x == 0) {
                 int pick = -1, last = -1;
                 double acc = above;
@@ -472,7 +485,7 @@ __global__ static void __launch_bounds__(CUT_THREADS)
             __syncthreads();
         }
         /* ties of value v weigh the same: how many of them it takes to cross */
-        const double w_v = weight(key_float(prefix), lmax, T);
+        const double w_v = (double)sv_softmax_weight(key_float(prefix), sc, N);
         int64_t t = count_v;
         if (w_v > 0.0 && count_v > 1u) {
             const double need = (target - above) / w_v;
@@ -495,11 +508,12 @@ __global__ static void __launch_bounds__(CUT_THREADS)
     double sum = 0.0;
     for_slice(row, 0, V, [&](int32_t i, float l) {
         if (in_prefix(order_key(l), i, thr_key, thr_i))
-            sum += weight(l, lmax, T);
+            sum += (double)sv_softmax_weight(l, sc, N);
     });
     sum = block_sum(sum);
     if (threadIdx.x == 0) {
         a.stats[r].sum = sum;
+        a.stats[r].R = sv_softmax_reciprocal(sum);
         a.stats[r].thr_key = thr_key;
         a.stats[r].thr_i = thr_i;
     }
@@ -514,7 +528,7 @@ template <typename LT> struct race_rows {
     const LT *p, *q;
     row_stats sp, sq;
     int32_t hot;
-    double T;
+    weighing wg;
 };
 
 /* Token i's float probabilities for the race, from its logits pl, ql:
@@ -524,8 +538,8 @@ template <typename LT>
 __device__ __forceinline__ static void race_probs(const race_rows<LT> &rr, int32_t i, float pl,
                                                   float ql, float *p, float *q)
 {
-    *p = i == rr.hot ? 0.0f : prob_of(pl, i, rr.sp, rr.T);
-    *q = rr.q && *p > 0.0f ? prob_of(ql, i, rr.sq, rr.T) : 0.0f;
+    *p = i == rr.hot ? 0.0f : prob_of(pl, i, rr.sp, rr.wg);
+    *q = rr.q && *p > 0.0f ? prob_of(ql, i, rr.sq, rr.wg) : 0.0f;
 }
 
 /* The race over tokens [lo, hi), by this thread and its block-mates, 4
@@ -575,6 +589,7 @@ struct verify_args {
     unsigned *arrivals;       /* [B], zero between launches */
     int *bad;
     int prune;                /* race_four's pruning (on but to measure it) */
+    weighing wg;
 };
 
 template <typename LT>
@@ -584,7 +599,7 @@ __global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a
     /* sequences on x, slices on y */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
     const int32_t K = bt.K, V = bt.V;
-    const double T = bt.temperature;
+    const weighing wg = a.wg;
     const uint64_t seed = a.rng ? a.rng[0] : bt.seed;
     const uint64_t index = (a.rng ? a.rng[1] : bt.first_index) + (uint64_t)b;
     const LT *P = static_cast<const LT *>(bt.target_logits) + (int64_t)b * bt.target_stride;
@@ -600,9 +615,9 @@ __global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a
     __shared__ int32_t n_shared;
     if (threadIdx.x < 32) {
         const int32_t n = accept_chain(K, V, x, [&](int32_t k, int32_t t) {
-            const float p = prob_of(canon(to_float(P[(int64_t)k * V + t])), t, SP[k], T);
+            const float p = prob_of(canon(to_float(P[(int64_t)k * V + t])), t, SP[k], wg);
             const double q =
-                Q ? (double)prob_of(canon(to_float(Q[(int64_t)k * V + t])), t, SQ[k], T) : 1.0;
+                Q ? (double)prob_of(canon(to_float(Q[(int64_t)k * V + t])), t, SQ[k], wg) : 1.0;
             const double u = sv_philox_uniform(seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
             return u * q < (double)p;
         });
@@ -624,7 +639,7 @@ __global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a
     rr.q = n < K && Q ? Q + (int64_t)n * V : nullptr;
     rr.sq = rr.q ? SQ[n] : rr.sp;
     rr.hot = (n < K && !Q) ? x[n] : -1;
-    rr.T = T;
+    rr.wg = wg;
     const int32_t lo = min(V, split * a.chunk), hi = min(V, lo + a.chunk);
     race_winner mine = block_best(race_slice(rr, lo, hi, seed, index, (uint32_t)n, a.prune));
 
@@ -684,16 +699,19 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     ra.V = V;
     ra.n_target_rows = (bt->target_stride ? B : 1) * (K + 1);
     ra.n_rows = ra.n_target_rows + (bt->draft_logits ? (bt->draft_stride ? B : 1) * K : 0);
-    ra.T = bt->temperature;
+    const bool greedy = bt->temperature == 0.0;
+    ra.wg.greedy = greedy;
+    ra.wg.scale = greedy ? sv_softmax_scale{1.0f, 0.0f, FLT_MAX} : sv_softmax_scale_of(bt->temperature);
     ra.stats = static_cast<row_stats *>(ws->stats);
     ra.partials = static_cast<msa *>(ws->partials);
     ra.arrivals = ws->row_arrivals;
-    const bool greedy = bt->temperature == 0.0;
     const bool cuts = !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
     ra.sum_here = !cuts;
     ra.splits = splits_for(ws->stats_wave, ra.n_rows, V, SV_LOGITS_MIN_CHUNK);
     ra.chunk = chunk_for(V, ra.splits);
-    stats_kernel<LT><<<dim3((unsigned)ra.n_rows, (unsigned)ra.splits), LG_THREADS, 0, stream>>>(ra);
+    const dim3 stats_grid((unsigned)ra.n_rows, (unsigned)ra.splits);
+    void (*const stats)(row_args) = greedy ? stats_kernel<LT, false> : stats_kernel<LT, true>;
+    stats<<<stats_grid, LG_THREADS, 0, stream>>>(ra);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
@@ -714,6 +732,7 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     va.arrivals = ws->arrivals;
     va.bad = bad;
     va.prune = prune;
+    va.wg = ra.wg;
     verify_kernel<LT><<<dim3((unsigned)B, (unsigned)va.splits), LG_THREADS, 0, stream>>>(va);
     return cudaGetLastError();
 }
@@ -734,7 +753,7 @@ extern "C" int sv_cuda_logits_blocks_per_sm(int *stats_blocks, int *verify_block
 {
     /* the float and bf16 instances differ only in their loads: float's stand for both */
     cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(stats_blocks,
-                                                                  stats_kernel<float>,
+                                                                  stats_kernel<float, true>,
                                                                   LG_THREADS, 0);
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(verify_blocks, verify_kernel<float>,

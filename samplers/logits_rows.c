@@ -6,10 +6,12 @@
  * that unsigned order is float order (-0 is read as +0: the rules compare
  * values, and -0 == +0 ties by index). Both cuts find their threshold digit
  * by digit, 8 bits at a time from the top, over histograms: top-k counts
- * tokens per digit, top-p sums their weights. */
+ * tokens per digit, top-p sums their weights. The weights are
+ * kernels/sv_softmax.h's, bit for bit the GPU's. */
 #include <math.h>
 #include <string.h>
 #include "logits_rows.h"
+#include "sv_softmax.h"
 
 static double logit_at(const void *row, int bf16, int32_t i)
 {
@@ -142,13 +144,21 @@ void sv_logits_row_probs(const void *row, int bf16, int32_t V, double T, int32_t
             p[i] = i == best ? 1.0f : 0.0f;
         return;
     }
+    /* the weights of kernels/sv_softmax.h against the row's largest exponent */
+    const sv_softmax_scale scale = sv_softmax_scale_of(T);
+    int32_t N = INT32_MIN;
+    for (int32_t i = 0; i < V; i++)
+        if (!sv_softmax_void((float)l[i])) {
+            const int32_t n = sv_softmax_exponent((float)l[i], scale);
+            N = n > N ? n : N;
+        }
     const int cut_k = top_k > 0 && top_k < V, cut_p = top_p < 1.0;
     threshold keep = {0, V}; /* key 0 is below every finite logit's: all kept */
     if (cut_k)
         keep = top_k_threshold(l, V, top_k);
     double sum = 0.0;
     for (int32_t i = 0; i < V; i++) {
-        w[i] = kept_by(&keep, key_of(l[i]), i) ? exp((l[i] - l[best]) / T) : 0.0;
+        w[i] = kept_by(&keep, key_of(l[i]), i) ? sv_softmax_weight((float)l[i], scale, N) : 0.0;
         sum += w[i];
     }
     if (cut_p) {
@@ -160,6 +170,7 @@ void sv_logits_row_probs(const void *row, int bf16, int32_t V, double T, int32_t
             sum += w[i];
         }
     }
+    const double R = sv_softmax_reciprocal(sum);
     for (int32_t i = 0; i < V; i++)
-        p[i] = (float)(w[i] / sum);
+        p[i] = sv_softmax_prob((float)w[i], R);
 }

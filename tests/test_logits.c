@@ -3,7 +3,9 @@
  * 1. The rank-threshold method (samplers/logits_rows.c, cuda_fused's) and the
  *    sorting twin (distributions/logits.c) give the same p on random rows,
  *    with exact ties, +-0, float and bfloat16, greedy, top-k, top-p and both:
- *    the same kept tokens, and each p_i within 2 float ulps.
+ *    the same kept tokens, and each p_i within 4 float ulps (the method's
+ *    weights are kernels/sv_softmax.h's float ones, within about 3 ulps of
+ *    the twin's double softmax rounded once).
  * 2. verify --input logits-f32 and logits-bf16 passes ref_logits (family-wise
  *    false-alarm rate 1e-6 per run, seed fixed).
  * 3. Power: a sampler that ignores top_p (ref_logits told top_p = 1) FAILS
@@ -21,6 +23,8 @@
 #include "logits_rows.h"
 #include "sv_harness.h"
 #include "sv_registry.h"
+
+static double worst_ulps; /* the largest |p_twin - p_method| seen, in ulps of p */
 
 /* One row through both; 1 when they agree. */
 static int agree(const double *l, int32_t V, int bf16, const sv_sampling *s, float *a, float *b,
@@ -40,8 +44,10 @@ static int agree(const double *l, int32_t V, int bf16, const sv_sampling *s, flo
         return 0;
     sv_logits_row_probs(raw, bf16, V, s->T, s->top_k, s->top_p, b, work);
     for (int32_t i = 0; i < V; i++) {
-        if ((a[i] > 0.0f) != (b[i] > 0.0f) ||
-            fabs((double)a[i] - (double)b[i]) > 2.0 * ldexp(1.0, -24) * fmax(a[i], b[i])) {
+        const double ulps = fabs((double)a[i] - (double)b[i]) / (ldexp(1.0, -24) * fmax(a[i], b[i]));
+        if (a[i] > 0.0f && ulps > worst_ulps)
+            worst_ulps = ulps;
+        if ((a[i] > 0.0f) != (b[i] > 0.0f) || ulps > 4.0) {
             fprintf(stderr, "  V=%d %s T=%g top_k=%d top_p=%g: token %d: twin %.9g, method %.9g\n",
                     V, bf16 ? "bf16" : "f32", s->T, s->top_k, s->top_p, i, (double)a[i],
                     (double)b[i]);
@@ -84,9 +90,10 @@ static void method_matches_twin(void)
         free(raw);
     }
     gsl_rng_free(r);
-    printf("  %zu of %zu rows agree\n", agreed, rows);
+    printf("  %zu of %zu rows agree; the largest difference of a p_i: %.2f ulps\n", agreed, rows,
+           worst_ulps);
     CHECK(rows == 480 && agreed == rows);
-    feature("rank threshold (cuda_fused's method) = sorting twin: same kept set, p within 2 ulps");
+    feature("rank threshold (cuda_fused's method) = sorting twin: same kept set, p within 4 ulps");
 }
 
 static sv_report *run(const sv_sampler *s, int32_t input, const char *const *specs,
