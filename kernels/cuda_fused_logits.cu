@@ -147,9 +147,10 @@ __device__ __forceinline__ static bool in_prefix(uint32_t key, int32_t i, uint32
     return key > thr_key || (key == thr_key && i <= thr_i);
 }
 
-/* How a row's logits weigh: greedy (T = 0), or sv_softmax.h's weights. */
+/* How a row's logits weigh: greedy (T = 0), or sv_softmax.h's weights, over
+ * a kept prefix when top-k or top-p cut (else every token is kept). */
 struct weighing {
-    bool greedy;
+    bool greedy, cut;
     sv_softmax_scale scale;
 };
 
@@ -159,16 +160,12 @@ __device__ __forceinline__ static float prob_of(float l, int32_t i, const row_st
 {
     if (wg.greedy)
         return i == st.argmax ? 1.0f : 0.0f;
-    if (!in_prefix(order_key(l), i, st.thr_key, st.thr_i))
+    if (wg.cut && !in_prefix(order_key(l), i, st.thr_key, st.thr_i))
         return 0.0f;
     return sv_softmax_prob(sv_softmax_weight(l, wg.scale, st.N), st.R);
 }
 
 /* ---- 1. stats_kernel: argmax, or the largest exponent and the sum ------------- */
-
-/* No exponent yet: far below any n_i (|n_i| <= about 2^16), and far enough
- * above INT32_MIN that differences of exponents do not overflow. */
-#define NO_EXPONENT (-(1 << 30))
 
 /* A running summary of a slice: for T = 0 the largest logit and its first
  * index (a < 0: nothing yet); for T > 0 the largest exponent e and the sum
@@ -189,15 +186,32 @@ __device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i,
             x.m = l, x.a = i;
         return;
     }
-    if (sv_softmax_void(l))
-        return;
     float f;
-    const int32_t n = sv_softmax_split(l, sc, &f);
+    const int32_t n = sv_softmax_split(l, sc, &f); /* SV_SOFTMAX_VOID: weighs 0 */
     if (n > x.e) { /* exact: a power of two */
         x.s = ldexp(x.s, x.e - n);
         x.e = n;
     }
     x.s += (double)sv_softmax_scaled(f, n, x.e);
+}
+
+/* Four logits at once (T > 0): one test of the running exponent for all. */
+__device__ __forceinline__ static void msa_add4(msa &x, const float l[4],
+                                                const sv_softmax_scale &sc)
+{
+    float f[4];
+    int32_t n[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        n[j] = sv_softmax_split(l[j], sc, &f[j]);
+    const int32_t top = max(max(n[0], n[1]), max(n[2], n[3]));
+    if (top > x.e) {
+        x.s = ldexp(x.s, x.e - top);
+        x.e = top;
+    }
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        x.s += (double)sv_softmax_scaled(f[j], n[j], x.e);
 }
 
 template <bool WEIGH> __device__ __forceinline__ static void msa_merge(msa &x, const msa &y)
@@ -235,7 +249,8 @@ template <bool WEIGH> __device__ static msa block_msa(msa x)
         warp_part[warp] = x;
     __syncthreads();
     if (warp == 0) {
-        x = lane < (int)(blockDim.x / 32) ? warp_part[lane] : msa{0.0, NO_EXPONENT, 0.0f, -1};
+        x = lane < (int)(blockDim.x / 32) ? warp_part[lane]
+                                          : msa{0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
         for (int off = 16; off > 0; off >>= 1)
             msa_merge<WEIGH>(x, msa_shfl_down(x, off));
     }
@@ -274,8 +289,20 @@ __global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
     const LT *row = row_of<LT>(a, r);
     const sv_softmax_scale sc = a.wg.scale;
     const int32_t lo = min(a.V, split * a.chunk), hi = min(a.V, lo + a.chunk);
-    msa mine = {0.0, NO_EXPONENT, 0.0f, -1};
-    for_slice(row, lo, hi, [&](int32_t i, float l) { msa_add<WEIGH>(mine, l, i, sc); });
+    msa mine = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
+    if (WEIGH) { /* four logits a step, as they are loaded; -0 weighs as +0 */
+        const int32_t body_end = aligned4(row + lo) ? lo + ((hi - lo) & ~3) : lo;
+        for (int32_t i0 = lo + 4 * (int32_t)threadIdx.x; i0 < body_end;
+             i0 += 4 * (int32_t)blockDim.x) {
+            float v[4];
+            load4(row + i0, v);
+            msa_add4(mine, v, sc);
+        }
+        for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x)
+            msa_add<true>(mine, to_float(row[i]), i, sc);
+    } else {
+        for_slice(row, lo, hi, [&](int32_t i, float l) { msa_add<false>(mine, l, i, sc); });
+    }
     mine = block_msa<WEIGH>(mine);
 
     /* publish; the last block of this row to arrive combines */
@@ -289,7 +316,7 @@ __global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
     if (!last)
         return;
     __threadfence();
-    msa all = {0.0, NO_EXPONENT, 0.0f, -1};
+    msa all = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
     for (int32_t s = threadIdx.x; s < a.splits; s += blockDim.x) {
         /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
         const msa *p = a.partials + (int64_t)r * a.splits + s;
@@ -593,7 +620,7 @@ struct verify_args {
 };
 
 template <typename LT>
-__global__ static void __launch_bounds__(LG_THREADS) verify_kernel(verify_args a)
+__global__ static void __launch_bounds__(LG_THREADS, 3) verify_kernel(verify_args a)
 {
     const sv_batch &bt = a.bt;
     /* sequences on x, slices on y */
@@ -701,11 +728,12 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     ra.n_rows = ra.n_target_rows + (bt->draft_logits ? (bt->draft_stride ? B : 1) * K : 0);
     const bool greedy = bt->temperature == 0.0;
     ra.wg.greedy = greedy;
+    ra.wg.cut = !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
     ra.wg.scale = greedy ? sv_softmax_scale{1.0f, 0.0f, FLT_MAX} : sv_softmax_scale_of(bt->temperature);
     ra.stats = static_cast<row_stats *>(ws->stats);
     ra.partials = static_cast<msa *>(ws->partials);
     ra.arrivals = ws->row_arrivals;
-    const bool cuts = !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
+    const bool cuts = ra.wg.cut;
     ra.sum_here = !cuts;
     ra.splits = splits_for(ws->stats_wave, ra.n_rows, V, SV_LOGITS_MIN_CHUNK);
     ra.chunk = chunk_for(V, ra.splits);

@@ -12,7 +12,8 @@
  *     n_i = rint(z_hi),  f_i = (z_hi - n_i) + z_lo   (|f_i| <= 0.502)
  *     m_i = 2^f_i by a fixed degree-6 polynomial in float FMAs
  *     w_i = m_i 2^(n_i - N),  N = the row's largest n_i  (w_i = 0 when
- *           n_i - N < -126, or when the logit is NaN or -inf)
+ *           n_i - N < -125, or when the logit is NaN or -inf: its n_i is
+ *           SV_SOFTMAX_VOID, far below every N)
  *     S = the sum of the kept w_i in double,  R = 1 / S (0 if S = 0),
  *     p_i = w_i R in double, rounded to float.
  * w_i is 2^(l_i c - N) within 1.6 float ulps (the polynomial's 1.4, f's
@@ -89,17 +90,33 @@ SV_HD float sv_softmax_float(uint32_t bits)
 #define SV_SOFTMAX_FMA fmaf
 #endif
 
-/* n_i (returned) and f_i of logit l. rint by the float 1.5 2^23, past which
- * floats are the integers: z_hi + 1.5 2^23 rounds z_hi to an integer (ties
- * to even), whose value its low bits hold. z_hi - n is exact (Sterbenz). */
+/* The largest exponent of a row with no weighing logit (below every n_i,
+ * |n_i| <= about 2^16, and far enough from INT32_MIN that differences do
+ * not overflow), and the exponent of a logit that weighs nothing. */
+#define SV_SOFTMAX_NO_EXPONENT (-(1 << 30))
+#define SV_SOFTMAX_VOID (SV_SOFTMAX_NO_EXPONENT - 1024)
+
+/* 1 for a logit that weighs nothing whatever its row: NaN or -inf. */
+SV_HD int sv_softmax_void(float l)
+{
+    return !(l > -INFINITY);
+}
+
+/* n_i (returned; SV_SOFTMAX_VOID for a void logit) and f_i of logit l.
+ * rint by the float 1.5 2^23, past which floats are the integers: z_hi +
+ * 1.5 2^23 rounds z_hi to an integer (ties to even), whose value its low
+ * bits hold. z_hi - n is exact (Sterbenz). No branch: a kernel's lanes
+ * stay together. */
 SV_HD int32_t sv_softmax_split(float l, sv_softmax_scale s, float *f)
 {
+    const int is_void = sv_softmax_void(l);
     l = fminf(fmaxf(l, -s.lmax), s.lmax);
     const float z_hi = SV_SOFTMAX_MUL(l, s.hi);
     const float z_lo = SV_SOFTMAX_FMA(l, s.lo, SV_SOFTMAX_FMA(l, s.hi, -z_hi));
     const float t = SV_SOFTMAX_ADD(z_hi, 0x1.8p23f);
     *f = SV_SOFTMAX_ADD(SV_SOFTMAX_SUB(z_hi, SV_SOFTMAX_SUB(t, 0x1.8p23f)), z_lo);
-    return (int32_t)(sv_softmax_bits(t) - 0x4b400000u);
+    const int32_t n = (int32_t)(sv_softmax_bits(t) - 0x4b400000u);
+    return is_void ? SV_SOFTMAX_VOID : n;
 }
 
 /* 2^f for |f| <= 0.502 (1.4 ulps): interpolation at the 7 Chebyshev nodes
@@ -115,37 +132,27 @@ SV_HD float sv_softmax_exp2_frac(float f)
     return SV_SOFTMAX_FMA(r, f, 1.0f);
 }
 
-/* 1 for a logit that weighs nothing whatever its row: NaN or -inf. */
-SV_HD int sv_softmax_void(float l)
-{
-    return !(l > -INFINITY);
-}
-
-/* n_i: what the logit brings to its row's largest exponent N. */
+/* n_i: what the logit brings to its row's largest exponent N, which
+ * starts at SV_SOFTMAX_NO_EXPONENT. */
 SV_HD int32_t sv_softmax_exponent(float l, sv_softmax_scale s)
 {
     float f;
     return sv_softmax_split(l, s, &f);
 }
 
-/* 2^k as a float for k in [-126, 0]; 0 below. */
-SV_HD float sv_softmax_pow2(int32_t k)
-{
-    return k >= -126 ? sv_softmax_float((uint32_t)(k + 127) << 23) : 0.0f;
-}
-
 /* m 2^(n - e) for the logit whose n and f sv_softmax_split gave, against
- * exponent e >= n. */
+ * exponent e >= n: m's exponent bits lowered by e - n (exact: m >= 0.7, so
+ * for n - e >= -125 the result is a normal float); 0 below. */
 SV_HD float sv_softmax_scaled(float f, int32_t n, int32_t e)
 {
-    return SV_SOFTMAX_MUL(sv_softmax_exp2_frac(f), sv_softmax_pow2(n - e));
+    const int32_t k = n - e;
+    const uint32_t m = sv_softmax_bits(sv_softmax_exp2_frac(f));
+    return k >= -125 ? sv_softmax_float(m + ((uint32_t)k << 23)) : 0.0f;
 }
 
 /* w_i of logit l in a row whose largest exponent is N. */
 SV_HD float sv_softmax_weight(float l, sv_softmax_scale s, int32_t N)
 {
-    if (sv_softmax_void(l))
-        return 0.0f;
     float f;
     const int32_t n = sv_softmax_split(l, s, &f);
     return sv_softmax_scaled(f, n, N);

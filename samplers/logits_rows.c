@@ -146,12 +146,11 @@ void sv_logits_row_probs(const void *row, int bf16, int32_t V, double T, int32_t
     }
     /* the weights of kernels/sv_softmax.h against the row's largest exponent */
     const sv_softmax_scale scale = sv_softmax_scale_of(T);
-    int32_t N = INT32_MIN;
-    for (int32_t i = 0; i < V; i++)
-        if (!sv_softmax_void((float)l[i])) {
-            const int32_t n = sv_softmax_exponent((float)l[i], scale);
-            N = n > N ? n : N;
-        }
+    int32_t N = SV_SOFTMAX_NO_EXPONENT;
+    for (int32_t i = 0; i < V; i++) {
+        const int32_t n = sv_softmax_exponent((float)l[i], scale);
+        N = n > N ? n : N;
+    }
     const int cut_k = top_k > 0 && top_k < V, cut_p = top_p < 1.0;
     threshold keep = {0, V}; /* key 0 is below every finite logit's: all kept */
     if (cut_k)
