@@ -63,7 +63,9 @@ typedef enum sv_sampler_status {
  *   otherwise keep the first top_k ranked tokens (top_k <= 0 or >= V: all),
  *   weigh them exp((l - l_max) / temperature), and then keep the shortest
  *   ranked prefix whose share of that weight reaches top_p (the token that
- *   crosses it is kept; top_p >= 1: all); p is the kept weights normalized.
+ *   crosses it is kept; top_p >= 1: all); p is the kept weights normalized,
+ *   to float accuracy (cuda_fused's weights are kernels/sv_softmax.h's float
+ *   ones, within a few ulps of the exact softmax).
  * distributions/logits.c is the harness's twin of these rules: the p and q
  * the statistics compare against. */
 typedef enum sv_input {
