@@ -133,8 +133,7 @@ __device__ __forceinline__ static void for_slice(const LT *row, int32_t lo, int3
 /* ---- one row's summary --------------------------------------------------------- */
 
 struct row_stats {
-    double sum;       /* S, the sum of the kept weights (sv_softmax.h); 1 when T = 0 */
-    double R;         /* 1 / S: p_i = w_i R */
+    double R;         /* 1 / S, S the sum of the kept weights (sv_softmax.h): p_i = w_i R */
     int32_t N;        /* the row's largest exponent n_i */
     int32_t argmax;   /* the first-ranked token */
     uint32_t thr_key; /* kept <=> key > thr_key || (key == thr_key && i <= thr_i) */
@@ -177,6 +176,15 @@ struct msa {
     int32_t a;
 };
 
+/* The sum taken against exponent n once n exceeds x's: exact, a power of two. */
+__device__ __forceinline__ static void msa_raise(msa &x, int32_t n)
+{
+    if (n > x.e) {
+        x.s = ldexp(x.s, x.e - n);
+        x.e = n;
+    }
+}
+
 template <bool WEIGH>
 __device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i,
                                                const sv_softmax_scale &sc)
@@ -188,10 +196,7 @@ __device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i,
     }
     float f;
     const int32_t n = sv_softmax_split(l, sc, &f); /* SV_SOFTMAX_VOID: weighs 0 */
-    if (n > x.e) { /* exact: a power of two */
-        x.s = ldexp(x.s, x.e - n);
-        x.e = n;
-    }
+    msa_raise(x, n);
     x.s += (double)sv_softmax_scaled(f, n, x.e);
 }
 
@@ -204,11 +209,7 @@ __device__ __forceinline__ static void msa_add4(msa &x, const float l[4],
 #pragma unroll
     for (int j = 0; j < 4; j++)
         n[j] = sv_softmax_split(l[j], sc, &f[j]);
-    const int32_t top = max(max(n[0], n[1]), max(n[2], n[3]));
-    if (top > x.e) {
-        x.s = ldexp(x.s, x.e - top);
-        x.e = top;
-    }
+    msa_raise(x, max(max(n[0], n[1]), max(n[2], n[3])));
 #pragma unroll
     for (int j = 0; j < 4; j++)
         x.s += (double)sv_softmax_scaled(f[j], n[j], x.e);
@@ -327,8 +328,7 @@ __global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
         row_stats st;
         st.argmax = all.a;
         st.N = all.e;
-        st.sum = WEIGH ? all.s : 1.0; /* replaced by cut_kernel when it runs */
-        st.R = WEIGH ? sv_softmax_reciprocal(all.s) : 1.0;
+        st.R = WEIGH ? sv_softmax_reciprocal(all.s) : 1.0; /* cut_kernel's when it runs */
         st.thr_key = 0u;              /* everything kept */
         st.thr_i = INT32_MAX;
         a.stats[r] = st;
@@ -539,7 +539,6 @@ __global__ static void __launch_bounds__(CUT_THREADS)
     });
     sum = block_sum(sum);
     if (threadIdx.x == 0) {
-        a.stats[r].sum = sum;
         a.stats[r].R = sv_softmax_reciprocal(sum);
         a.stats[r].thr_key = thr_key;
         a.stats[r].thr_i = thr_i;

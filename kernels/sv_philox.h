@@ -12,6 +12,7 @@
 #define SV_PHILOX_H
 
 #include <stdint.h>
+#include <string.h>
 #include <Random123/philox.h>
 
 #if defined(__CUDACC__)
@@ -19,6 +20,30 @@
 #else
 #define SV_HD static inline
 #endif
+
+/* A float's bits and back, on host and device (the race's bounds and the
+ * logits mode's weights work on them). */
+SV_HD uint32_t sv_float_bits(float f)
+{
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(f);
+#else
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+#endif
+}
+
+SV_HD float sv_bits_float(uint32_t bits)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(bits);
+#else
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+#endif
+}
 
 /* Who consumes a number. The harness drafts with SV_PURPOSE_DRAFT; samplers
  * use ACCEPT for the test of draft k and FINAL for the token after the last

@@ -27,7 +27,6 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 #include "sv_philox.h"
 
 #define SV_RACE_MARGIN (1.0f + 0x1p-16f)
@@ -35,14 +34,8 @@
 /* (x >> 9) * 2^-23 exactly: x's top 23 bits as a float in [0, 1). */
 SV_HD float sv_race_top23(uint32_t x)
 {
-    uint32_t bits = 0x3f800000u | (x >> 9); /* 1.m in [1, 2) */
-#if defined(__CUDA_ARCH__)
-    float f = __uint_as_float(bits);
-#else
-    float f;
-    memcpy(&f, &bits, sizeof f);
-#endif
-    return f - 1.0f; /* exact: both in [1, 2), a multiple of 2^-23 */
+    /* 1.m in [1, 2), less 1: exact, a multiple of 2^-23 */
+    return sv_bits_float(0x3f800000u | (x >> 9)) - 1.0f;
 }
 
 /* A float <= 1 - u: u < (hi + 1) 2^-32, so 1 - u > ~hi 2^-32 >= this. 0 or

@@ -33,8 +33,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
-#include "sv_philox.h" /* SV_HD */
+#include "sv_philox.h" /* SV_HD, sv_float_bits, sv_bits_float */
 
 /* c = log2(e) / T as c_hi + c_lo, and the clamp of the logits. */
 typedef struct sv_softmax_scale {
@@ -52,29 +51,6 @@ SV_HD sv_softmax_scale sv_softmax_scale_of(double T)
     const double lmax = 65536.0 / c;
     s.lmax = lmax < (double)FLT_MAX ? (float)lmax : FLT_MAX;
     return s;
-}
-
-/* The float's bits, and back (host and device). */
-SV_HD uint32_t sv_softmax_bits(float f)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(f);
-#else
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    return bits;
-#endif
-}
-
-SV_HD float sv_softmax_float(uint32_t bits)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(bits);
-#else
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-#endif
 }
 
 /* Rounded float arithmetic that nvcc may not fuse into FMAs, and FMAs. */
@@ -115,7 +91,7 @@ SV_HD int32_t sv_softmax_split(float l, sv_softmax_scale s, float *f)
     const float z_lo = SV_SOFTMAX_FMA(l, s.lo, SV_SOFTMAX_FMA(l, s.hi, -z_hi));
     const float t = SV_SOFTMAX_ADD(z_hi, 0x1.8p23f);
     *f = SV_SOFTMAX_ADD(SV_SOFTMAX_SUB(z_hi, SV_SOFTMAX_SUB(t, 0x1.8p23f)), z_lo);
-    const int32_t n = (int32_t)(sv_softmax_bits(t) - 0x4b400000u);
+    const int32_t n = (int32_t)(sv_float_bits(t) - 0x4b400000u);
     return is_void ? SV_SOFTMAX_VOID : n;
 }
 
@@ -146,8 +122,8 @@ SV_HD int32_t sv_softmax_exponent(float l, sv_softmax_scale s)
 SV_HD float sv_softmax_scaled(float f, int32_t n, int32_t e)
 {
     const int32_t k = n - e;
-    const uint32_t m = sv_softmax_bits(sv_softmax_exp2_frac(f));
-    return k >= -125 ? sv_softmax_float(m + ((uint32_t)k << 23)) : 0.0f;
+    const uint32_t m = sv_float_bits(sv_softmax_exp2_frac(f));
+    return k >= -125 ? sv_bits_float(m + ((uint32_t)k << 23)) : 0.0f;
 }
 
 /* w_i of logit l in a row whose largest exponent is N. */
