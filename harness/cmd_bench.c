@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "bench.h"
+#include "fused_tuning.h"
 #include "recorded_args.h"
 #include "sv_harness.h"
 
@@ -363,7 +364,16 @@ int sv_cmd_bench(int argc, char **argv)
     return sv_fail(SV_EENV, "bench needs CUDA, and this specverify was built without it "
                    "(no nvcc at configure time)");
 #else
-    char command[1024] = "specverify";
+    /* cuda_fused's knobs set in the environment lead the command, so that
+     * the line recorded beside the numbers reproduces them */
+    sv_fused_tuning tuning;
+    char knobs[160];
+    if (sv_fused_tuning_read(&tuning, knobs, sizeof knobs) != 0)
+        return sv_fail(SV_EBAD, "%s", knobs);
+    sv_fused_tuning_describe(&tuning, knobs, sizeof knobs);
+    const int tuned = strcmp(knobs, "default") != 0;
+    char command[1024];
+    snprintf(command, sizeof command, "%s%sspecverify", tuned ? knobs : "", tuned ? " " : "");
     for (int i = 0; i < argc; i++)
         snprintf(command + strlen(command), sizeof command - strlen(command), " %s", argv[i]);
     sv_bench_device dev;
@@ -371,6 +381,8 @@ int sv_cmd_bench(int argc, char **argv)
     if (rc != SV_OK)
         return rc;
     device_line(stdout, &dev);
+    if (tuned)
+        printf("cuda_fused tuned by the environment: %s\n", knobs);
     const size_t total = (size_t)a.n_samplers * a.n_B * a.n_K * a.n_V * a.n_accept;
     sv_bench_point *pts = calloc(total, sizeof *pts);
     if (!pts)

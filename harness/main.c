@@ -1,6 +1,7 @@
 /* main.c: specverify, the command line. */
 #include <stdio.h>
 #include <string.h>
+#include "fused_tuning.h"
 #include "sv_harness.h"
 
 int sv_cmd_record(int argc, char **argv); /* cmd_record.c */
@@ -26,8 +27,25 @@ static void usage(FILE *out)
             "  list       samplers, suites and case families\n"
             "  help       this text; 'specverify COMMAND --help' for one command\n"
             "\n"
+            "environment (cuda_fused's speed, never its tokens; README, Benchmarks):\n"
+            "  SV_FUSED_PRUNE=0|1   0: time every token of the race exactly (default 1)\n"
+            "  SV_FUSED_DEPTH=1|2   rounds of rows in flight per thread (default 1)\n"
+            "  SV_FUSED_SPLITS=N    blocks per sequence (default: one wave of the GPU)\n"
+            "\n"
             "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
             "3 environment.\n");
+}
+
+/* The environment's knobs (cuda_fused's, fused_tuning.h), checked before
+ * any command runs: a typo must not be a run with the defaults. */
+static int environment_ok(void)
+{
+    sv_fused_tuning tuning;
+    char err[160];
+    if (sv_fused_tuning_read(&tuning, err, sizeof err) == 0)
+        return 1;
+    fprintf(stderr, "specverify: %s\n", err);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -37,6 +55,10 @@ int main(int argc, char **argv)
         return SV_EBAD;
     }
     const char *cmd = argv[1];
+    const int asks_help = strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+                          strcmp(cmd, "-h") == 0 || strcmp(cmd, "--version") == 0;
+    if (!asks_help && !environment_ok())
+        return SV_EBAD;
     int rc;
     if (strcmp(cmd, "verify") == 0) {
         rc = sv_cmd_verify(argc - 1, argv + 1);

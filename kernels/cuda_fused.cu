@@ -62,7 +62,11 @@ struct fused_args {
 
 /* The race over tokens [lo, hi) of row p (and q when not NULL; token `hot`,
  * the one-hot drafter's draft, weighs 0), by this thread and its
- * block-mates, 4 tokens a lane per round; returns this thread's best. */
+ * block-mates, 4 tokens a lane per round; returns this thread's best.
+ * DEPTH rounds of rows are in flight ahead of the round being raced (1 by
+ * default; SV_FUSED_DEPTH=2 keeps twice the bytes in flight for 8 more
+ * registers, an experiment the GPU has yet to measure). */
+template <int DEPTH>
 __device__ static race_winner race_slice(const float *p, const float *q, int32_t hot,
                                          int32_t lo, int32_t hi, uint64_t seed, uint64_t index,
                                          uint32_t n, bool prune)
@@ -74,22 +78,27 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
                        (q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
     const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
     /* rounds over the body: the same count for every lane, as race_four
-     * needs; each round's rows are loaded a round ahead, so that they are in
-     * flight while the round before draws its Philox numbers */
+     * needs; each round's rows are loaded DEPTH rounds ahead, so that they
+     * are in flight while the rounds before draw their Philox numbers */
     const int32_t step = 4 * (int32_t)blockDim.x;
-    float4 p_next = {0.0f, 0.0f, 0.0f, 0.0f}, q_next = p_next;
-    auto fetch = [&](int32_t i0) {
+    float4 p_ahead[DEPTH] = {}, q_ahead[DEPTH] = {}; /* [d]: the rows of round + 1 + d */
+    auto fetch = [&](int32_t i0, float4 &p4, float4 &q4) { /* past the body: left as they are */
         if (i0 < body_end) {
-            p_next = *reinterpret_cast<const float4 *>(p + i0);
+            p4 = *reinterpret_cast<const float4 *>(p + i0);
             if (q)
-                q_next = *reinterpret_cast<const float4 *>(q + i0);
+                q4 = *reinterpret_cast<const float4 *>(q + i0);
         }
     };
-    fetch(lo + 4 * (int32_t)threadIdx.x);
+#pragma unroll
+    for (int d = 0; d < DEPTH; d++)
+        fetch(lo + 4 * (int32_t)threadIdx.x + d * step, p_ahead[d], q_ahead[d]);
     for (int32_t base = lo; base < body_end; base += step) {
         const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
-        const float4 p4 = p_next, q4 = q_next;
-        fetch(i0 + step);
+        const float4 p4 = p_ahead[0], q4 = q_ahead[0];
+#pragma unroll
+        for (int d = 0; d + 1 < DEPTH; d++)
+            p_ahead[d] = p_ahead[d + 1], q_ahead[d] = q_ahead[d + 1];
+        fetch(i0 + DEPTH * step, p_ahead[DEPTH - 1], q_ahead[DEPTH - 1]);
         float pv[4] = {0.0f, 0.0f, 0.0f, 0.0f}, qv[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         if (i0 < body_end) {
             pv[0] = p4.x, pv[1] = p4.y, pv[2] = p4.z, pv[3] = p4.w;
@@ -110,6 +119,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
     return best;
 }
 
+template <int DEPTH>
 __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args a)
 {
     const sv_batch &bt = a.bt;
@@ -150,7 +160,7 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     const float *q = use_q ? Q + (int64_t)n * V : nullptr;
     const int32_t hot = (n < K && Q == nullptr) ? x[n] : -1; /* one-hot drafter */
     const int32_t lo = min(V, split * a.chunk), hi = min(V, lo + a.chunk);
-    race_winner mine = race_slice(p, q, hot, lo, hi, seed, index, (uint32_t)n, a.prune);
+    race_winner mine = race_slice<DEPTH>(p, q, hot, lo, hi, seed, index, (uint32_t)n, a.prune);
     mine = block_best(mine);
 
     /* publish; the last block of this sequence to arrive combines */
@@ -162,7 +172,8 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
         token = all.i;
     __syncthreads();
     if (token < 0 && (use_q || hot >= 0)) {
-        race_winner again = race_slice(p, nullptr, -1, 0, V, seed, index, (uint32_t)n, a.prune);
+        race_winner again =
+            race_slice<DEPTH>(p, nullptr, -1, 0, V, seed, index, (uint32_t)n, a.prune);
         again = block_best(again);
         if (threadIdx.x == 0)
             token = again.i;
@@ -174,9 +185,17 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     }
 }
 
+/* The kernel of a prefetch depth (1 or 2). A function pointer, not
+ * fused_kernel<DEPTH><<<>>>: one launch line serves both depths. */
+typedef void (*fused_kernel_fn)(fused_args);
+static fused_kernel_fn fused_kernel_of(int depth)
+{
+    return depth == 2 ? fused_kernel<2> : fused_kernel<1>;
+}
+
 extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits,
                                     void *winners, unsigned *arrivals, int *bad,
-                                    int shared_uniform, int prune)
+                                    int shared_uniform, int prune, int depth)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
@@ -192,13 +211,14 @@ extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int
     a.shared_uniform = shared_uniform;
     a.prune = prune;
     dim3 grid((unsigned)bt->B, (unsigned)splits);
-    fused_kernel<<<grid, FUSED_THREADS, 0, (cudaStream_t)bt->stream>>>(a);
+    const fused_kernel_fn kernel = fused_kernel_of(depth);
+    kernel<<<grid, FUSED_THREADS, 0, (cudaStream_t)bt->stream>>>(a);
     return (int)cudaGetLastError();
 }
 
-extern "C" int sv_cuda_fused_blocks_per_sm(int *blocks)
+extern "C" int sv_cuda_fused_blocks_per_sm(int depth, int *blocks)
 {
-    return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fused_kernel,
+    return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fused_kernel_of(depth),
                                                               FUSED_THREADS, 0);
 }
 

@@ -23,13 +23,15 @@ int sv_cuda_naive_launch(const sv_batch *bt, int *bad);
  * counters, zero before the first launch (each launch leaves them zero).
  * shared_uniform != 0 is the broken variant cuda_fused_shared_uniform. *bad
  * as for cuda_naive. prune = 0 times every token of the race exactly (the
- * same tokens, slower: to measure what pruning gains). Never synchronizes
- * with the host. */
+ * same tokens, slower: to measure what pruning gains). depth (1 or 2) is
+ * how many rounds of the row pair each thread keeps in flight (the same
+ * tokens either way). Never synchronizes with the host. */
 int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits, void *winners,
-                         unsigned *arrivals, int *bad, int shared_uniform, int prune);
+                         unsigned *arrivals, int *bad, int shared_uniform, int prune, int depth);
 size_t sv_cuda_fused_winner_bytes(void);
-/* How many cuda_fused blocks one SM holds at once (the occupancy API). */
-int sv_cuda_fused_blocks_per_sm(int *blocks);
+/* How many cuda_fused blocks of a depth one SM holds at once (the
+ * occupancy API). */
+int sv_cuda_fused_blocks_per_sm(int depth, int *blocks);
 
 /* cuda_fused in a logits mode (bt->input SV_INPUT_LOGITS_F32 or _BF16; every
  * pointer in bt device memory): row stats of every row (l_max, argmax, the

@@ -8,17 +8,17 @@
  * B), launches, and waits only to read back the bad-input flag, because the
  * contract returns a status. The launch itself never synchronizes.
  *
- * SV_FUSED_PRUNE=0 in the environment turns the race's pruning off: the
- * same tokens, every one timed exactly, to measure what pruning gains (it
- * is on otherwise). */
+ * The environment's SV_FUSED_PRUNE, SV_FUSED_DEPTH and SV_FUSED_SPLITS
+ * (fused_tuning.h) change how fast the kernels are, not their tokens: init
+ * reads them, and refuses a value it does not know. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <cuda_runtime_api.h>
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
 #include "cuda_flag.h"
+#include "fused_tuning.h"
 #include "sv_cuda_enqueue.h"
 
 typedef struct fused_state {
@@ -29,15 +29,17 @@ typedef struct fused_state {
     sv_cuda_logits_ws lws;  /* their workspace; all NULL when inputs is 0 */
     sv_cuda_flag bad;
     int shared_uniform;
-    int prune;        /* the race's pruning: 1 but under SV_FUSED_PRUNE=0 */
-    const char *name; /* for messages */
+    sv_fused_tuning tuning; /* from the environment */
+    const char *name;       /* for messages */
 } fused_state;
 
 /* Blocks per sequence: as many as one wave of the GPU holds (all blocks
  * resident at once: a second, partial wave would double the time), each at
- * least SV_FUSED_MIN_CHUNK tokens, at least 1. */
+ * least SV_FUSED_MIN_CHUNK tokens, at least 1; or SV_FUSED_SPLITS. */
 static int32_t splits_for(const fused_state *s, int32_t B, int32_t V)
 {
+    if (s->tuning.splits > 0)
+        return s->tuning.splits;
     int32_t by_fill = s->blocks_per_sm * s->sm_count / B;
     int32_t by_size = (V + SV_FUSED_MIN_CHUNK - 1) / SV_FUSED_MIN_CHUNK;
     int32_t splits = by_fill < by_size ? by_fill : by_size;
@@ -114,18 +116,25 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
                                : SV_INPUT_BIT(SV_INPUT_LOGITS_F32) |
                                      SV_INPUT_BIT(SV_INPUT_LOGITS_BF16);
     s->shared_uniform = shared_uniform;
-    const char *prune = getenv("SV_FUSED_PRUNE");
-    s->prune = !(prune && strcmp(prune, "0") == 0);
     s->name = shared_uniform ? "cuda_fused_shared_uniform" : "cuda_fused";
+    char bad_knob[160];
+    if (sv_fused_tuning_read(&s->tuning, bad_knob, sizeof bad_knob) != 0) {
+        fprintf(stderr, "%s: %s\n", s->name, bad_knob);
+        free(s);
+        *state = NULL;
+        return SV_SAMPLER_EINVAL;
+    }
     int device = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess)
-        e = (cudaError_t)sv_cuda_fused_blocks_per_sm(&s->blocks_per_sm);
-    /* B * splits_for(B) <= max(one wave, B) for every B <= max_B */
-    const size_t winners =
-        (size_t)s->blocks_per_sm * (size_t)s->sm_count + (size_t)s->max_B;
+        e = (cudaError_t)sv_cuda_fused_blocks_per_sm(s->tuning.depth, &s->blocks_per_sm);
+    /* B * splits_for(B) <= max(one wave, B) for every B <= max_B, or
+     * max_B * SV_FUSED_SPLITS */
+    size_t winners = (size_t)s->blocks_per_sm * (size_t)s->sm_count + (size_t)s->max_B;
+    if (s->tuning.splits > 0 && (size_t)s->max_B * (size_t)s->tuning.splits > winners)
+        winners = (size_t)s->max_B * (size_t)s->tuning.splits;
     char what[96] = "querying the device";
     if (e == cudaSuccess) {
         snprintf(what, sizeof what, "allocating the per-block winners, %zu bytes",
@@ -169,12 +178,13 @@ int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
     if (bt->input != SV_INPUT_PROBS) {
         if (!logits_batch_ok(s, bt))
             return SV_SAMPLER_EINVAL;
-        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device, s->prune);
+        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device, s->tuning.prune);
         return e == 0 ? SV_SAMPLER_OK
                       : sv_cuda_status(s->name, "launching the logits kernels", e);
     }
     int e = sv_cuda_fused_launch(bt, rng, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
-                                 s->bad.device, s->shared_uniform, s->prune);
+                                 s->bad.device, s->shared_uniform, s->tuning.prune,
+                                 s->tuning.depth);
     return e == 0 ? SV_SAMPLER_OK : sv_cuda_status(s->name, "launching fused_kernel", e);
 }
 

@@ -198,5 +198,35 @@ else
   failures=$((failures + 1))
 fi
 
+# cuda_fused's knobs in the environment: a value not known is bad input (2)
+# before any command runs or writes, whichever sampler it names; help still answers
+expect_env() {
+  local assignment=$1 words=$2
+  shift 2
+  local out
+  total=$((total + 1))
+  out=$(env "$assignment" "$sv" "$@" 2>&1)
+  local rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -qF -- "$words" <<<"$out"; then
+    echo "FAIL: $assignment specverify $* -> exit $rc (wanted 2), output: ${out:0:300}"
+    failures=$((failures + 1))
+  else
+    echo "PASS: $assignment specverify $* -> 2"
+  fi
+}
+expect_env SV_FUSED_DEPTH=3 "environment variable SV_FUSED_DEPTH='3' is not 1 or 2" \
+  verify --case zipf:V=50,K=2 --draws 1000 --json "$dir/env.json"
+[ -e "$dir/env.json" ] && { echo "FAIL: a bad SV_FUSED_DEPTH still wrote env.json"; failures=$((failures + 1)); }
+expect_env SV_FUSED_SPLITS=many "SV_FUSED_SPLITS='many' is not an integer from 1 to 65535" bench
+expect_env SV_FUSED_SPLITS=0 "SV_FUSED_SPLITS='0' is not an integer from 1 to 65535" list
+expect_env SV_FUSED_PRUNE=off "SV_FUSED_PRUNE='off' is not 0 or 1" mutants
+total=$((total + 1))
+if SV_FUSED_DEPTH=9 "$sv" --help | grep -q "SV_FUSED_DEPTH=1|2"; then
+  echo "PASS: --help with a bad SV_FUSED_DEPTH still answers, and names the knobs"
+else
+  echo "FAIL: --help with SV_FUSED_DEPTH=9 did not answer or does not name the knobs"
+  failures=$((failures + 1))
+fi
+
 echo "$((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

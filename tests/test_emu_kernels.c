@@ -212,19 +212,40 @@ static sv_batch emu_batch(const fixture *f, const uint64_t *rng)
 }
 
 /* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
- * returns the bad-input flag. rng as for emu_batch. */
-static int run_fused(fixture *f, int32_t splits, int prune, const uint64_t *rng)
+ * returns the bad-input flag. rng as for emu_batch; depth: rounds of rows in
+ * flight (SV_FUSED_DEPTH). */
+static int run_fused_depth(fixture *f, int32_t splits, int prune, int depth, const uint64_t *rng)
 {
     sv_batch bt = emu_batch(f, rng);
     void *winners = calloc((size_t)bt.B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)bt.B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune) == 0);
+    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune, depth) == 0);
     for (int32_t b = 0; b < bt.B; b++)
         CHECK(arrivals[b] == 0); /* re-armed for the next launch */
     free(winners);
     free(arrivals);
     return bad;
+}
+
+static int run_fused(fixture *f, int32_t splits, int prune, const uint64_t *rng)
+{
+    return run_fused_depth(f, splits, prune, 1, rng);
+}
+
+/* The emulated kernel against the twin's tokens at each of 3 splits, pruned
+ * and not, at a depth. */
+static void check_splits(fixture *f, const int32_t splits_list[3], int depth)
+{
+    for (int prune = 0; prune <= 1; prune++)
+        for (size_t s = 0; s < 3; s++) {
+            CHECK(run_fused_depth(f, splits_list[s], prune, depth, NULL) == 0);
+            int32_t m = mismatches(f);
+            if (m)
+                fprintf(stderr, "  depth %d, splits %d, prune %d: %d of %d sequences differ\n",
+                        depth, splits_list[s], prune, m, f->bt.B);
+            CHECK(m == 0);
+        }
 }
 
 /* cuda_naive's kernel, emulated, into emu_tokens / emu_accepted; returns
@@ -265,15 +286,7 @@ static void test_probs(void)
         empty_residuals += f.ref_accepted[b] < K;
     CHECK(empty_residuals > 0);
     const int32_t splits_list[] = {1, 3, 8};
-    for (int prune = 0; prune <= 1; prune++)
-        for (size_t s = 0; s < 3; s++) {
-            CHECK(run_fused(&f, splits_list[s], prune, NULL) == 0);
-            int32_t m = mismatches(&f);
-            if (m)
-                fprintf(stderr, "  splits %d, prune %d: %d of %d sequences differ\n",
-                        splits_list[s], prune, m, B);
-            CHECK(m == 0);
-        }
+    check_splits(&f, splits_list, 1);
     feature("cuda_fused (emulated) = ref_race, token for token: draft rows, 1/3/8 splits, pruned or not");
     const uint64_t rng[2] = {f.bt.seed, f.bt.first_index};
     CHECK(run_fused(&f, 3, 1, rng) == 0);
@@ -317,6 +330,28 @@ static void test_probs(void)
 
 /* cuda_naive: one thread per sequence, the straight loops of ref; B > 128
  * so that it takes two blocks, the second part-full. */
+/* SV_FUSED_DEPTH=2: two rounds of rows in flight. Slices of 2 to 6 rounds,
+ * so that the ring of loads ahead fills, shifts and drains past the body. */
+static void test_depth(void)
+{
+    const int32_t B = 12, K = 2, V = 6147;
+    fixture f;
+    probs_fixture(&f, B, K, V, "ref_race");
+    const int32_t splits_list[] = {1, 2, 3};
+    check_splits(&f, splits_list, 2);
+    feature("cuda_fused (emulated), 2 rounds of rows in flight = ref_race: 1/2/3 splits, pruned or not");
+    fixture_free(&f);
+
+    /* SV_FUSED_SPLITS past V / 4: slices of 4 tokens, the last 3 blocks empty */
+    probs_fixture(&f, 8, 1, 1027, "ref_race");
+    for (int depth = 1; depth <= 2; depth++) {
+        CHECK(run_fused_depth(&f, 260, 1, depth, NULL) == 0);
+        CHECK(mismatches(&f) == 0);
+    }
+    feature("cuda_fused (emulated) = ref_race with 260 splits of a 1027-token row, 3 of them empty");
+    fixture_free(&f);
+}
+
 static void test_naive(void)
 {
     const int32_t B = 150, K = 3, V = 1027;
@@ -372,7 +407,7 @@ static void test_shared_uniform(void)
     void *winners = calloc((size_t)B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1) == 0);
+    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1, 1) == 0);
     CHECK(bad == 0);
     int32_t exact_differ = 0, broken_differ = 0;
     for (int32_t b = 0; b < B; b++) {
@@ -523,6 +558,7 @@ static void test_logits(void)
 int main(void)
 {
     test_probs();
+    test_depth();
     test_naive();
     test_shared_uniform();
     test_logits();

@@ -12,7 +12,8 @@
  *     target row, a batch larger than cuda_fused's init was told, a logits
  *     batch it does not take (an unknown mode, top-p 0, T < 0; any, for the
  *     broken variant), and the next good batch still passes;
- *   - SV_FUSED_PRUNE=0 gives the same tokens;
+ *   - SV_FUSED_PRUNE=0, and SV_FUSED_DEPTH=2 with SV_FUSED_SPLITS=5, give
+ *     the same tokens; a value init does not know is refused with EINVAL;
  *   - when any one device allocation of init fails, init returns ENOMEM and
  *     frees what it had; destroy frees everything.
  * Deterministic: fixed seeds, one mismatch fails. */
@@ -383,6 +384,27 @@ static void test_allocation_failures(const sv_sampler *cuda)
     CHECK(leaks == 0);
 }
 
+/* ---- the environment's knobs ------------------------------------------------------ */
+
+static void test_bad_knobs(const sv_sampler *cuda)
+{
+    static const char *const bad[][2] = {{"SV_FUSED_DEPTH", "3"},
+                                         {"SV_FUSED_SPLITS", "0"},
+                                         {"SV_FUSED_SPLITS", "70000"},
+                                         {"SV_FUSED_SPLITS", "5x"},
+                                         {"SV_FUSED_PRUNE", "yes"}};
+    const sv_limits limits = {.max_B = 8, .max_K = 4, .max_V = 1000};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const long before = sv_emu_live_allocations();
+        setenv(bad[i][0], bad[i][1], 1);
+        void *state = (void *)&limits; /* init must clear it */
+        CHECK(cuda->init(&state, &limits) == SV_SAMPLER_EINVAL);
+        CHECK(state == NULL);
+        CHECK(sv_emu_live_allocations() == before);
+        unsetenv(bad[i][0]);
+    }
+}
+
 int main(void)
 {
     const sv_sampler *naive = &sv_sampler_cuda_naive, *fused = &sv_sampler_cuda_fused;
@@ -395,6 +417,14 @@ int main(void)
     test_probs(fused, "ref_race");
     unsetenv("SV_FUSED_PRUNE");
     feature("cuda_fused with SV_FUSED_PRUNE=0 = ref_race");
+    setenv("SV_FUSED_DEPTH", "2", 1);
+    setenv("SV_FUSED_SPLITS", "5", 1);
+    test_probs(fused, "ref_race");
+    unsetenv("SV_FUSED_DEPTH");
+    unsetenv("SV_FUSED_SPLITS");
+    feature("cuda_fused with SV_FUSED_DEPTH=2 and SV_FUSED_SPLITS=5 = ref_race");
+    test_bad_knobs(fused);
+    feature("cuda_fused's init refuses SV_FUSED_DEPTH=3, SV_FUSED_SPLITS=0 or 70000, SV_FUSED_PRUNE=yes: EINVAL, nothing allocated");
 
     test_bad_input(naive, 0);
     test_bad_input(fused, 1);
