@@ -104,10 +104,17 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &bound
         top = sv_race_tops(seed, index, n, (uint32_t)i0 >> 2);
 
     /* tokens that may beat the bound so far; their ceilings lower it */
-    bool live[4];
+    bool live[4], any_live = false;
 #pragma unroll
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < 4; j++) {
         live[j] = wf[j] > 0.0f && sv_race_may_win(top.v[j], wf[j], bound);
+        any_live |= live[j];
+    }
+    /* after a slice's first round most warps have none: then no ceiling can
+     * lower the bound and nothing is timed, so the warp is done (all lanes
+     * leave together: the reduction below needs them all or none) */
+    if (!__ballot_sync(0xffffffffu, any_live))
+        return;
     if (prune) { /* else bound stays INFINITY: every weighted token is timed */
         float ceiling = INFINITY;
 #pragma unroll
