@@ -64,8 +64,8 @@ struct fused_args {
  * the one-hot drafter's draft, weighs 0), by this thread and its
  * block-mates, 4 tokens a lane per round; returns this thread's best.
  * DEPTH rounds of rows are in flight ahead of the round being raced (1 by
- * default; SV_FUSED_DEPTH=2 keeps twice the bytes in flight for 8 more
- * registers, an experiment the GPU has yet to measure). */
+ * default; SV_FUSED_DEPTH=2 keeps twice the bytes in flight, within the
+ * same 64 registers on sm_90: an experiment the GPU has yet to measure). */
 template <int DEPTH>
 __device__ static race_winner race_slice(const float *p, const float *q, int32_t hot,
                                          int32_t lo, int32_t hi, uint64_t seed, uint64_t index,
