@@ -372,10 +372,9 @@ int sv_cmd_bench(int argc, char **argv)
     char knobs[160];
     if (sv_fused_tuning_read(&tuning, knobs, sizeof knobs) != 0)
         return sv_fail(SV_EBAD, "%s", knobs);
-    sv_fused_tuning_describe(&tuning, knobs, sizeof knobs);
-    const int tuned = strcmp(knobs, "default") != 0;
+    const int tuned = sv_fused_tuning_describe(&tuning, knobs, sizeof knobs) > 0;
     char command[1024];
-    snprintf(command, sizeof command, "%s%sspecverify", tuned ? knobs : "", tuned ? " " : "");
+    snprintf(command, sizeof command, "%s%sspecverify", knobs, tuned ? " " : "");
     for (int i = 0; i < argc; i++)
         snprintf(command + strlen(command), sizeof command - strlen(command), " %s", argv[i]);
     sv_bench_device dev;

@@ -37,18 +37,20 @@ int sv_fused_tuning_read(sv_fused_tuning *t, char *err, size_t errlen)
     return 0;
 }
 
-void sv_fused_tuning_describe(const sv_fused_tuning *t, char *buf, size_t len)
+int sv_fused_tuning_describe(const sv_fused_tuning *t, char *buf, size_t len)
 {
+    const struct {
+        const char *name;
+        long value, by_default;
+    } knobs[] = {{"SV_FUSED_PRUNE", t->prune, 1},
+                 {"SV_FUSED_DEPTH", t->depth, 1},
+                 {"SV_FUSED_SPLITS", t->splits, 0}};
     size_t at = 0;
+    int set = 0;
     buf[0] = '\0';
-    if (!t->prune)
-        at += (size_t)snprintf(buf + at, len - at, "SV_FUSED_PRUNE=0");
-    if (t->depth != 1 && at < len)
-        at += (size_t)snprintf(buf + at, len - at, "%sSV_FUSED_DEPTH=%d", at ? " " : "",
-                               t->depth);
-    if (t->splits != 0 && at < len)
-        at += (size_t)snprintf(buf + at, len - at, "%sSV_FUSED_SPLITS=%d", at ? " " : "",
-                               (int)t->splits);
-    if (at == 0)
-        snprintf(buf, len, "default");
+    for (size_t i = 0; i < sizeof knobs / sizeof knobs[0] && at < len; i++)
+        if (knobs[i].value != knobs[i].by_default)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s=%ld", set++ ? " " : "",
+                                   knobs[i].name, knobs[i].value);
+    return set;
 }

@@ -26,8 +26,8 @@ typedef struct sv_fused_tuning {
  * or -1 with err naming the variable, its value and what it may be. */
 int sv_fused_tuning_read(sv_fused_tuning *t, char *err, size_t errlen);
 
-/* "SV_FUSED_DEPTH=2 SV_FUSED_SPLITS=33" for the knobs that differ from
- * their defaults, "default" when none does. */
-void sv_fused_tuning_describe(const sv_fused_tuning *t, char *buf, size_t len);
+/* "SV_FUSED_DEPTH=2 SV_FUSED_SPLITS=33": the knobs that differ from their
+ * defaults ("" when none does); returns how many do. */
+int sv_fused_tuning_describe(const sv_fused_tuning *t, char *buf, size_t len);
 
 #endif
