@@ -55,14 +55,21 @@ enum {
     SV_PURPOSE_RACE_LOW = 4 /* the low words of the exponential race's uniforms */
 };
 
+/* The Philox counter of an address. */
+SV_HD philox4x32_ctr_t sv_philox_counter(uint64_t index, uint32_t position, uint32_t purpose,
+                                         uint32_t block)
+{
+    philox4x32_ctr_t ctr = {{(uint32_t)index, (uint32_t)(index >> 32),
+                             (purpose << 16) | (position & 0xffffu), block}};
+    return ctr;
+}
+
 /* The 128 raw bits at (seed, index, position, purpose, block). */
 SV_HD philox4x32_ctr_t sv_philox_block(uint64_t seed, uint64_t index, uint32_t position,
                                        uint32_t purpose, uint32_t block)
 {
-    philox4x32_ctr_t ctr = {{(uint32_t)index, (uint32_t)(index >> 32),
-                             (purpose << 16) | (position & 0xffffu), block}};
     philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-    return philox4x32_R(10, ctr, key);
+    return philox4x32_R(10, sv_philox_counter(index, position, purpose, block), key);
 }
 
 /* A double in the open interval (0, 1) from 64 bits: 52 bits, centred in

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "sv_harness.h"
 #include "sv_philox.h"
+#include "sv_race_stream.h"
 
 /* ---- known answers ---------------------------------------------------------------- */
 
@@ -144,6 +145,51 @@ static void test_addressing(void)
     feature("sv_philox_uniform: lanes from one block, distinct addresses, reproducible");
 }
 
+/* ---- the race's streams ---------------------------------------------------------------- */
+
+/* sv_race_stream's blocks are Philox4x32-10's, word for word, over seeds and
+ * indices with both halves set, every n up to 2^16 + 1 (the position field's
+ * wrap), and quads spanning the counter word's 32 bits. */
+static void test_race_stream(void)
+{
+    const uint64_t seeds[] = {0, 1, 0x0123456789abcdefull, ~0ull};
+    const uint64_t indices[] = {0, 77, 0xfedcba9876543210ull};
+    const uint32_t ns[] = {0, 1, 5, 0xffffu, 0x10001u};
+    const uint32_t quads[] = {0, 1, 2, 3, 1023, 32063, 0x80000000u, 0xffffffffu};
+    long blocks = 0, mismatches = 0;
+    for (size_t a = 0; a < sizeof seeds / sizeof seeds[0]; a++)
+        for (size_t b = 0; b < sizeof indices / sizeof indices[0]; b++)
+            for (size_t c = 0; c < sizeof ns / sizeof ns[0]; c++) {
+                const sv_race_stream s = sv_race_stream_of(seeds[a], indices[b], ns[c]);
+                for (size_t d = 0; d < sizeof quads / sizeof quads[0]; d++) {
+                    const philox4x32_ctr_t top = sv_race_stream_tops(&s, quads[d]);
+                    const philox4x32_ctr_t low = sv_race_stream_lows(&s, quads[d]);
+                    const philox4x32_ctr_t top_ref =
+                        sv_race_tops(seeds[a], indices[b], ns[c], quads[d]);
+                    const philox4x32_ctr_t low_ref =
+                        sv_race_lows(seeds[a], indices[b], ns[c], quads[d]);
+                    for (int w = 0; w < 4; w++)
+                        mismatches += (top.v[w] != top_ref.v[w]) + (low.v[w] != low_ref.v[w]);
+                    blocks += 2;
+                }
+            }
+    if (mismatches)
+        fprintf(stderr, "  %ld of %ld words differ\n", mismatches, 4 * blocks);
+    CHECK(mismatches == 0);
+    CHECK(blocks == 4 * 3 * 5 * 8 * 2);
+    /* and a run of consecutive quads, as a row's race takes them */
+    const sv_race_stream s = sv_race_stream_of(20261124, 3, 2);
+    for (uint32_t quad = 0; quad < 40000; quad++) {
+        const philox4x32_ctr_t top = sv_race_stream_tops(&s, quad);
+        const philox4x32_ctr_t ref = sv_race_tops(20261124, 3, 2, quad);
+        CHECK(top.v[0] == ref.v[0] && top.v[1] == ref.v[1] && top.v[2] == ref.v[2] &&
+              top.v[3] == ref.v[3]);
+        if (top.v[0] != ref.v[0])
+            break;
+    }
+    feature("sv_race_stream: the race's blocks with the keys and what rounds 1 to 3 share hoisted");
+}
+
 /* ---- the GSL generator ---------------------------------------------------------------- */
 
 static void test_gsl_generator(void)
@@ -242,6 +288,7 @@ int main(void)
     test_known_answers();
     test_u01();
     test_addressing();
+    test_race_stream();
     test_gsl_generator();
     test_uniformity();
     return check_exit();
