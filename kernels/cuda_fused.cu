@@ -19,7 +19,8 @@
  * the top word of its uniform, and times exactly only those that may still
  * beat the lowest ceiling in their warp (exact pruning, sv_race_bound.h).
  * The others cost a quarter of a Philox call (the top words of four tokens'
- * uniforms come from one call) and a few float operations each.
+ * uniforms come from one call, with the work all of a row's calls share
+ * done once: sv_race_stream.h) and a few float operations each.
  *
  * Each block reduces its slice to one (t, i) winner; the last block of a
  * sequence to finish (a per-sequence arrival counter) combines the slices,
@@ -72,7 +73,8 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
                                          uint32_t n, bool prune)
 {
     race_winner best = {INFINITY, -1};
-    float bound = INFINITY; /* race_four's, per warp */
+    float reach = INFINITY; /* race_four's, per warp */
+    const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
     /* the float4 body needs both rows 16-byte aligned at lo (lo is a multiple of 4) */
     const bool vec = ((reinterpret_cast<uintptr_t>(p + lo) |
                        (q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
@@ -80,7 +82,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
     /* rounds over the body: the same count for every lane, as race_four
      * needs; each round's rows are loaded DEPTH rounds ahead, so that they
      * are in flight while the rounds before draw their Philox numbers */
-    const int32_t step = 4 * (int32_t)blockDim.x;
+    const int32_t step = 4 * FUSED_THREADS; /* tokens a round */
     float4 p_ahead[DEPTH] = {}, q_ahead[DEPTH] = {}; /* [d]: the rows of round + 1 + d */
     auto fetch = [&](int32_t i0, float4 &p4, float4 &q4) { /* past the body: left as they are */
         if (i0 < body_end) {
@@ -94,20 +96,17 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
         fetch(lo + 4 * (int32_t)threadIdx.x + d * step, p_ahead[d], q_ahead[d]);
     for (int32_t base = lo; base < body_end; base += step) {
         const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
-        const float4 p4 = p_ahead[0], q4 = q_ahead[0];
+        const float4 p4 = p_ahead[0], q4 = q_ahead[0]; /* stale past the body: not kept */
 #pragma unroll
         for (int d = 0; d + 1 < DEPTH; d++)
             p_ahead[d] = p_ahead[d + 1], q_ahead[d] = q_ahead[d + 1];
         fetch(i0 + DEPTH * step, p_ahead[DEPTH - 1], q_ahead[DEPTH - 1]);
-        float pv[4] = {0.0f, 0.0f, 0.0f, 0.0f}, qv[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        if (i0 < body_end) {
-            pv[0] = p4.x, pv[1] = p4.y, pv[2] = p4.z, pv[3] = p4.w;
-            if (q)
-                qv[0] = q4.x, qv[1] = q4.y, qv[2] = q4.z, qv[3] = q4.w;
-            if (hot >= i0 && hot < i0 + 4)
-                pv[hot - i0] = qv[hot - i0] = 0.0f;
-        }
-        race_four(best, bound, i0, pv, qv, seed, index, n, prune);
+        const float pv[4] = {p4.x, p4.y, p4.z, p4.w}, qv[4] = {q4.x, q4.y, q4.z, q4.w};
+        /* the tokens that count: those in the body, but the one-hot draft */
+        const uint32_t hot_at = (uint32_t)(hot - i0); /* >= 4 when not in this quad */
+        const uint32_t keep =
+            i0 < body_end ? 0xfu & ~(hot_at < 4u ? 1u << hot_at : 0u) : 0u;
+        race_four(best, reach, i0, pv, qv, keep, rs, prune);
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += blockDim.x) {

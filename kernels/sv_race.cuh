@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "sv_philox.h"
 #include "sv_race_bound.h"
+#include "sv_race_stream.h"
 #include "sv_sampler.h"
 
 /* One slice's winner: race time and token; token -1 when no weight was > 0. */
@@ -78,36 +79,42 @@ __device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, T
 
 /* Tokens i0 .. i0 + 3 (i0 a multiple of 4) of the race, with weights
  * max(p_j - q_j, 0) from their float probabilities (q_j = 0 without a draft
- * row; p_j = q_j = 0 for a token that weighs 0). Every lane of the warp must
- * call it together (a lane past the row passes zeros): `bound`, the warp's
- * ceiling on the best time so far, falls by a warp-wide min. prune = false
- * times every token (SV_FUSED_PRUNE=0, to measure what pruning gains).
+ * row) where bit j of `keep` is set, and 0 where it is clear (a token past
+ * the row, or the one-hot drafter's draft; p_j and q_j then do not matter).
+ * Every lane of the warp must call it together: `reach`, sv_race_reach of
+ * the warp's ceiling on the best time so far, falls by a warp-wide min.
+ * prune = false times every token (SV_FUSED_PRUNE=0, to measure what
+ * pruning gains).
  *
  * The cost of the race was its double logarithm, division and conversions
  * for every token. Here a token is timed exactly only if sv_race_may_win
  * says it can still beat the bound: after the first round of a slice, a few
  * tokens in a thousand. The pruning is exact (sv_race_bound.h), so the
  * winner is the unpruned race's, and ref_race's. */
-__device__ __forceinline__ static void race_four(race_winner &best, float &bound, int32_t i0,
+__device__ __forceinline__ static void race_four(race_winner &best, float &reach, int32_t i0,
                                                  const float p[4], const float q[4],
-                                                 uint64_t seed, uint64_t index, uint32_t n,
+                                                 uint32_t keep, const sv_race_stream &rs,
                                                  bool prune)
 {
     float wf[4];
 #pragma unroll
     for (int j = 0; j < 4; j++)
         wf[j] = sv_race_weight_f(p[j], q[j]);
+    if (keep != 0xfu) /* rare: a row's edge, or the one-hot draft */
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            wf[j] = (keep >> j) & 1u ? wf[j] : 0.0f;
     const bool any = wf[0] > 0.0f || wf[1] > 0.0f || wf[2] > 0.0f || wf[3] > 0.0f;
     /* the top words of the four tokens' uniforms: one Philox block */
     philox4x32_ctr_t top = {};
     if (any)
-        top = sv_race_tops(seed, index, n, (uint32_t)i0 >> 2);
+        top = sv_race_stream_tops(&rs, (uint32_t)i0 >> 2);
 
     /* tokens that may beat the bound so far; their ceilings lower it */
     bool live[4], any_live = false;
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-        live[j] = wf[j] > 0.0f && sv_race_may_win(top.v[j], wf[j], bound);
+        live[j] = wf[j] > 0.0f && sv_race_may_win(top.v[j], wf[j], reach);
         any_live |= live[j];
     }
     /* after a slice's first round most warps have none: then no ceiling can
@@ -115,28 +122,29 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &bound
      * leave together: the reduction below needs them all or none) */
     if (!__ballot_sync(0xffffffffu, any_live))
         return;
-    if (prune) { /* else bound stays INFINITY: every weighted token is timed */
+    if (prune) { /* else reach stays INFINITY: every weighted token is timed */
         float ceiling = INFINITY;
 #pragma unroll
         for (int j = 0; j < 4; j++)
             if (live[j])
                 ceiling = fminf(ceiling, sv_race_time_ceiling(top.v[j], wf[j]));
         /* non-negative floats order as their bits */
-        bound = fminf(bound,
-                      __uint_as_float(__reduce_min_sync(0xffffffffu, __float_as_uint(ceiling))));
+        const float lowest =
+            __uint_as_float(__reduce_min_sync(0xffffffffu, __float_as_uint(ceiling)));
+        reach = fminf(reach, sv_race_reach(lowest));
     }
 
     bool timed[4], any_timed = false;
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-        timed[j] = live[j] && sv_race_may_win(top.v[j], wf[j], bound);
+        timed[j] = live[j] && sv_race_may_win(top.v[j], wf[j], reach);
         any_timed |= timed[j];
     }
     if (!any_timed)
         return;
     /* the low words only for tokens timed exactly: after a slice's first
      * round, a few lanes in a thousand */
-    const philox4x32_ctr_t low = sv_race_lows(seed, index, n, (uint32_t)i0 >> 2);
+    const philox4x32_ctr_t low = sv_race_stream_lows(&rs, (uint32_t)i0 >> 2);
 #pragma unroll
     for (int j = 0; j < 4; j++)
         if (timed[j])

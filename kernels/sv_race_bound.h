@@ -60,12 +60,20 @@ SV_HD float sv_race_time_ceiling(uint32_t hi, float wf)
 #endif
 }
 
-/* 0 when the token (top word hi, float weight wf > 0) is certainly slower
- * than `bound`, a ceiling another token reached: its time needs no
- * logarithm. INFINITY bounds nothing. */
-SV_HD int sv_race_may_win(uint32_t hi, float wf, float bound)
+/* What sv_race_may_win compares against for a bound (a ceiling another
+ * token reached): the bound with the margin, once per bound rather than
+ * once per token. */
+SV_HD float sv_race_reach(float bound)
 {
-    return !(sv_race_gap_floor(hi) > bound * wf * SV_RACE_MARGIN);
+    return bound * SV_RACE_MARGIN;
+}
+
+/* 0 when the token (top word hi, float weight wf > 0) is certainly slower
+ * than the bound whose sv_race_reach is `reach`: its time needs no
+ * logarithm. An INFINITY bound reaches everything. */
+SV_HD int sv_race_may_win(uint32_t hi, float wf, float reach)
+{
+    return !(sv_race_gap_floor(hi) > reach * wf);
 }
 
 /* The float weight max(p - q, 0): positive exactly when (double)p - (double)q

@@ -23,6 +23,7 @@
 #include "chain.h"
 #include "sv_philox.h"
 #include "sv_race_bound.h"
+#include "sv_race_stream.h"
 
 enum { TILE = 64 }; /* tokens whose numbers are drawn together */
 
@@ -30,11 +31,10 @@ enum { TILE = 64 }; /* tokens whose numbers are drawn together */
  * multiple of 4): all that sv_race_bound.h needs. Philox, not the logarithm,
  * is the race's cost, so its blocks come from a loop the compiler
  * vectorizes: independent counters, plain 32-bit stores. */
-static void tile_tops(const sv_step *s, int32_t n, int32_t base, uint32_t *top)
+static void tile_tops(const sv_race_stream *rs, int32_t base, uint32_t *top)
 {
     for (size_t j = 0; j < TILE / 4; j++) {
-        philox4x32_ctr_t r = sv_race_tops(s->bt->seed, s->index, (uint32_t)n,
-                                          (uint32_t)(base / 4) + (uint32_t)j);
+        philox4x32_ctr_t r = sv_race_stream_tops(rs, (uint32_t)(base / 4) + (uint32_t)j);
         for (size_t w = 0; w < 4; w++)
             top[4 * j + w] = r.v[w];
     }
@@ -63,8 +63,8 @@ static int tile_weights(const sv_step *s, int32_t n, int use_q, int32_t base, in
 }
 
 /* The race over w = max(p_n - q_n, 0) (use_q = 0: w = p_n); -1 if all w are 0.
- * Tokens that sv_race_may_win rejects against `bound`, the lowest ceiling so
- * far, are certainly slower than some token already timed: they need no
+ * Tokens that sv_race_may_win rejects against the reach of `bound`, the
+ * lowest ceiling so far, are certainly slower than some token already timed: they need no
  * logarithm (most tokens, once the bound nears 1 / sum(w)), and the result
  * is the unpruned race's, bit for bit. cuda_fused prunes with the same
  * functions. */
@@ -72,7 +72,9 @@ static int32_t race(const sv_step *s, int32_t n, int use_q)
 {
     int32_t best = -1;
     double best_time = INFINITY;
-    float bound = INFINITY;
+    float bound = INFINITY, reach = INFINITY; /* reach = sv_race_reach(bound) */
+    /* the row's Philox blocks, with what they share computed once */
+    const sv_race_stream rs = sv_race_stream_of(s->bt->seed, s->index, (uint32_t)n);
     float wf[TILE];
     uint32_t top[TILE];
     unsigned char candidate[TILE];
@@ -82,7 +84,7 @@ static int32_t race(const sv_step *s, int32_t n, int use_q)
         int32_t m = s->V - base < TILE ? s->V - base : TILE;
         if (!tile_weights(s, n, use_q, base, m, wf))
             continue; /* a tile of zero weights needs no random numbers */
-        tile_tops(s, n, base, top);
+        tile_tops(&rs, base, top);
         /* first the check against the bound at the tile's start (which only
          * falls, so no token that may win is dropped), without a branch;
          * then a loop over the few candidates, rechecked as the bound falls.
@@ -90,14 +92,15 @@ static int32_t race(const sv_step *s, int32_t n, int use_q)
          * is a coin toss in a residual row, a branch on it mispredicts.) */
         for (int32_t j = 0; j < m; j++)
             candidate[j] = (unsigned char)((wf[j] > 0.0f) &
-                                           sv_race_may_win(top[j], wf[j], bound));
+                                           sv_race_may_win(top[j], wf[j], reach));
         for (int32_t j = 0; j < m; j++) {
-            if (!candidate[j] || !sv_race_may_win(top[j], wf[j], bound))
+            if (!candidate[j] || !sv_race_may_win(top[j], wf[j], reach))
                 continue;
             bound = fminf(bound, sv_race_time_ceiling(top[j], wf[j]));
+            reach = sv_race_reach(bound);
             const int32_t quad = (base + j) / 4;
             if (quad != low_quad) { /* a timed token's low word, by quads */
-                low = sv_race_lows(s->bt->seed, s->index, (uint32_t)n, (uint32_t)quad);
+                low = sv_race_stream_lows(&rs, (uint32_t)quad);
                 low_quad = quad;
             }
             double u = sv_u01_double(top[j], low.v[(base + j) % 4]);

@@ -328,8 +328,6 @@ static void test_probs(void)
     fixture_free(&f);
 }
 
-/* cuda_naive: one thread per sequence, the straight loops of ref; B > 128
- * so that it takes two blocks, the second part-full. */
 /* SV_FUSED_DEPTH=2: two rounds of rows in flight. Slices of 2 to 6 rounds,
  * so that the ring of loads ahead fills, shifts and drains past the body. */
 static void test_depth(void)
@@ -342,6 +340,20 @@ static void test_depth(void)
     feature("cuda_fused (emulated), 2 rounds of rows in flight = ref_race: 1/2/3 splits, pruned or not");
     fixture_free(&f);
 
+    /* V = 6148: every row 16-byte aligned, so all of it takes the float4
+     * body, and a slice's last round is part-full (one lane of 256 at 1 and
+     * 2 splits, four at 3): the lanes past the body hold the rows of their
+     * round before, which must weigh nothing. Its own LCG stream, so that
+     * the tests after it draw what they drew before it was added. */
+    const uint64_t lcg_after = lcg_state;
+    lcg_state = 6148;
+    probs_fixture(&f, 16, K, 6148, "ref_race");
+    for (int depth = 1; depth <= 2; depth++)
+        check_splits(&f, splits_list, depth);
+    feature("cuda_fused (emulated) = ref_race on aligned rows whose last round is part-full");
+    fixture_free(&f);
+    lcg_state = lcg_after;
+
     /* SV_FUSED_SPLITS past V / 4: slices of 4 tokens, the last 3 blocks empty */
     probs_fixture(&f, 8, 1, 1027, "ref_race");
     for (int depth = 1; depth <= 2; depth++) {
@@ -352,6 +364,8 @@ static void test_depth(void)
     fixture_free(&f);
 }
 
+/* cuda_naive: one thread per sequence, the straight loops of ref; B > 128
+ * so that it takes two blocks, the second part-full. */
 static void test_naive(void)
 {
     const int32_t B = 150, K = 3, V = 1027;

@@ -69,12 +69,12 @@ static void test_bracket(void)
             const double scale[] = {1.0, 1.0 - 0x1p-40, 1.0 - 0x1p-22, 1.0 - 0x1p-12, 1.0 + 0x1p-22};
             for (size_t s = 0; s < sizeof scale / sizeof scale[0]; s++) {
                 const float m = (float)(t * scale[s]);
-                if (!sv_race_may_win(hi, wf, m))
+                if (!sv_race_may_win(hi, wf, sv_race_reach(m)))
                     prune_bad += !(t > (double)m); /* pruned: must be strictly slower */
             }
             if (u > 0.25 && t < 0x1p120) { /* 2 (1 - u) > -log u there: t / 2 prunes */
                 timed_half++;
-                pruned_half += !sv_race_may_win(hi, wf, (float)(t / 2.0));
+                pruned_half += !sv_race_may_win(hi, wf, sv_race_reach((float)(t / 2.0)));
             }
         }
     }
@@ -93,9 +93,9 @@ static void test_bracket(void)
     /* the edges: u's top word all ones (1 - u < 2^-32: floor 0, never pruned),
      * all zeros (u < 2^-32: no finite ceiling), an infinite bound */
     CHECK(sv_race_gap_floor(0xffffffffu) == 0.0f);
-    CHECK(sv_race_may_win(0xffffffffu, 1.0f, 0x1p-100f));
+    CHECK(sv_race_may_win(0xffffffffu, 1.0f, sv_race_reach(0x1p-100f)));
     CHECK(isinf(sv_race_time_ceiling(0u, 1.0f)));
-    CHECK(sv_race_may_win(0u, 1.0f, INFINITY));
+    CHECK(sv_race_may_win(0u, 1.0f, sv_race_reach(INFINITY)));
     CHECK(sv_race_top23(0x80000000u) == 0.5f);
     CHECK(sv_race_weight_f(0.25f, 0.5f) == 0.0f && sv_race_weight_f(NAN, 0.0f) == 0.0f);
     CHECK(sv_race_weight_f(0x1p-148f, 0x1p-149f) == 0x1p-149f); /* subnormal, exact */
@@ -123,7 +123,7 @@ static int32_t warp_race(const float *p, const float *q, int32_t V, uint64_t ind
                 top[k / 4] = sv_race_tops(3, index, 1, (uint32_t)i / 4);
             const uint32_t hi = top[k / 4].v[k % 4];
             const float wf = sv_race_weight_f(p[i], q[i]);
-            live[k] = wf > 0.0f && sv_race_may_win(hi, wf, bound);
+            live[k] = wf > 0.0f && sv_race_may_win(hi, wf, sv_race_reach(bound));
             if (live[k])
                 ceiling = fminf(ceiling, sv_race_time_ceiling(hi, wf));
         }
@@ -131,7 +131,8 @@ static int32_t warp_race(const float *p, const float *q, int32_t V, uint64_t ind
         for (int32_t k = 0; k < 128 && base + k < V; k++) {
             const int32_t i = base + k;
             const uint32_t hi = top[k / 4].v[k % 4];
-            if (!live[k] || !sv_race_may_win(hi, sv_race_weight_f(p[i], q[i]), bound))
+            if (!live[k] ||
+                !sv_race_may_win(hi, sv_race_weight_f(p[i], q[i]), sv_race_reach(bound)))
                 continue;
             (*timed)++;
             const uint32_t lo = sv_race_lows(3, index, 1, (uint32_t)i / 4).v[k % 4];
