@@ -75,6 +75,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
     race_winner best = {INFINITY, -1};
     float reach = INFINITY; /* race_four's, per warp */
     const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
+    unsigned *shared = block_reach_reset();
     /* the float4 body needs both rows 16-byte aligned at lo (lo is a multiple of 4) */
     const bool vec = ((reinterpret_cast<uintptr_t>(p + lo) |
                        (q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
@@ -106,7 +107,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
         const uint32_t hot_at = (uint32_t)(hot - i0); /* >= 4 when not in this quad */
         const uint32_t keep =
             i0 < body_end ? 0xfu & ~(hot_at < 4u ? 1u << hot_at : 0u) : 0u;
-        race_four(best, reach, i0, pv, qv, keep, rs, prune);
+        race_four(best, reach, i0, pv, qv, keep, rs, shared, prune);
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += blockDim.x) {

@@ -577,6 +577,7 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
     race_winner best = {INFINITY, -1};
     float reach = INFINITY; /* race_four's, per warp */
     const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
+    unsigned *shared = block_reach_reset();
     const bool vec = aligned4(rr.p + lo) && (!rr.q || aligned4(rr.q + lo));
     const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
     /* rounds over the body: the same count for every lane, as race_four needs */
@@ -592,7 +593,7 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
             for (int j = 0; j < 4; j++)
                 race_probs(rr, i0 + j, canon(pl[j]), canon(ql[j]), &p[j], &q[j]);
         }
-        race_four(best, reach, i0, p, q, 0xfu, rs, prune); /* zeros past the body */
+        race_four(best, reach, i0, p, q, 0xfu, rs, shared, prune); /* zeros past the body */
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x) {

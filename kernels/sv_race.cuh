@@ -83,8 +83,11 @@ __device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, T
  * the row, or the one-hot drafter's draft; p_j and q_j then do not matter).
  * Every lane of the warp must call it together: `reach`, sv_race_reach of
  * the warp's ceiling on the best time so far, falls by a warp-wide min.
- * prune = false times every token (SV_FUSED_PRUNE=0, to measure what
- * pruning gains).
+ * `shared` (block_reach_reset) holds the lowest reach any warp of the block
+ * has found in this race: a warp with live tokens first lowers its own
+ * reach to it, which often leaves it none (any ceiling of the row bounds
+ * the winner, so every value read is sound however stale). prune = false
+ * times every token (SV_FUSED_PRUNE=0, to measure what pruning gains).
  *
  * The cost of the race was its double logarithm, division and conversions
  * for every token. Here a token is timed exactly only if sv_race_may_win
@@ -94,7 +97,7 @@ __device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, T
 __device__ __forceinline__ static void race_four(race_winner &best, float &reach, int32_t i0,
                                                  const float p[4], const float q[4],
                                                  uint32_t keep, const sv_race_stream &rs,
-                                                 bool prune)
+                                                 unsigned *shared, bool prune)
 {
     float wf[4];
 #pragma unroll
@@ -123,6 +126,21 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &reach
     if (!__ballot_sync(0xffffffffu, any_live))
         return;
     if (prune) { /* else reach stays INFINITY: every weighted token is timed */
+        /* one value for the warp: its lanes may read the word at different
+         * times, and the branch must not split them */
+        const float theirs = __uint_as_float(
+            __reduce_min_sync(0xffffffffu, *static_cast<volatile unsigned *>(shared)));
+        if (theirs < reach) {
+            reach = theirs;
+            any_live = false;
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                live[j] = live[j] && sv_race_may_win(top.v[j], wf[j], reach);
+                any_live |= live[j];
+            }
+            if (!__ballot_sync(0xffffffffu, any_live))
+                return;
+        }
         float ceiling = INFINITY;
 #pragma unroll
         for (int j = 0; j < 4; j++)
@@ -132,6 +150,8 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &reach
         const float lowest =
             __uint_as_float(__reduce_min_sync(0xffffffffu, __float_as_uint(ceiling)));
         reach = fminf(reach, sv_race_reach(lowest));
+        if (threadIdx.x % 32 == 0) /* non-negative floats order as their bits */
+            atomicMin(shared, __float_as_uint(reach));
     }
 
     bool timed[4], any_timed = false;
@@ -149,6 +169,19 @@ __device__ __forceinline__ static void race_four(race_winner &best, float &reach
     for (int j = 0; j < 4; j++)
         if (timed[j])
             keep_better(best, race_time(top.v[j], low.v[j], race_weight(p[j], q[j])), i0 + j);
+}
+
+/* The block's shared reach for race_four, set to INFINITY's bits (nothing
+ * bounded yet). Call from every thread of the block at the start of each
+ * race, after the last one's final barrier (block_best's); it ends with a
+ * barrier, so no warp reads the word before it is set. */
+__device__ static unsigned *block_reach_reset(void)
+{
+    __shared__ unsigned word;
+    if (threadIdx.x == 0)
+        word = __float_as_uint(INFINITY);
+    __syncthreads();
+    return &word;
 }
 
 /* The block's best of every thread's best; valid in thread 0. Ends with a

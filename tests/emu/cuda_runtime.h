@@ -99,6 +99,7 @@ static inline unsigned __reduce_min_sync(unsigned, unsigned v)
 /* ---- memory ---- */
 void __threadfence(void);
 unsigned atomicAdd(unsigned *p, unsigned v);
+unsigned atomicMin(unsigned *p, unsigned v);
 double atomicAdd(double *p, double v);
 template <typename T> static inline T __ldcg(const T *p)
 {

@@ -251,6 +251,13 @@ unsigned atomicAdd(unsigned *p, unsigned v)
     return old;
 }
 
+unsigned atomicMin(unsigned *p, unsigned v)
+{
+    unsigned old = *p;
+    *p = v < old ? v : old;
+    return old;
+}
+
 double atomicAdd(double *p, double v)
 {
     double old = *p;
