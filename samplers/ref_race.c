@@ -64,10 +64,10 @@ static int tile_weights(const sv_step *s, int32_t n, int use_q, int32_t base, in
 
 /* The race over w = max(p_n - q_n, 0) (use_q = 0: w = p_n); -1 if all w are 0.
  * Tokens that sv_race_may_win rejects against the reach of `bound`, the
- * lowest ceiling so far, are certainly slower than some token already timed: they need no
- * logarithm (most tokens, once the bound nears 1 / sum(w)), and the result
- * is the unpruned race's, bit for bit. cuda_fused prunes with the same
- * functions. */
+ * lowest ceiling so far, are certainly slower than some token already
+ * timed: they need no logarithm (most tokens, once the bound nears
+ * 1 / sum(w)), and the result is the unpruned race's, bit for bit.
+ * cuda_fused prunes with the same functions. */
 static int32_t race(const sv_step *s, int32_t n, int use_q)
 {
     int32_t best = -1;
