@@ -341,8 +341,9 @@ static void test_depth(void)
     fixture_free(&f);
 
     /* V = 6148: every row 16-byte aligned, so all of it takes the float4
-     * body, and a slice's last round is part-full (one lane of 256 at 1 and
-     * 2 splits, four at 3): the lanes past the body hold the rows of their
+     * body, and slices end in a part-full round (one lane of 256 in the
+     * whole row, in the first of 2 slices and in the first two of 3; 255
+     * in the last of 3): the lanes past the body hold the rows of their
      * round before, which must weigh nothing. Its own LCG stream, so that
      * the tests after it draw what they drew before it was added. */
     const uint64_t lcg_after = lcg_state;
