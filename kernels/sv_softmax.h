@@ -78,21 +78,45 @@ SV_HD int sv_softmax_void(float l)
     return !(l > -INFINITY);
 }
 
-/* n_i (returned; SV_SOFTMAX_VOID for a void logit) and f_i of logit l.
+/* n_i (returned) and f_i of a logit l already within [-lmax, lmax]:
  * rint by the float 1.5 2^23, past which floats are the integers: z_hi +
  * 1.5 2^23 rounds z_hi to an integer (ties to even), whose value its low
  * bits hold. z_hi - n is exact (Sterbenz). No branch: a kernel's lanes
- * stay together. */
-SV_HD int32_t sv_softmax_split(float l, sv_softmax_scale s, float *f)
+ * stay together. sv_softmax_split takes any logit: it clamps l to the
+ * range first, and returns SV_SOFTMAX_VOID for a void one. */
+SV_HD int32_t sv_softmax_split_in_range(float l, sv_softmax_scale s, float *f)
 {
-    const int is_void = sv_softmax_void(l);
-    l = fminf(fmaxf(l, -s.lmax), s.lmax);
     const float z_hi = SV_SOFTMAX_MUL(l, s.hi);
     const float z_lo = SV_SOFTMAX_FMA(l, s.lo, SV_SOFTMAX_FMA(l, s.hi, -z_hi));
     const float t = SV_SOFTMAX_ADD(z_hi, 0x1.8p23f);
     *f = SV_SOFTMAX_ADD(SV_SOFTMAX_SUB(z_hi, SV_SOFTMAX_SUB(t, 0x1.8p23f)), z_lo);
-    const int32_t n = (int32_t)(sv_float_bits(t) - 0x4b400000u);
+    return (int32_t)(sv_float_bits(t) - 0x4b400000u);
+}
+
+SV_HD int32_t sv_softmax_split(float l, sv_softmax_scale s, float *f)
+{
+    const int is_void = sv_softmax_void(l);
+    const int32_t n = sv_softmax_split_in_range(fminf(fmaxf(l, -s.lmax), s.lmax), s, f);
     return is_void ? SV_SOFTMAX_VOID : n;
+}
+
+/* sv_softmax_split of four logits, with one test for all four in place of
+ * four clamps and four void tests: when fl(|l_0| + |l_1| + |l_2| + |l_3|)
+ * <= lmax, no logit is void or clamped (a rounded sum of non-negative
+ * floats is at least each term; NaN and inf fail the test), so the clamps
+ * and void tests would change nothing. Else each logit is split alone.
+ * The same n and f bits as sv_softmax_split, four times (test_logits). */
+SV_HD void sv_softmax_split4(const float l[4], sv_softmax_scale s, int32_t n[4], float f[4])
+{
+    const float sum = SV_SOFTMAX_ADD(SV_SOFTMAX_ADD(fabsf(l[0]), fabsf(l[1])),
+                                     SV_SOFTMAX_ADD(fabsf(l[2]), fabsf(l[3])));
+    if (sum <= s.lmax) {
+        for (int j = 0; j < 4; j++)
+            n[j] = sv_softmax_split_in_range(l[j], s, &f[j]);
+    } else {
+        for (int j = 0; j < 4; j++)
+            n[j] = sv_softmax_split(l[j], s, &f[j]);
+    }
 }
 
 /* 2^f for |f| <= 0.502 (1.4 ulps): interpolation at the 7 Chebyshev nodes

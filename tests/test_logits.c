@@ -6,6 +6,9 @@
  *    the same kept tokens, and each p_i within 4 float ulps (the method's
  *    weights are kernels/sv_softmax.h's float ones, within about 3 ulps of
  *    the twin's double softmax rounded once).
+ *    sv_softmax_split4 (the kernels' four logits at a time) gives
+ *    sv_softmax_split's n and f bits, in range, at the clamp and past it,
+ *    for NaN, +-inf and +-0.
  * 2. verify --input logits-f32 and logits-bf16 passes ref_logits (family-wise
  *    false-alarm rate 1e-6 per run, seed fixed).
  * 3. Power: a sampler that ignores top_p (ref_logits told top_p = 1) FAILS
@@ -23,6 +26,7 @@
 #include "logits_rows.h"
 #include "sv_harness.h"
 #include "sv_registry.h"
+#include "sv_softmax.h"
 
 static double worst_ulps; /* the largest |p_twin - p_method| seen, in ulps of p */
 
@@ -96,6 +100,50 @@ static void method_matches_twin(void)
     feature("rank threshold (cuda_fused's method) = sorting twin: same kept set, p within 4 ulps");
 }
 
+/* sv_softmax_split4 = sv_softmax_split, logit by logit, bit for bit. */
+static void split4_matches_split(void)
+{
+    const double Ts[] = {0.001, 0.7, 1.0, 3.0, 1e30};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 20261124);
+    size_t quads = 0, slow = 0, differ = 0;
+    for (size_t it = 0; it < sizeof Ts / sizeof Ts[0]; it++) {
+        const sv_softmax_scale sc = sv_softmax_scale_of(Ts[it]);
+        /* values about the clamp, and those the fast test must send away */
+        const float edge[] = {0.0f, -0.0f, sc.lmax, -sc.lmax, nextafterf(sc.lmax, INFINITY),
+                              -nextafterf(sc.lmax, INFINITY), 0.5f * sc.lmax, INFINITY,
+                              -INFINITY, NAN, FLT_MAX, -FLT_MAX, 1e-40f};
+        const int n_edge = (int)(sizeof edge / sizeof edge[0]);
+        for (int rep = 0; rep < 20000; rep++) {
+            float l[4];
+            for (int j = 0; j < 4; j++) {
+                const double scale = rep % 3 == 0 ? 4.0 : rep % 3 == 1 ? 0.3 * sc.lmax : 30.0;
+                l[j] = rep % 5 == 4 && j == rep % 4 ? edge[(rep / 5) % n_edge]
+                                                    : (float)gsl_ran_gaussian(r, scale);
+            }
+            int32_t n4[4], n1;
+            float f4[4], f1;
+            sv_softmax_split4(l, sc, n4, f4);
+            const float sum = fabsf(l[0]) + fabsf(l[1]) + fabsf(l[2]) + fabsf(l[3]);
+            slow += !(sum <= sc.lmax);
+            quads++;
+            for (int j = 0; j < 4; j++) {
+                n1 = sv_softmax_split(l[j], sc, &f1);
+                if (n1 != n4[j] || memcmp(&f1, &f4[j], sizeof f1) != 0) {
+                    if (differ++ < 5)
+                        fprintf(stderr, "  T=%g logit %.9g: split n %d f %a, split4 n %d f %a\n",
+                                Ts[it], (double)l[j], n1, (double)f1, n4[j], (double)f4[j]);
+                }
+            }
+        }
+    }
+    gsl_rng_free(r);
+    printf("  %zu quads, %zu of them past the one test\n", quads, slow);
+    CHECK(differ == 0);
+    CHECK(slow > quads / 10 && slow < quads); /* both paths taken, often */
+    feature("sv_softmax_split4 = sv_softmax_split: same n and f bits, in range and past it");
+}
+
 static sv_report *run(const sv_sampler *s, int32_t input, const char *const *specs,
                       const uint64_t *draws, size_t n)
 {
@@ -122,6 +170,7 @@ static int no_top_p_verify(void *state, const sv_batch *bt)
 int main(void)
 {
     method_matches_twin();
+    split4_matches_split();
 
     const char *specs[] = {"logits:V=1000,K=4,T=0.7,topk=50", "onehot:V=500,K=3,topp=0.9",
                            "logits:V=4099,K=3,T=0", "logits:V=1000,K=3,T=1.5,topp=0.8"};
