@@ -30,10 +30,11 @@
  *   1. stats_kernel: every row once (target rows, and draft rows when given;
  *      with a stride of 0 one row set): for T = 0 the argmax; else, with no
  *      cuts, N and S in one pass (a running largest exponent; the sum so far
- *      rescaled by an exact power of two when it grows). Long rows are split
- *      over several blocks so that a small batch fills the GPU; the last
- *      block of a row (an arrival counter) combines the partial results and
- *      re-arms the counter.
+ *      rescaled by an exact power of two when it grows). The rows, laid end
+ *      to end, are cut into one equal range a block, so that every SM has
+ *      the same work at any batch size; the last piece of a row to be summed
+ *      (an arrival counter) combines the row's partial results and re-arms
+ *      the counter.
  *   2. cut_kernel (only when top-k or top-p cuts something, T > 0): one block
  *      per row. Top-k: a radix select on an orderable 32-bit key of the
  *      float (4 passes of 8 bits, histograms in shared memory) finds the
@@ -60,6 +61,13 @@
 
 #define LG_THREADS 256  /* stats_kernel and verify_kernel */
 #define CUT_THREADS 512 /* cut_kernel: one block per row */
+/* stats_kernel's blocks an SM holds: 48 registers, no spill on sm_90, for
+ * float and bf16 alike (so that one occupancy stands for both), 40 KB of
+ * float logits in flight an SM */
+#define STATS_BLOCKS_PER_SM 5
+/* verify_kernel's: 64 registers, no spill on sm_90, with a round of logits
+ * in flight */
+#define VERIFY_BLOCKS_PER_SM 4
 #define MAX_WARPS 32
 
 /* ---- logits: loading, canonical form, order key --------------------------------- */
@@ -80,18 +88,78 @@ __device__ __forceinline__ static float canon(float l)
     return l == 0.0f ? 0.0f : l;
 }
 
-/* Four consecutive logits; the address is aligned to four of them. */
-__device__ __forceinline__ static void load4(const float *p, float v[4])
+/* Four consecutive logits as loaded (a float4, or 4 bf16 in a uint2), from
+ * an address aligned to four of them; unpack4 makes them floats. */
+template <typename LT> struct logits4;
+template <> struct logits4<float> {
+    float4 v;
+};
+template <> struct logits4<uint16_t> {
+    uint2 v;
+};
+
+__device__ __forceinline__ static logits4<float> load4(const float *p)
 {
-    float4 x = *reinterpret_cast<const float4 *>(p);
-    v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+    return {*reinterpret_cast<const float4 *>(p)};
 }
 
-__device__ __forceinline__ static void load4(const uint16_t *p, float v[4])
+__device__ __forceinline__ static logits4<uint16_t> load4(const uint16_t *p)
 {
-    uint2 x = *reinterpret_cast<const uint2 *>(p); /* little-endian: element 0 is low */
-    v[0] = __uint_as_float(x.x << 16), v[1] = __uint_as_float(x.x & 0xffff0000u);
-    v[2] = __uint_as_float(x.y << 16), v[3] = __uint_as_float(x.y & 0xffff0000u);
+    return {*reinterpret_cast<const uint2 *>(p)};
+}
+
+__device__ __forceinline__ static void unpack4(const logits4<float> &x, float v[4])
+{
+    v[0] = x.v.x, v[1] = x.v.y, v[2] = x.v.z, v[3] = x.v.w;
+}
+
+__device__ __forceinline__ static void unpack4(const logits4<uint16_t> &x, float v[4])
+{
+    /* little-endian: element 0 is low */
+    v[0] = __uint_as_float(x.v.x << 16), v[1] = __uint_as_float(x.v.x & 0xffff0000u);
+    v[2] = __uint_as_float(x.v.y << 16), v[3] = __uint_as_float(x.v.y & 0xffff0000u);
+}
+
+template <typename LT> __device__ __forceinline__ static void load4(const LT *p, float v[4])
+{
+    unpack4(load4(p), v);
+}
+
+/* Sixteen bytes of logits make a load: 4 floats or 8 bf16. A thread takes
+ * 8 logits a step (two loads of floats, one of bf16). */
+template <typename LT> struct logits8;
+template <> struct logits8<float> {
+    float4 a, b;
+};
+template <> struct logits8<uint16_t> {
+    uint4 a;
+};
+
+/* The 8 logits at p, 16-byte aligned. */
+__device__ __forceinline__ static logits8<float> load8(const float *p)
+{
+    return {reinterpret_cast<const float4 *>(p)[0], reinterpret_cast<const float4 *>(p)[1]};
+}
+
+__device__ __forceinline__ static logits8<uint16_t> load8(const uint16_t *p)
+{
+    return {*reinterpret_cast<const uint4 *>(p)};
+}
+
+__device__ __forceinline__ static void unpack8(const logits8<float> &x, float v[8])
+{
+    v[0] = x.a.x, v[1] = x.a.y, v[2] = x.a.z, v[3] = x.a.w;
+    v[4] = x.b.x, v[5] = x.b.y, v[6] = x.b.z, v[7] = x.b.w;
+}
+
+__device__ __forceinline__ static void unpack8(const logits8<uint16_t> &x, float v[8])
+{
+    const uint32_t w[4] = {x.a.x, x.a.y, x.a.z, x.a.w}; /* little-endian: element 2j is low */
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        v[2 * j] = __uint_as_float(w[j] << 16);
+        v[2 * j + 1] = __uint_as_float(w[j] & 0xffff0000u);
+    }
 }
 
 template <typename LT> __device__ __forceinline__ static bool aligned4(const LT *p)
@@ -200,19 +268,24 @@ __device__ __forceinline__ static void msa_add(msa &x, float l, int32_t i,
     x.s += (double)sv_softmax_scaled(f, n, x.e);
 }
 
-/* Four logits at once (T > 0): one test of the running exponent for all. */
-__device__ __forceinline__ static void msa_add4(msa &x, const float l[4],
-                                                const sv_softmax_scale &sc)
+/* Eight logits at once (T > 0): one test of the running exponent for all,
+ * and their weights summed as a tree before they join the sum (any order of
+ * the double additions is the method's, sv_softmax.h). -0 weighs as +0. */
+__device__ __forceinline__ static void msa_add8(msa &x, const float l[8],
+                                               const sv_softmax_scale &sc)
 {
-    float f[4];
-    int32_t n[4];
+    float f[8];
+    int32_t n[8];
+    sv_softmax_split4(l, sc, n, f);
+    sv_softmax_split4(l + 4, sc, n + 4, f + 4);
+    const int32_t top = max(max(max(n[0], n[1]), max(n[2], n[3])),
+                            max(max(n[4], n[5]), max(n[6], n[7])));
+    msa_raise(x, top);
+    double w[8];
 #pragma unroll
-    for (int j = 0; j < 4; j++)
-        n[j] = sv_softmax_split(l[j], sc, &f[j]);
-    msa_raise(x, max(max(n[0], n[1]), max(n[2], n[3])));
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-        x.s += (double)sv_softmax_scaled(f[j], n[j], x.e);
+    for (int j = 0; j < 8; j++)
+        w[j] = (double)sv_softmax_scaled(f[j], n[j], x.e);
+    x.s += ((w[0] + w[1]) + (w[2] + w[3])) + ((w[4] + w[5]) + (w[6] + w[7]));
 }
 
 template <bool WEIGH> __device__ __forceinline__ static void msa_merge(msa &x, const msa &y)
@@ -266,9 +339,8 @@ struct row_args {
     int32_t K, V, n_target_rows, n_rows;
     weighing wg;
     row_stats *stats;   /* [n_rows] */
-    msa *partials;      /* [n_rows][splits] */
+    msa *partials;      /* [gridDim.x + n_rows - 1]: piece (block j, row r) at j + r */
     unsigned *arrivals; /* [n_rows], zero between launches */
-    int32_t splits, chunk;
     int sum_here;       /* no cuts: stats_kernel's sum is the kept sum */
 };
 
@@ -282,57 +354,112 @@ template <typename LT> __device__ __forceinline__ static const LT *row_of(const 
     return static_cast<const LT *>(a.draft) + (int64_t)seq * a.draft_stride + (int64_t)k * a.V;
 }
 
+/* Tokens [lo, hi) of row into this thread's x (greedy: the first largest
+ * logit; else the weights' sum): a scalar head up to the first 16-byte
+ * boundary, then 8 logits a thread a step, each step's loads issued a step
+ * ahead so that they are in flight while the step before is summed, then a
+ * scalar tail. Each thread sees its tokens in increasing order. */
 template <typename LT, bool WEIGH>
-__global__ static void __launch_bounds__(LG_THREADS) stats_kernel(row_args a)
+__device__ static void piece_msa(msa &x, const LT *row, int32_t lo, int32_t hi,
+                                 const sv_softmax_scale &sc)
 {
-    /* rows on x, slices on y */
-    const int32_t r = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
-    const LT *row = row_of<LT>(a, r);
-    const sv_softmax_scale sc = a.wg.scale;
-    const int32_t lo = min(a.V, split * a.chunk), hi = min(a.V, lo + a.chunk);
-    msa mine = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
-    if (WEIGH) { /* four logits a step, as they are loaded; -0 weighs as +0 */
-        const int32_t body_end = aligned4(row + lo) ? lo + ((hi - lo) & ~3) : lo;
-        for (int32_t i0 = lo + 4 * (int32_t)threadIdx.x; i0 < body_end;
-             i0 += 4 * (int32_t)blockDim.x) {
-            float v[4];
-            load4(row + i0, v);
-            msa_add4(mine, v, sc);
+    constexpr int32_t per_load = 16 / (int32_t)sizeof(LT);
+    const int32_t t = (int32_t)threadIdx.x, step = 8 * (int32_t)blockDim.x;
+    const int32_t misaligned = (int32_t)((reinterpret_cast<uintptr_t>(row + lo) / sizeof(LT)) %
+                                         (uintptr_t)per_load);
+    const int32_t body_lo = min(hi, lo + (per_load - misaligned) % per_load);
+    const int32_t body_end = body_lo + (hi - body_lo) / 8 * 8;
+    auto add1 = [&](int32_t i) { msa_add<WEIGH>(x, WEIGH ? to_float(row[i]) : canon(to_float(row[i])), i, sc); };
+    if (lo + t < body_lo)
+        add1(lo + t);
+    int32_t i0 = body_lo + 8 * t;
+    logits8<LT> ahead = {};
+    if (i0 < body_end)
+        ahead = load8(row + i0);
+    for (; i0 < body_end; i0 += step) {
+        const logits8<LT> now = ahead;
+        if (i0 + step < body_end)
+            ahead = load8(row + i0 + step);
+        float v[8];
+        unpack8(now, v);
+        if (WEIGH) {
+            msa_add8(x, v, sc);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                msa_add<false>(x, canon(v[j]), i0 + j, sc);
         }
-        for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x)
-            msa_add<true>(mine, to_float(row[i]), i, sc);
-    } else {
-        for_slice(row, lo, hi, [&](int32_t i, float l) { msa_add<false>(mine, l, i, sc); });
     }
-    mine = block_msa<WEIGH>(mine);
+    for (int32_t i = body_end + t; i < hi; i += (int32_t)blockDim.x)
+        add1(i);
+}
 
-    /* publish; the last block of this row to arrive combines */
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        a.partials[(int64_t)r * a.splits + split] = mine;
+/* The batch's rows laid end to end, n_rows x V logits, are cut into
+ * gridDim.x ranges of (nearly) equal length, one a block, so that every SM
+ * gets the same share of the work at any batch size (a block a row left a
+ * third of the GPU idle at B = 64: 704 rows over 1056 block slots, 5 or 6
+ * a SM). Block j takes [start(j), start(j + 1)), start(j) = j T / G for T
+ * logits and G blocks; the block holding logit x is ((x + 1) G - 1) / T. */
+__device__ __forceinline__ static int64_t range_start(int64_t j, int64_t total, int64_t blocks)
+{
+    return j * total / blocks;
+}
+
+__device__ __forceinline__ static int64_t block_holding(int64_t x, int64_t total, int64_t blocks)
+{
+    return ((x + 1) * blocks - 1) / total;
+}
+
+/* A block's range meets one row or several: each meeting is a piece. The
+ * block sums its pieces one after the other and publishes each at j + r
+ * (block j, row r: distinct for distinct pieces, since a later block never
+ * meets an earlier row); the last piece of a row to arrive (an arrival
+ * counter) combines the row's pieces, those of the blocks holding its first
+ * to its last logit, and re-arms the counter. */
+template <typename LT, bool WEIGH>
+__global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM) stats_kernel(row_args a)
+{
+    const int64_t V = a.V, total = (int64_t)a.n_rows * V, blocks = gridDim.x, j = blockIdx.x;
+    const int64_t end = range_start(j + 1, total, blocks);
+    const sv_softmax_scale sc = a.wg.scale;
+    for (int64_t x = range_start(j, total, blocks); x < end;) {
+        const int32_t r = (int32_t)(x / V);
+        const int32_t lo = (int32_t)(x - r * V), hi = (int32_t)min(V, end - r * V);
+        msa mine = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
+        piece_msa<LT, WEIGH>(mine, row_of<LT>(a, r), lo, hi, sc);
+        mine = block_msa<WEIGH>(mine);
+        x = r * V + hi;
+
+        /* publish; the last piece of row r to arrive combines */
+        const int64_t first = block_holding(r * V, total, blocks);
+        const int64_t last_block = block_holding(r * V + V - 1, total, blocks);
+        __shared__ bool last;
+        if (threadIdx.x == 0) {
+            a.partials[j + r] = mine;
+            __threadfence();
+            last = atomicAdd(&a.arrivals[r], 1u) == (unsigned)(last_block - first);
+        }
+        __syncthreads();
+        if (!last)
+            continue;
         __threadfence();
-        last = atomicAdd(&a.arrivals[r], 1u) == (unsigned)a.splits - 1;
-    }
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    msa all = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
-    for (int32_t s = threadIdx.x; s < a.splits; s += blockDim.x) {
-        /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
-        const msa *p = a.partials + (int64_t)r * a.splits + s;
-        msa_merge<WEIGH>(all, msa{__ldcg(&p->s), __ldcg(&p->e), __ldcg(&p->m), __ldcg(&p->a)});
-    }
-    all = block_msa<WEIGH>(all);
-    if (threadIdx.x == 0) {
-        row_stats st;
-        st.argmax = all.a;
-        st.N = all.e;
-        st.R = WEIGH ? sv_softmax_reciprocal(all.s) : 1.0; /* cut_kernel's when it runs */
-        st.thr_key = 0u;              /* everything kept */
-        st.thr_i = INT32_MAX;
-        a.stats[r] = st;
-        a.arrivals[r] = 0; /* re-armed for the next launch */
+        msa all = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
+        for (int64_t b = first + threadIdx.x; b <= last_block; b += blockDim.x) {
+            /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
+            const msa *p = a.partials + b + r;
+            msa_merge<WEIGH>(all, msa{__ldcg(&p->s), __ldcg(&p->e), __ldcg(&p->m), __ldcg(&p->a)});
+        }
+        all = block_msa<WEIGH>(all);
+        if (threadIdx.x == 0) {
+            row_stats st;
+            st.argmax = all.a;
+            st.N = all.e;
+            st.R = WEIGH ? sv_softmax_reciprocal(all.s) : 1.0; /* cut_kernel's when it runs */
+            st.thr_key = 0u;              /* everything kept */
+            st.thr_i = INT32_MAX;
+            a.stats[r] = st;
+            a.arrivals[r] = 0; /* re-armed for the next launch */
+        }
     }
 }
 
@@ -568,9 +695,45 @@ __device__ __forceinline__ static void race_probs(const race_rows<LT> &rr, int32
     *q = rr.q && *p > 0.0f ? prob_of(ql, i, rr.sq, rr.wg) : 0.0f;
 }
 
+/* Four tokens' float probabilities for the race (race_probs), from their
+ * logits as loaded. PLAIN (T > 0, nothing cut, the case that streams the
+ * most bytes): sv_softmax_split4's one range test for four logits and no
+ * per-token branch; -0 weighs as +0 without canon. The one-hot drafter's
+ * draft is left to race_four's keep mask. */
+template <typename LT, bool PLAIN>
+__device__ __forceinline__ static void race_probs4(const race_rows<LT> &rr, int32_t i0,
+                                                   const float pl[4], const float ql[4],
+                                                   float p[4], float q[4])
+{
+    if (!PLAIN) {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            race_probs(rr, i0 + j, canon(pl[j]), canon(ql[j]), &p[j], &q[j]);
+        return;
+    }
+    int32_t n[4];
+    float f[4];
+    sv_softmax_split4(pl, rr.wg.scale, n, f);
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        p[j] = sv_softmax_prob(sv_softmax_scaled(f[j], n[j], rr.sp.N), rr.sp.R);
+    if (!rr.q) {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            q[j] = 0.0f;
+        return;
+    }
+    sv_softmax_split4(ql, rr.wg.scale, n, f);
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        q[j] = sv_softmax_prob(sv_softmax_scaled(f[j], n[j], rr.sq.N), rr.sq.R);
+}
+
 /* The race over tokens [lo, hi), by this thread and its block-mates, 4
- * tokens a lane per round (race_four); returns this thread's best. */
-template <typename LT>
+ * tokens a lane per round (race_four); returns this thread's best. Each
+ * round's logits are loaded a round ahead, so that they are in flight
+ * while the round before is weighed and raced. */
+template <typename LT, bool PLAIN>
 __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, int32_t hi,
                                          uint64_t seed, uint64_t index, uint32_t n, bool prune)
 {
@@ -580,20 +743,31 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
     unsigned *shared = block_reach_reset();
     const bool vec = aligned4(rr.p + lo) && (!rr.q || aligned4(rr.q + lo));
     const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
-    /* rounds over the body: the same count for every lane, as race_four needs */
-    for (int32_t base = lo; base < body_end; base += 4 * (int32_t)blockDim.x) {
-        const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
-        float p[4] = {0.0f, 0.0f, 0.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const int32_t step = 4 * (int32_t)blockDim.x; /* tokens a round */
+    logits4<LT> p_ahead = {}, q_ahead = {};      /* the next round's */
+    auto fetch = [&](int32_t i0) { /* past the body: left as they are */
         if (i0 < body_end) {
-            float pl[4], ql[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            load4(rr.p + i0, pl);
+            p_ahead = load4(rr.p + i0);
             if (rr.q)
-                load4(rr.q + i0, ql);
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                race_probs(rr, i0 + j, canon(pl[j]), canon(ql[j]), &p[j], &q[j]);
+                q_ahead = load4(rr.q + i0);
         }
-        race_four(best, reach, i0, p, q, 0xfu, rs, shared, prune); /* zeros past the body */
+    };
+    fetch(lo + 4 * (int32_t)threadIdx.x);
+    /* rounds over the body: the same count for every lane, as race_four needs */
+    for (int32_t base = lo; base < body_end; base += step) {
+        const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
+        const logits4<LT> p_now = p_ahead, q_now = q_ahead; /* stale past the body: not kept */
+        fetch(i0 + step);
+        float pl[4], ql[4] = {0.0f, 0.0f, 0.0f, 0.0f}, p[4], q[4];
+        unpack4(p_now, pl);
+        if (rr.q)
+            unpack4(q_now, ql);
+        race_probs4<LT, PLAIN>(rr, i0, pl, ql, p, q);
+        /* the tokens that count: those in the body, but the one-hot draft */
+        const uint32_t hot_at = (uint32_t)(rr.hot - i0); /* >= 4 when not in this quad */
+        const uint32_t keep =
+            i0 < body_end ? 0xfu & ~(hot_at < 4u ? 1u << hot_at : 0u) : 0u;
+        race_four(best, reach, i0, p, q, keep, rs, shared, prune);
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x) {
@@ -620,8 +794,9 @@ struct verify_args {
     weighing wg;
 };
 
-template <typename LT>
-__global__ static void __launch_bounds__(LG_THREADS, 3) verify_kernel(verify_args a)
+/* PLAIN: T > 0 and nothing cut (race_probs4). */
+template <typename LT, bool PLAIN>
+__global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM) verify_kernel(verify_args a)
 {
     const sv_batch &bt = a.bt;
     /* sequences on x, slices on y */
@@ -669,7 +844,8 @@ __global__ static void __launch_bounds__(LG_THREADS, 3) verify_kernel(verify_arg
     rr.hot = (n < K && !Q) ? x[n] : -1;
     rr.wg = wg;
     const int32_t lo = min(V, split * a.chunk), hi = min(V, lo + a.chunk);
-    race_winner mine = block_best(race_slice(rr, lo, hi, seed, index, (uint32_t)n, a.prune));
+    race_winner mine =
+        block_best(race_slice<LT, PLAIN>(rr, lo, hi, seed, index, (uint32_t)n, a.prune));
 
     /* publish; the last block of this sequence to arrive combines */
     race_winner all;
@@ -683,7 +859,8 @@ __global__ static void __launch_bounds__(LG_THREADS, 3) verify_kernel(verify_arg
         race_rows<LT> p_only = rr;
         p_only.q = nullptr;
         p_only.hot = -1;
-        race_winner again = block_best(race_slice(p_only, 0, V, seed, index, (uint32_t)n, a.prune));
+        race_winner again =
+            block_best(race_slice<LT, PLAIN>(p_only, 0, V, seed, index, (uint32_t)n, a.prune));
         if (threadIdx.x == 0)
             token = again.i;
         __syncthreads();
@@ -696,8 +873,9 @@ __global__ static void __launch_bounds__(LG_THREADS, 3) verify_kernel(verify_arg
 
 /* ---- host launchers ------------------------------------------------------------- */
 
-/* Blocks per row: as many as `wave` blocks spread over `rows` give, each at
- * least min_chunk tokens, at least 1 (so rows * splits <= max(wave, rows)). */
+/* The verify kernel's blocks per sequence: as many as `wave` blocks spread
+ * over `rows` give, each at least min_chunk tokens, at least 1 (so rows *
+ * splits <= max(wave, rows)). */
 static int32_t splits_for(int32_t wave, int32_t rows, int32_t V, int32_t min_chunk)
 {
     int32_t by_fill = wave / rows;
@@ -710,6 +888,15 @@ static int32_t splits_for(int32_t wave, int32_t rows, int32_t V, int32_t min_chu
 static int32_t chunk_for(int32_t V, int32_t splits)
 {
     return ((V + splits - 1) / splits + 3) & ~3;
+}
+
+/* The stats kernel's blocks: one wave, or fewer where the batch's logits
+ * give each block less than SV_LOGITS_MIN_CHUNK. */
+extern "C" int32_t sv_cuda_logits_stats_blocks(int32_t wave, int32_t n_rows, int32_t V)
+{
+    const int64_t by_size = (int64_t)n_rows * V / SV_LOGITS_MIN_CHUNK;
+    const int64_t blocks = by_size < wave ? by_size : wave;
+    return blocks < 1 ? 1 : (int32_t)blocks;
 }
 
 template <typename LT>
@@ -736,11 +923,9 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     ra.arrivals = ws->row_arrivals;
     const bool cuts = ra.wg.cut;
     ra.sum_here = !cuts;
-    ra.splits = splits_for(ws->stats_wave, ra.n_rows, V, SV_LOGITS_MIN_CHUNK);
-    ra.chunk = chunk_for(V, ra.splits);
-    const dim3 stats_grid((unsigned)ra.n_rows, (unsigned)ra.splits);
+    const int32_t stats_blocks = sv_cuda_logits_stats_blocks(ws->stats_wave, ra.n_rows, V);
     void (*const stats)(row_args) = greedy ? stats_kernel<LT, false> : stats_kernel<LT, true>;
-    stats<<<stats_grid, LG_THREADS, 0, stream>>>(ra);
+    stats<<<(unsigned)stats_blocks, LG_THREADS, 0, stream>>>(ra);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
@@ -762,7 +947,9 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     va.bad = bad;
     va.prune = prune;
     va.wg = ra.wg;
-    verify_kernel<LT><<<dim3((unsigned)B, (unsigned)va.splits), LG_THREADS, 0, stream>>>(va);
+    void (*const verify)(verify_args) =
+        greedy || cuts ? verify_kernel<LT, false> : verify_kernel<LT, true>;
+    verify<<<dim3((unsigned)B, (unsigned)va.splits), LG_THREADS, 0, stream>>>(va);
     return cudaGetLastError();
 }
 
@@ -780,14 +967,24 @@ extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *r
 
 extern "C" int sv_cuda_logits_blocks_per_sm(int *stats_blocks, int *verify_blocks)
 {
-    /* the float and bf16 instances differ only in their loads: float's stand for both */
+    /* float's stand for bf16's: the same launch bounds, the same registers on sm_90 */
     cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(stats_blocks,
                                                                   stats_kernel<float, true>,
                                                                   LG_THREADS, 0);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(verify_blocks, verify_kernel<float>,
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(verify_blocks,
+                                                          verify_kernel<float, true>,
                                                           LG_THREADS, 0);
     return (int)e;
+}
+
+extern "C" void sv_cuda_logits_stats_of(const void *stats, int32_t r, double *R, int32_t *N,
+                                        int32_t *argmax)
+{
+    const row_stats *st = static_cast<const row_stats *>(stats) + r;
+    *R = st->R;
+    *N = st->N;
+    *argmax = st->argmax;
 }
 
 extern "C" size_t sv_cuda_logits_stats_bytes(void)

@@ -53,8 +53,17 @@ typedef struct sv_cuda_logits_ws {
 int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
                                 const sv_cuda_logits_ws *ws, int *bad, int prune);
 size_t sv_cuda_logits_stats_bytes(void);
+/* Row r's summary in a host copy of the workspace's stats: R = 1 / S (the
+ * kept weight; the whole row's when nothing is cut), N (the largest
+ * exponent, T > 0) and the first-ranked token. For tests. */
+void sv_cuda_logits_stats_of(const void *stats, int32_t r, double *R, int32_t *N,
+                             int32_t *argmax);
 size_t sv_cuda_logits_partial_bytes(void);
 size_t sv_cuda_logits_winner_bytes(void);
+/* The stats kernel's blocks for n_rows rows of V logits, when one wave of
+ * the GPU holds `wave` of them (it writes at most blocks + n_rows - 1
+ * partials). */
+int32_t sv_cuda_logits_stats_blocks(int32_t wave, int32_t n_rows, int32_t V);
 /* Blocks one SM holds at once of the stats and of the verify kernel. */
 int sv_cuda_logits_blocks_per_sm(int *stats_blocks, int *verify_blocks);
 
