@@ -369,7 +369,7 @@ __device__ static void piece_msa(msa &x, const LT *row, int32_t lo, int32_t hi,
                                          (uintptr_t)per_load);
     const int32_t body_lo = min(hi, lo + (per_load - misaligned) % per_load);
     const int32_t body_end = body_lo + (hi - body_lo) / 8 * 8;
-    auto add1 = [&](int32_t i) { msa_add<WEIGH>(x, WEIGH ? to_float(row[i]) : canon(to_float(row[i])), i, sc); };
+    auto add1 = [&](int32_t i) { msa_add<WEIGH>(x, canon(to_float(row[i])), i, sc); };
     if (lo + t < body_lo)
         add1(lo + t);
     int32_t i0 = body_lo + 8 * t;
@@ -417,7 +417,8 @@ __device__ __forceinline__ static int64_t block_holding(int64_t x, int64_t total
  * counter) combines the row's pieces, those of the blocks holding its first
  * to its last logit, and re-arms the counter. */
 template <typename LT, bool WEIGH>
-__global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM) stats_kernel(row_args a)
+__global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
+    stats_kernel(row_args a)
 {
     const int64_t V = a.V, total = (int64_t)a.n_rows * V, blocks = gridDim.x, j = blockIdx.x;
     const int64_t end = range_start(j + 1, total, blocks);
@@ -796,7 +797,8 @@ struct verify_args {
 
 /* PLAIN: T > 0 and nothing cut (race_probs4). */
 template <typename LT, bool PLAIN>
-__global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM) verify_kernel(verify_args a)
+__global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
+    verify_kernel(verify_args a)
 {
     const sv_batch &bt = a.bt;
     /* sequences on x, slices on y */

@@ -505,10 +505,9 @@ static int32_t stats_wrong(const fixture *f, const sv_cuda_logits_ws *ws, int bf
     for (int32_t r = 0; r < n_rows; r++) {
         const size_t at = (size_t)(r < n_target ? r : r - n_target) * (size_t)V;
         for (int32_t i = 0; i < V; i++) {
-            if (bf16)
-                l[i] = sv_bf16_to_float(r < n_target ? f->target_bf16[at + i] : f->draft_bf16[at + i]);
-            else
-                l[i] = r < n_target ? f->target_logits[at + i] : f->draft_logits[at + i];
+            const uint16_t *b16 = r < n_target ? f->target_bf16 : f->draft_bf16;
+            const float *f32 = r < n_target ? f->target_logits : f->draft_logits;
+            l[i] = bf16 ? sv_bf16_to_float(b16[at + i]) : f32[at + i];
         }
         double R;
         int32_t N, argmax, best = 0, top = SV_SOFTMAX_NO_EXPONENT;
@@ -524,8 +523,9 @@ static int32_t stats_wrong(const fixture *f, const sv_cuda_logits_ws *ws, int bf
         const int bad = T > 0.0 ? N != top || (!cut && !(fabs(R * S - 1.0) <= V * 0x1p-52))
                                 : argmax != best;
         if (bad && wrong++ < 3)
-            fprintf(stderr, "  row %d: stats N %d R %.17g argmax %d, want N %d 1/S %.17g argmax %d\n",
-                    r, N, R, argmax, top, 1.0 / S, best);
+            fprintf(stderr,
+                    "  row %d: stats N %d R %.17g argmax %d, want N %d 1/S %.17g argmax %d\n", r,
+                    N, R, argmax, top, 1.0 / S, best);
     }
     free(l);
     return wrong;
@@ -600,9 +600,10 @@ static int32_t logits_runs(int32_t B, int32_t K, int32_t V, int32_t stats_blocks
             CHECK(stats_wrong(&f, &ws, mode == SV_INPUT_LOGITS_BF16, cut) == 0);
             int32_t m = mismatches(&f);
             if (m)
-                fprintf(stderr, "  V %d, %s, T %g, top-k %d, top-p %g%s: %d of %d sequences differ\n",
-                        V, mode == SV_INPUT_LOGITS_F32 ? "f32" : "bf16", rules[r].T,
-                        rules[r].top_k, rules[r].top_p, onehot ? ", one-hot" : "", m, B);
+                fprintf(stderr,
+                        "  V %d, %s, T %g, top-k %d, top-p %g%s: %d of %d sequences differ\n", V,
+                        mode == SV_INPUT_LOGITS_F32 ? "f32" : "bf16", rules[r].T, rules[r].top_k,
+                        rules[r].top_p, onehot ? ", one-hot" : "", m, B);
             differ += m;
         }
     /* entries [stats_blocks + rows - 1, n_partials) stay unwritten; the one before is written */
