@@ -104,10 +104,7 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
         fetch(i0 + DEPTH * step, p_ahead[DEPTH - 1], q_ahead[DEPTH - 1]);
         const float pv[4] = {p4.x, p4.y, p4.z, p4.w}, qv[4] = {q4.x, q4.y, q4.z, q4.w};
         /* the tokens that count: those in the body, but the one-hot draft */
-        const uint32_t hot_at = (uint32_t)(hot - i0); /* >= 4 when not in this quad */
-        const uint32_t keep =
-            i0 < body_end ? 0xfu & ~(hot_at < 4u ? 1u << hot_at : 0u) : 0u;
-        race_four(best, reach, i0, pv, qv, keep, rs, shared, prune);
+        race_four(best, reach, i0, pv, qv, race_keep(i0, body_end, hot), rs, shared, prune);
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += blockDim.x) {

@@ -341,7 +341,6 @@ struct row_args {
     row_stats *stats;   /* [n_rows] */
     msa *partials;      /* [gridDim.x + n_rows - 1]: piece (block j, row r) at j + r */
     unsigned *arrivals; /* [n_rows], zero between launches */
-    int sum_here;       /* no cuts: stats_kernel's sum is the kept sum */
 };
 
 template <typename LT> __device__ __forceinline__ static const LT *row_of(const row_args &a, int32_t r)
@@ -765,10 +764,7 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
             unpack4(q_now, ql);
         race_probs4<LT, PLAIN>(rr, i0, pl, ql, p, q);
         /* the tokens that count: those in the body, but the one-hot draft */
-        const uint32_t hot_at = (uint32_t)(rr.hot - i0); /* >= 4 when not in this quad */
-        const uint32_t keep =
-            i0 < body_end ? 0xfu & ~(hot_at < 4u ? 1u << hot_at : 0u) : 0u;
-        race_four(best, reach, i0, p, q, keep, rs, shared, prune);
+        race_four(best, reach, i0, p, q, race_keep(i0, body_end, rr.hot), rs, shared, prune);
     }
     /* the scalar tail, unpruned: unaligned rows, and the last tile's V mod 4 tokens */
     for (int32_t i = body_end + (int32_t)threadIdx.x; i < hi; i += (int32_t)blockDim.x) {
@@ -924,7 +920,6 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     ra.partials = static_cast<msa *>(ws->partials);
     ra.arrivals = ws->row_arrivals;
     const bool cuts = ra.wg.cut;
-    ra.sum_here = !cuts;
     const int32_t stats_blocks = sv_cuda_logits_stats_blocks(ws->stats_wave, ra.n_rows, V);
     void (*const stats)(row_args) = greedy ? stats_kernel<LT, false> : stats_kernel<LT, true>;
     stats<<<(unsigned)stats_blocks, LG_THREADS, 0, stream>>>(ra);

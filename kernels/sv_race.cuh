@@ -77,6 +77,15 @@ __device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, T
     return n;
 }
 
+/* race_four's keep mask for the quad at i0: its four tokens if the quad is
+ * in the body (i0 < body_end), but `hot`, the one-hot drafter's draft (-1:
+ * none). */
+__device__ __forceinline__ static uint32_t race_keep(int32_t i0, int32_t body_end, int32_t hot)
+{
+    const uint32_t hot_at = (uint32_t)(hot - i0); /* >= 4 when not in this quad */
+    return i0 < body_end ? 0xfu & ~(hot_at < 4u ? 1u << hot_at : 0u) : 0u;
+}
+
 /* Tokens i0 .. i0 + 3 (i0 a multiple of 4) of the race, with weights
  * max(p_j - q_j, 0) from their float probabilities (q_j = 0 without a draft
  * row) where bit j of `keep` is set, and 0 where it is clear (a token past
