@@ -71,8 +71,9 @@ static void usage(FILE *out)
             "bandwidth; x floor: median over the time the floor takes at that bandwidth;\n"
             "input: the input mode.\n"
             "Plugins are timed through verify, whose wait for its status is then included.\n"
-            "cuda_fused's speed knobs SV_FUSED_PRUNE, SV_FUSED_DEPTH and SV_FUSED_SPLITS\n"
-            "(specverify --help) are read from the environment and head the recorded command.\n"
+            "cuda_fused's speed knobs SV_FUSED_PRUNE, SV_FUSED_DEPTH, SV_FUSED_SPLITS and\n"
+            "SV_FUSED_EARLY (specverify --help) are read from the environment and head the\n"
+            "recorded command.\n"
             "\n"
             "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU.\n");
 }

@@ -31,6 +31,8 @@ static void usage(FILE *out)
             "  SV_FUSED_PRUNE=0|1   0: time every token of the race exactly (default 1)\n"
             "  SV_FUSED_DEPTH=1|2   rounds of rows in flight per thread (default 1)\n"
             "  SV_FUSED_SPLITS=N    blocks per sequence (default: one wave of the GPU)\n"
+            "  SV_FUSED_EARLY=0|1   0: no programmatic dependent launch (default 1, on\n"
+            "                       compute capability 9.0 and later)\n"
             "\n"
             "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
             "3 environment.\n");

@@ -42,6 +42,7 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include "sv_cuda_kernels.h"
+#include "sv_early_launch.cuh"
 #include "sv_philox.h"
 #include "sv_race.cuh"
 
@@ -119,6 +120,8 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
 template <int DEPTH>
 __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args a)
 {
+    early_launch_wait(); /* the kernel before has written our inputs */
+    early_launch_release();
     const sv_batch &bt = a.bt;
     /* sequences on x (up to 2^31 - 1 blocks), slices on y (at most 65535) */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
@@ -182,8 +185,8 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     }
 }
 
-/* The kernel of a prefetch depth (1 or 2). A function pointer, not
- * fused_kernel<DEPTH><<<>>>: one launch line serves both depths. */
+/* The kernel of a prefetch depth (1 or 2). A function pointer: one launch
+ * line serves both depths. */
 typedef void (*fused_kernel_fn)(fused_args);
 static fused_kernel_fn fused_kernel_of(int depth)
 {
@@ -192,7 +195,7 @@ static fused_kernel_fn fused_kernel_of(int depth)
 
 extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits,
                                     void *winners, unsigned *arrivals, int *bad,
-                                    int shared_uniform, int prune, int depth)
+                                    int shared_uniform, int prune, int depth, int early)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
@@ -208,9 +211,8 @@ extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int
     a.shared_uniform = shared_uniform;
     a.prune = prune;
     dim3 grid((unsigned)bt->B, (unsigned)splits);
-    const fused_kernel_fn kernel = fused_kernel_of(depth);
-    kernel<<<grid, FUSED_THREADS, 0, (cudaStream_t)bt->stream>>>(a);
-    return (int)cudaGetLastError();
+    return (int)launch_early(early != 0, grid, dim3(FUSED_THREADS), (cudaStream_t)bt->stream,
+                             fused_kernel_of(depth), a);
 }
 
 extern "C" int sv_cuda_fused_blocks_per_sm(int depth, int *blocks)

@@ -26,7 +26,8 @@
  *
  * Three kernels, queued on the batch's stream, no host synchronization, so a
  * step can be captured in a CUDA graph (seed and first index may be read
- * from device memory `rng`):
+ * from device memory `rng`; launched early, each waits for the kernel
+ * before it, as fused_kernel does, sv_early_launch.cuh):
  *   1. stats_kernel: every row once (target rows, and draft rows when given;
  *      with a stride of 0 one row set): for T = 0 the argmax; else, with no
  *      cuts, N and S in one pass (a running largest exponent; the sum so far
@@ -55,6 +56,7 @@
 #include <math.h>
 #include <stdint.h>
 #include "sv_cuda_kernels.h"
+#include "sv_early_launch.cuh"
 #include "sv_philox.h"
 #include "sv_race.cuh"
 #include "sv_softmax.h"
@@ -419,6 +421,8 @@ template <typename LT, bool WEIGH>
 __global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
     stats_kernel(row_args a)
 {
+    early_launch_wait(); /* the kernel before has written our inputs */
+    early_launch_release();
     const int64_t V = a.V, total = (int64_t)a.n_rows * V, blocks = gridDim.x, j = blockIdx.x;
     const int64_t end = range_start(j + 1, total, blocks);
     const sv_softmax_scale sc = a.wg.scale;
@@ -562,6 +566,8 @@ template <typename LT>
 __global__ static void __launch_bounds__(CUT_THREADS)
     cut_kernel(row_args a, int32_t top_k, double top_p)
 {
+    early_launch_wait(); /* stats_kernel has finished */
+    early_launch_release();
     __shared__ radix_hist h;
     __shared__ int32_t pick_bin;
     __shared__ int64_t pick_rest;
@@ -796,6 +802,8 @@ template <typename LT, bool PLAIN>
 __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     verify_kernel(verify_args a)
 {
+    early_launch_wait(); /* stats_kernel (and cut_kernel) have finished */
+    early_launch_release();
     const sv_batch &bt = a.bt;
     /* sequences on x, slices on y */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
@@ -899,7 +907,7 @@ extern "C" int32_t sv_cuda_logits_stats_blocks(int32_t wave, int32_t n_rows, int
 
 template <typename LT>
 static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
-                              const sv_cuda_logits_ws *ws, int *bad, int prune)
+                              const sv_cuda_logits_ws *ws, int *bad, int prune, bool early)
 {
     const int32_t B = bt->B, K = bt->K, V = bt->V;
     cudaStream_t stream = (cudaStream_t)bt->stream;
@@ -922,13 +930,13 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     const bool cuts = ra.wg.cut;
     const int32_t stats_blocks = sv_cuda_logits_stats_blocks(ws->stats_wave, ra.n_rows, V);
     void (*const stats)(row_args) = greedy ? stats_kernel<LT, false> : stats_kernel<LT, true>;
-    stats<<<(unsigned)stats_blocks, LG_THREADS, 0, stream>>>(ra);
-    cudaError_t e = cudaGetLastError();
+    cudaError_t e =
+        launch_early(early, dim3((unsigned)stats_blocks), dim3(LG_THREADS), stream, stats, ra);
     if (e != cudaSuccess)
         return e;
     if (cuts) {
-        cut_kernel<LT><<<(unsigned)ra.n_rows, CUT_THREADS, 0, stream>>>(ra, bt->top_k, bt->top_p);
-        e = cudaGetLastError();
+        e = launch_early(early, dim3((unsigned)ra.n_rows), dim3(CUT_THREADS), stream,
+                         cut_kernel<LT>, ra, bt->top_k, bt->top_p);
         if (e != cudaSuccess)
             return e;
     }
@@ -946,18 +954,20 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     va.wg = ra.wg;
     void (*const verify)(verify_args) =
         greedy || cuts ? verify_kernel<LT, false> : verify_kernel<LT, true>;
-    verify<<<dim3((unsigned)B, (unsigned)va.splits), LG_THREADS, 0, stream>>>(va);
-    return cudaGetLastError();
+    return launch_early(early, dim3((unsigned)B, (unsigned)va.splits), dim3(LG_THREADS), stream,
+                        verify, va);
 }
 
 extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
-                                           const sv_cuda_logits_ws *ws, int *bad, int prune)
+                                           const sv_cuda_logits_ws *ws, int *bad, int prune,
+                                           int early)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
     switch (bt->input) {
-    case SV_INPUT_LOGITS_F32: return (int)launch_all<float>(bt, rng, ws, bad, prune);
-    case SV_INPUT_LOGITS_BF16: return (int)launch_all<uint16_t>(bt, rng, ws, bad, prune);
+    case SV_INPUT_LOGITS_F32: return (int)launch_all<float>(bt, rng, ws, bad, prune, early != 0);
+    case SV_INPUT_LOGITS_BF16:
+        return (int)launch_all<uint16_t>(bt, rng, ws, bad, prune, early != 0);
     default: return (int)cudaErrorInvalidValue;
     }
 }

@@ -25,9 +25,14 @@ int sv_cuda_naive_launch(const sv_batch *bt, int *bad);
  * as for cuda_naive. prune = 0 times every token of the race exactly (the
  * same tokens, slower: to measure what pruning gains). depth (1 or 2) is
  * how many rounds of the row pair each thread keeps in flight (the same
- * tokens either way). Never synchronizes with the host. */
+ * tokens either way). early != 0 launches it early (programmatic dependent
+ * launch, kernels/sv_early_launch.cuh; compute capability 9.0 and later
+ * only): it may be scheduled while the kernel before it in the stream runs,
+ * and waits for that kernel before it reads anything. Never synchronizes
+ * with the host. */
 int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits, void *winners,
-                         unsigned *arrivals, int *bad, int shared_uniform, int prune, int depth);
+                         unsigned *arrivals, int *bad, int shared_uniform, int prune, int depth,
+                         int early);
 size_t sv_cuda_fused_winner_bytes(void);
 /* How many cuda_fused blocks of a depth one SM holds at once (the
  * occupancy API). */
@@ -48,10 +53,11 @@ typedef struct sv_cuda_logits_ws {
     int32_t stats_wave;     /* blocks of the stats kernel one wave of the GPU holds */
     int32_t verify_wave;    /* the same for the verify kernel */
 } sv_cuda_logits_ws;
-/* The caller checks B, K and V against the workspace's limits; rng, *bad and
- * prune as for sv_cuda_fused_launch. Never synchronizes with the host. */
+/* The caller checks B, K and V against the workspace's limits; rng, *bad,
+ * prune and early as for sv_cuda_fused_launch (early: all three kernels).
+ * Never synchronizes with the host. */
 int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
-                                const sv_cuda_logits_ws *ws, int *bad, int prune);
+                                const sv_cuda_logits_ws *ws, int *bad, int prune, int early);
 size_t sv_cuda_logits_stats_bytes(void);
 /* Row r's summary in a host copy of the workspace's stats: R = 1 / S (the
  * kept weight; the whole row's when nothing is cut), N (the largest

@@ -8,9 +8,9 @@
  * B), launches, and waits only to read back the bad-input flag, because the
  * contract returns a status. The launch itself never synchronizes.
  *
- * The environment's SV_FUSED_PRUNE, SV_FUSED_DEPTH and SV_FUSED_SPLITS
- * (fused_tuning.h) change how fast the kernels are, not their tokens: init
- * reads them, and refuses a value it does not know. */
+ * The environment's SV_FUSED_PRUNE, SV_FUSED_DEPTH, SV_FUSED_SPLITS and
+ * SV_FUSED_EARLY (fused_tuning.h) change how fast the kernels are, not
+ * their tokens: init reads them, and refuses a value it does not know. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 
 typedef struct fused_state {
     int32_t max_B, max_K, max_V, sm_count, blocks_per_sm;
+    int early;              /* launch early: SV_FUSED_EARLY and compute capability >= 9 */
     void *winners;
     unsigned *arrivals;
     uint32_t inputs;        /* the logits modes taken: cuda_fused's, 0 for the broken twin */
@@ -128,6 +129,11 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, device);
+    int major = 0;
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    /* programmatic dependent launch exists from compute capability 9.0 */
+    s->early = s->tuning.early && major >= 9;
     if (e == cudaSuccess)
         e = (cudaError_t)sv_cuda_fused_blocks_per_sm(s->tuning.depth, &s->blocks_per_sm);
     /* B * splits_for(B) <= max(one wave, B) for every B <= max_B, or
@@ -178,13 +184,14 @@ int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
     if (bt->input != SV_INPUT_PROBS) {
         if (!logits_batch_ok(s, bt))
             return SV_SAMPLER_EINVAL;
-        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device, s->tuning.prune);
+        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device, s->tuning.prune,
+                                            s->early);
         return e == 0 ? SV_SAMPLER_OK
                       : sv_cuda_status(s->name, "launching the logits kernels", e);
     }
     int e = sv_cuda_fused_launch(bt, rng, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
                                  s->bad.device, s->shared_uniform, s->tuning.prune,
-                                 s->tuning.depth);
+                                 s->tuning.depth, s->early);
     return e == 0 ? SV_SAMPLER_OK : sv_cuda_status(s->name, "launching fused_kernel", e);
 }
 

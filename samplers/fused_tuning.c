@@ -25,15 +25,17 @@ static int read_int(const char *name, long lo, long hi, const char *allowed, lon
 
 int sv_fused_tuning_read(sv_fused_tuning *t, char *err, size_t errlen)
 {
-    long prune = 1, depth = 1, splits = 0;
+    long prune = 1, depth = 1, splits = 0, early = 1;
     if (read_int("SV_FUSED_PRUNE", 0, 1, "0 or 1", &prune, err, errlen) ||
         read_int("SV_FUSED_DEPTH", 1, 2, "1 or 2", &depth, err, errlen) ||
         read_int("SV_FUSED_SPLITS", 1, SV_FUSED_MAX_SPLITS, "an integer from 1 to 65535",
-                 &splits, err, errlen))
+                 &splits, err, errlen) ||
+        read_int("SV_FUSED_EARLY", 0, 1, "0 or 1", &early, err, errlen))
         return -1;
     t->prune = (int)prune;
     t->depth = (int)depth;
     t->splits = (int32_t)splits;
+    t->early = (int)early;
     return 0;
 }
 
@@ -44,7 +46,8 @@ int sv_fused_tuning_describe(const sv_fused_tuning *t, char *buf, size_t len)
         long value, by_default;
     } knobs[] = {{"SV_FUSED_PRUNE", t->prune, 1},
                  {"SV_FUSED_DEPTH", t->depth, 1},
-                 {"SV_FUSED_SPLITS", t->splits, 0}};
+                 {"SV_FUSED_SPLITS", t->splits, 0},
+                 {"SV_FUSED_EARLY", t->early, 1}};
     size_t at = 0;
     int set = 0;
     buf[0] = '\0';

@@ -6,6 +6,8 @@
  *                        in probs mode (default 1)
  *   SV_FUSED_SPLITS=N    blocks per sequence in probs mode, 1 to 65535
  *                        (default: as many as fill one wave of the GPU)
+ *   SV_FUSED_EARLY=0|1   0 launches the kernels the ordinary way (default 1:
+ *                        early, where the GPU can: kernels/sv_early_launch.cuh)
  * Plain C, built with or without CUDA: the command line checks them before
  * it runs anything, and bench records them beside its numbers. */
 #ifndef SV_FUSED_TUNING_H
@@ -18,6 +20,7 @@ typedef struct sv_fused_tuning {
     int prune;      /* 1: the race's exact pruning */
     int depth;      /* 1 or 2 */
     int32_t splits; /* 0: from the occupancy of one wave */
+    int early;      /* 1: programmatic dependent launch where the GPU has it */
 } sv_fused_tuning;
 
 #define SV_FUSED_MAX_SPLITS 65535 /* a grid's y dimension */

@@ -220,6 +220,7 @@ expect_env SV_FUSED_DEPTH=3 "environment variable SV_FUSED_DEPTH='3' is not 1 or
 expect_env SV_FUSED_SPLITS=many "SV_FUSED_SPLITS='many' is not an integer from 1 to 65535" bench
 expect_env SV_FUSED_SPLITS=0 "SV_FUSED_SPLITS='0' is not an integer from 1 to 65535" list
 expect_env SV_FUSED_PRUNE=off "SV_FUSED_PRUNE='off' is not 0 or 1" mutants
+expect_env SV_FUSED_EARLY=yes "SV_FUSED_EARLY='yes' is not 0 or 1" sweep
 total=$((total + 1))
 if SV_FUSED_DEPTH=9 "$sv" --help | grep -q "SV_FUSED_DEPTH=1|2"; then
   echo "PASS: --help with a bad SV_FUSED_DEPTH still answers, and names the knobs"

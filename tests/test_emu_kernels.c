@@ -14,11 +14,14 @@
  * blocks, the one-hot drafter, empty residuals, all-zero rows, bad draft
  * tokens, seed and first index read from device memory (graphs), the
  * broken variant's shared uniforms, and the logits kernels' statistics
- * (rows split over blocks too), top-k and top-p cuts. Deterministic. */
+ * (rows split over blocks too), top-k and top-p cuts. Each launcher's
+ * `early` must reach every launch it makes (kernels/sv_early_launch.cuh):
+ * the emulator counts early and ordinary launches. Deterministic. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "cuda_runtime_api.h" /* tests/emu's: sv_emu_launches */
 #include "sv_bf16.h"
 #include "sv_cuda_kernels.h"
 #include "sv_harness.h"
@@ -212,16 +215,33 @@ static sv_batch emu_batch(const fixture *f, const uint64_t *rng)
     return bt;
 }
 
+/* Checks that the launches since the last call were `early` early ones
+ * and `ordinary` ordinary ones. */
+static void check_launches(long early, long ordinary)
+{
+    static long early_before, ordinary_before;
+    const long e = sv_emu_launches(1) - early_before, o = sv_emu_launches(0) - ordinary_before;
+    if (e != early || o != ordinary)
+        fprintf(stderr, "  launches: %ld early and %ld ordinary, not %ld and %ld\n", e, o, early,
+                ordinary);
+    CHECK(e == early && o == ordinary);
+    early_before += e, ordinary_before += o;
+}
+
 /* cuda_fused's probability kernel, emulated, into emu_tokens / emu_accepted;
  * returns the bad-input flag. rng as for emu_batch; depth: rounds of rows in
- * flight (SV_FUSED_DEPTH). */
+ * flight (SV_FUSED_DEPTH). Launched early when pruned, the ordinary way when
+ * not (the same tokens either way). */
 static int run_fused_depth(fixture *f, int32_t splits, int prune, int depth, const uint64_t *rng)
 {
     sv_batch bt = emu_batch(f, rng);
     void *winners = calloc((size_t)bt.B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)bt.B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune, depth) == 0);
+    check_launches(0, 0);
+    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune, depth, prune) ==
+          0);
+    check_launches(prune != 0, prune == 0);
     for (int32_t b = 0; b < bt.B; b++)
         CHECK(arrivals[b] == 0); /* re-armed for the next launch */
     free(winners);
@@ -423,7 +443,8 @@ static void test_shared_uniform(void)
     void *winners = calloc((size_t)B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1, 1) == 0);
+    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1, 1, 0) == 0);
+    check_launches(0, 1);
     CHECK(bad == 0);
     int32_t exact_differ = 0, broken_differ = 0;
     for (int32_t b = 0; b < B; b++) {
@@ -594,9 +615,14 @@ static int32_t logits_runs(int32_t B, int32_t K, int32_t V, int32_t stats_blocks
             const uint64_t *rng_or_null = mode == SV_INPUT_LOGITS_BF16 ? rng : NULL;
             sv_batch bt = emu_batch(&f, rng_or_null);
             int bad = 0;
-            CHECK(sv_cuda_fused_logits_launch(&bt, rng_or_null, &ws, &bad, 1) == 0);
-            CHECK(bad == 0);
+            /* bf16 runs launch early, f32 runs the ordinary way */
+            const int early = mode == SV_INPUT_LOGITS_BF16;
             const int cut = rules[r].top_k > 0 || rules[r].top_p < 1.0;
+            const long kernels = 2 + (rules[r].T > 0.0 && cut); /* stats, [cut], verify */
+            check_launches(0, 0);
+            CHECK(sv_cuda_fused_logits_launch(&bt, rng_or_null, &ws, &bad, 1, early) == 0);
+            check_launches(early ? kernels : 0, early ? 0 : kernels);
+            CHECK(bad == 0);
             CHECK(stats_wrong(&f, &ws, mode == SV_INPUT_LOGITS_BF16, cut) == 0);
             int32_t m = mismatches(&f);
             if (m)

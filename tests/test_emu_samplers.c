@@ -14,6 +14,9 @@
  *     broken variant), and the next good batch still passes;
  *   - SV_FUSED_PRUNE=0, and SV_FUSED_DEPTH=2 with SV_FUSED_SPLITS=5, give
  *     the same tokens; a value init does not know is refused with EINVAL;
+ *   - cuda_fused launches early (programmatic dependent launch) on a device
+ *     of compute capability 9, the ordinary way under SV_FUSED_EARLY=0 or on
+ *     a device of compute capability 8, with the same tokens;
  *   - when any one device allocation of init fails, init returns ENOMEM and
  *     frees what it had; destroy frees everything.
  * Deterministic: fixed seeds, one mismatch fails. */
@@ -392,7 +395,8 @@ static void test_bad_knobs(const sv_sampler *cuda)
                                          {"SV_FUSED_SPLITS", "0"},
                                          {"SV_FUSED_SPLITS", "70000"},
                                          {"SV_FUSED_SPLITS", "5x"},
-                                         {"SV_FUSED_PRUNE", "yes"}};
+                                         {"SV_FUSED_PRUNE", "yes"},
+                                         {"SV_FUSED_EARLY", "2"}};
     const sv_limits limits = {.max_B = 8, .max_K = 4, .max_V = 1000};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const long before = sv_emu_live_allocations();
@@ -405,14 +409,34 @@ static void test_bad_knobs(const sv_sampler *cuda)
     }
 }
 
+/* test_probs on cuda_fused, whose launches must all be early ones, or all
+ * ordinary ones. */
+static void test_probs_launched(const sv_sampler *fused, int early)
+{
+    const long early_before = sv_emu_launches(1), ordinary_before = sv_emu_launches(0);
+    test_probs(fused, "ref_race");
+    const long e = sv_emu_launches(1) - early_before, o = sv_emu_launches(0) - ordinary_before;
+    if (early ? !(e > 0 && o == 0) : !(e == 0 && o > 0))
+        fprintf(stderr, "  %ld early and %ld ordinary launches; expected all %s\n", e, o,
+                early ? "early" : "ordinary");
+    CHECK(early ? e > 0 && o == 0 : e == 0 && o > 0);
+}
+
 int main(void)
 {
     const sv_sampler *naive = &sv_sampler_cuda_naive, *fused = &sv_sampler_cuda_fused;
 
     test_probs(naive, "ref");
     feature("cuda_naive (emulated, host side and kernel) = ref on the suite's cases, two batches each");
-    test_probs(fused, "ref_race");
-    feature("cuda_fused (emulated, host side and kernel) = ref_race, 1 to 8 splits, two batches each");
+    test_probs_launched(fused, 1);
+    feature("cuda_fused (emulated, host side and kernel) = ref_race, 1 to 8 splits, two batches each, launched early");
+    setenv("SV_FUSED_EARLY", "0", 1);
+    test_probs_launched(fused, 0);
+    unsetenv("SV_FUSED_EARLY");
+    sv_emu_set_compute_capability(8);
+    test_probs_launched(fused, 0);
+    sv_emu_set_compute_capability(9);
+    feature("cuda_fused launches the ordinary way under SV_FUSED_EARLY=0 and below compute capability 9, same tokens");
     setenv("SV_FUSED_PRUNE", "0", 1);
     test_probs(fused, "ref_race");
     unsetenv("SV_FUSED_PRUNE");
@@ -424,7 +448,7 @@ int main(void)
     unsetenv("SV_FUSED_SPLITS");
     feature("cuda_fused with SV_FUSED_DEPTH=2 and SV_FUSED_SPLITS=5 = ref_race");
     test_bad_knobs(fused);
-    feature("cuda_fused's init refuses SV_FUSED_DEPTH=3, SV_FUSED_SPLITS=0 or 70000, SV_FUSED_PRUNE=yes: EINVAL, nothing allocated");
+    feature("cuda_fused's init refuses SV_FUSED_DEPTH=3, SV_FUSED_SPLITS=0 or 70000, SV_FUSED_PRUNE=yes, SV_FUSED_EARLY=2: EINVAL, nothing allocated");
 
     test_bad_input(naive, 0);
     test_bad_input(fused, 1);

@@ -47,7 +47,9 @@ extern uint3 threadIdx, blockIdx;
 extern dim3 blockDim, gridDim;
 
 /* ---- launches ---- */
+/* Runs a launch now, or records it when a capture is open (graph.cpp). */
 void sv_emu_run(dim3 grid, dim3 block, const std::function<void()> &body);
+bool sv_emu_capture(const std::function<void()> &launch); /* false: none open */
 
 template <typename Kernel> struct sv_emu_launch {
     Kernel kernel;
@@ -66,6 +68,39 @@ sv_emu_launch<Kernel> sv_emu_bind(Kernel k, dim3 grid, dim3 block, size_t, cudaS
 }
 #define SV_EMU_LAUNCH(kernel, grid, block, ...) \
     sv_emu_bind(kernel, dim3(grid), dim3(block), __VA_ARGS__)
+
+/* cudaLaunchKernelEx with the one attribute kernels/ sets: programmatic
+ * stream serialization (an early launch). It runs like any launch (in
+ * order: the wait it allows for is already over); whether it was early is
+ * counted, for the tests (sv_emu_launches). */
+enum cudaLaunchAttributeID { cudaLaunchAttributeProgrammaticStreamSerialization = 6 };
+struct cudaLaunchAttribute {
+    cudaLaunchAttributeID id;
+    struct {
+        unsigned char programmaticStreamSerializationAllowed;
+    } val;
+};
+struct cudaLaunchConfig_t {
+    dim3 gridDim, blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned numAttrs;
+};
+template <typename... Params, typename... Args>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(Params...),
+                               Args... args)
+{
+    int early = 0;
+    for (unsigned a = 0; a < config->numAttrs; a++) {
+        if (config->attrs[a].id != cudaLaunchAttributeProgrammaticStreamSerialization)
+            return cudaErrorInvalidValue;
+        early = config->attrs[a].val.programmaticStreamSerializationAllowed != 0;
+    }
+    sv_emu_count_launch(early);
+    sv_emu_run(config->gridDim, config->blockDim, [=]() { kernel(args...); });
+    return cudaSuccess;
+}
 
 /* any occupancy will do: it only sizes the splits */
 template <typename Kernel>

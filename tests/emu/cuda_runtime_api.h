@@ -31,15 +31,35 @@ extern "C" {
 #define cudaGetLastError sv_emu_cudaGetLastError
 #define cudaGetErrorString sv_emu_cudaGetErrorString
 #define cudaGetErrorName sv_emu_cudaGetErrorName
+#define cudaMemcpy sv_emu_cudaMemcpy
+#define cudaStreamCreateWithFlags sv_emu_cudaStreamCreateWithFlags
+#define cudaStreamDestroy sv_emu_cudaStreamDestroy
+#define cudaStreamBeginCapture sv_emu_cudaStreamBeginCapture
+#define cudaStreamEndCapture sv_emu_cudaStreamEndCapture
+#define cudaGraphInstantiate sv_emu_cudaGraphInstantiate
+#define cudaGraphLaunch sv_emu_cudaGraphLaunch
+#define cudaGraphDestroy sv_emu_cudaGraphDestroy
+#define cudaGraphExecDestroy sv_emu_cudaGraphExecDestroy
 
 typedef void *cudaStream_t;
 typedef enum cudaError {
     cudaSuccess = 0,
     cudaErrorInvalidValue = 1,
-    cudaErrorMemoryAllocation = 2
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorStreamCaptureUnsupported = 900
 } cudaError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1
+};
+#define cudaStreamNonBlocking 0x01
+typedef struct sv_emu_graph *cudaGraph_t; /* a list of launches (graph.cpp) */
+typedef struct sv_emu_graph *cudaGraphExec_t;
+enum cudaDeviceAttr {
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrComputeCapabilityMajor = 75
+};
 
 cudaError_t cudaMalloc(void **p, size_t bytes);
 cudaError_t cudaMallocHost(void **p, size_t bytes);
@@ -50,6 +70,18 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t strea
 cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind,
                             cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaMemcpy(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+/* graph.cpp: while a capture is open, launches are recorded, not run */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                 unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+int sv_emu_capturing(void); /* 1 while a capture is open */
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
@@ -65,6 +97,13 @@ const char *cudaGetErrorName(cudaError_t e);
 void sv_emu_fail_allocations_after(int n);
 /* Allocations made and not yet freed. */
 long sv_emu_live_allocations(void);
+/* The compute capability (major) the stand-in device reports: 9 at the
+ * start, so that cuda_fused launches early (kernels/sv_early_launch.cuh). */
+void sv_emu_set_compute_capability(int major);
+/* Launches through cudaLaunchKernelEx so far, early ones (early != 0) or
+ * ordinary ones; sv_emu_count_launch adds one. */
+long sv_emu_launches(int early);
+void sv_emu_count_launch(int early);
 
 #ifdef __cplusplus
 }

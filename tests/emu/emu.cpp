@@ -180,6 +180,8 @@ void run_block(block_run &b, unsigned n)
 
 void sv_emu_run(dim3 grid, dim3 blockdim, const std::function<void()> &body)
 {
+    if (sv_emu_capture([grid, blockdim, body]() { sv_emu_run(grid, blockdim, body); }))
+        return;
     const unsigned n = blockdim.x * blockdim.y * blockdim.z;
     blockDim = blockdim, gridDim = grid;
     for (unsigned z = 0; z < grid.z; z++)

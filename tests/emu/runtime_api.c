@@ -61,8 +61,12 @@ cudaError_t cudaFreeHost(void *p)
     return release(p);
 }
 
+/* Copies, memsets and waits are refused while a capture is open (graph.cpp
+ * records kernels only; a real capture refuses the waits too). */
 cudaError_t cudaMemset(void *p, int value, size_t bytes)
 {
+    if (sv_emu_capturing())
+        return cudaErrorStreamCaptureUnsupported;
     memset(p, value, bytes);
     return cudaSuccess;
 }
@@ -73,18 +77,41 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t strea
     return cudaMemset(p, value, bytes);
 }
 
+cudaError_t cudaMemcpy(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind)
+{
+    (void)kind;
+    if (sv_emu_capturing())
+        return cudaErrorStreamCaptureUnsupported;
+    memcpy(to, from, bytes);
+    return cudaSuccess;
+}
+
 cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
-    (void)kind, (void)stream;
-    memcpy(to, from, bytes);
-    return cudaSuccess;
+    (void)stream;
+    return cudaMemcpy(to, from, bytes, kind);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     (void)stream; /* the work was done when it was enqueued */
+    return sv_emu_capturing() ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+}
+
+/* Streams are only names: work runs when it is enqueued. */
+static char stream_names;
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
+{
+    (void)flags;
+    *stream = &stream_names;
     return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    return stream == &stream_names ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 cudaError_t cudaGetDevice(int *device)
@@ -93,12 +120,34 @@ cudaError_t cudaGetDevice(int *device)
     return cudaSuccess;
 }
 
+static int compute_capability = 9;
+
+void sv_emu_set_compute_capability(int major)
+{
+    compute_capability = major;
+}
+
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
-    if (attr != cudaDevAttrMultiProcessorCount || device != 0)
+    if (device != 0)
         return cudaErrorInvalidValue;
-    *value = SV_EMU_SM_COUNT;
-    return cudaSuccess;
+    switch (attr) {
+    case cudaDevAttrMultiProcessorCount: *value = SV_EMU_SM_COUNT; return cudaSuccess;
+    case cudaDevAttrComputeCapabilityMajor: *value = compute_capability; return cudaSuccess;
+    }
+    return cudaErrorInvalidValue;
+}
+
+static long launches[2]; /* [early] */
+
+void sv_emu_count_launch(int early)
+{
+    launches[early != 0]++;
+}
+
+long sv_emu_launches(int early)
+{
+    return launches[early != 0];
 }
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
@@ -115,14 +164,16 @@ cudaError_t cudaGetLastError(void)
 
 const char *cudaGetErrorString(cudaError_t e)
 {
-    return e == cudaSuccess                 ? "no error"
-           : e == cudaErrorMemoryAllocation ? "out of memory"
-                                            : "invalid argument";
+    return e == cudaSuccess                         ? "no error"
+           : e == cudaErrorMemoryAllocation         ? "out of memory"
+           : e == cudaErrorStreamCaptureUnsupported ? "not permitted while a stream captures"
+                                                    : "invalid argument";
 }
 
 const char *cudaGetErrorName(cudaError_t e)
 {
-    return e == cudaSuccess                 ? "cudaSuccess"
-           : e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation"
-                                            : "cudaErrorInvalidValue";
+    return e == cudaSuccess                         ? "cudaSuccess"
+           : e == cudaErrorMemoryAllocation         ? "cudaErrorMemoryAllocation"
+           : e == cudaErrorStreamCaptureUnsupported ? "cudaErrorStreamCaptureUnsupported"
+                                                    : "cudaErrorInvalidValue";
 }
