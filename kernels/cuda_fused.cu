@@ -215,6 +215,14 @@ extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int
                              fused_kernel_of(depth), a);
 }
 
+extern "C" int sv_cuda_fused_early_ok(int depth, int *ok)
+{
+    bool can = false;
+    const cudaError_t e = can_launch_early(fused_kernel_of(depth), &can);
+    *ok = can;
+    return (int)e;
+}
+
 extern "C" int sv_cuda_fused_blocks_per_sm(int depth, int *blocks)
 {
     return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fused_kernel_of(depth),

@@ -972,6 +972,15 @@ extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *r
     }
 }
 
+/* One kernel answers for the three: one file, built with the same flags. */
+extern "C" int sv_cuda_logits_early_ok(int *ok)
+{
+    bool can = false;
+    const cudaError_t e = can_launch_early(verify_kernel<float, true>, &can);
+    *ok = can;
+    return (int)e;
+}
+
 extern "C" int sv_cuda_logits_blocks_per_sm(int *stats_blocks, int *verify_blocks)
 {
     /* float's stand for bf16's: the same launch bounds, the same registers on sm_90 */

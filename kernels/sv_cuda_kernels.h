@@ -34,6 +34,9 @@ int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits
                          unsigned *arrivals, int *bad, int shared_uniform, int prune, int depth,
                          int early);
 size_t sv_cuda_fused_winner_bytes(void);
+/* *ok = 1 when cuda_fused's kernel of a depth may be launched early: this
+ * build's code for the device has the wait (sv_early_launch.cuh). */
+int sv_cuda_fused_early_ok(int depth, int *ok);
 /* How many cuda_fused blocks of a depth one SM holds at once (the
  * occupancy API). */
 int sv_cuda_fused_blocks_per_sm(int depth, int *blocks);
@@ -58,6 +61,8 @@ typedef struct sv_cuda_logits_ws {
  * Never synchronizes with the host. */
 int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
                                 const sv_cuda_logits_ws *ws, int *bad, int prune, int early);
+/* The same for the logits kernels. */
+int sv_cuda_logits_early_ok(int *ok);
 size_t sv_cuda_logits_stats_bytes(void);
 /* Row r's summary in a host copy of the workspace's stats: R = 1 / S (the
  * kept weight; the whole row's when nothing is cut), N (the largest

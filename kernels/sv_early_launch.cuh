@@ -16,8 +16,12 @@
  * a next kernel that reads them waits for this one to finish, as above,
  * and one launched the ordinary way waits anyway.
  *
- * Both are no-ops below compute capability 9.0 (the instructions do not
- * exist there) and on a kernel launched the ordinary way. */
+ * Both are no-ops on a kernel launched the ordinary way, and compiled to
+ * nothing below compute capability 9.0, where the instructions do not
+ * exist. Code built for sm_80 alone has no wait even when an H100 runs it
+ * (compiled there from compute_80 PTX), so whether a kernel may be
+ * launched early is asked of its binary (can_launch_early), not of the
+ * device. */
 #ifndef SV_EARLY_LAUNCH_CUH
 #define SV_EARLY_LAUNCH_CUH
 
@@ -35,6 +39,17 @@ __device__ __forceinline__ static void early_launch_release(void)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+}
+
+/* Whether `kernel` has the wait: its code was compiled for compute
+ * capability 9.0 or later (PTX of compute_90 or later). */
+template <typename... Params>
+static cudaError_t can_launch_early(void (*kernel)(Params...), bool *can)
+{
+    cudaFuncAttributes fa;
+    const cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
+    *can = e == cudaSuccess && fa.ptxVersion >= 90;
+    return e;
 }
 
 /* kernel<<<grid, block, 0, stream>>>(args...), early or not; returns the

@@ -23,7 +23,7 @@
 
 typedef struct fused_state {
     int32_t max_B, max_K, max_V, sm_count, blocks_per_sm;
-    int early;              /* launch early: SV_FUSED_EARLY and compute capability >= 9 */
+    int early;              /* launch early: SV_FUSED_EARLY, and the GPU and code can */
     void *winners;
     unsigned *arrivals;
     uint32_t inputs;        /* the logits modes taken: cuda_fused's, 0 for the broken twin */
@@ -129,11 +129,16 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     cudaError_t e = cudaGetDevice(&device);
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, device);
-    int major = 0;
+    /* programmatic dependent launch exists from compute capability 9.0, and
+     * needs the kernels' code for the device to have the wait */
+    int major = 0, fused_ok = 0, logits_ok = 1;
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    /* programmatic dependent launch exists from compute capability 9.0 */
-    s->early = s->tuning.early && major >= 9;
+    if (e == cudaSuccess && s->tuning.early && major >= 9)
+        e = (cudaError_t)sv_cuda_fused_early_ok(s->tuning.depth, &fused_ok);
+    if (e == cudaSuccess && s->tuning.early && major >= 9 && s->inputs)
+        e = (cudaError_t)sv_cuda_logits_early_ok(&logits_ok);
+    s->early = s->tuning.early && major >= 9 && fused_ok && logits_ok;
     if (e == cudaSuccess)
         e = (cudaError_t)sv_cuda_fused_blocks_per_sm(s->tuning.depth, &s->blocks_per_sm);
     /* B * splits_for(B) <= max(one wave, B) for every B <= max_B, or

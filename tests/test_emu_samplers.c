@@ -15,8 +15,9 @@
  *   - SV_FUSED_PRUNE=0, and SV_FUSED_DEPTH=2 with SV_FUSED_SPLITS=5, give
  *     the same tokens; a value init does not know is refused with EINVAL;
  *   - cuda_fused launches early (programmatic dependent launch) on a device
- *     of compute capability 9, the ordinary way under SV_FUSED_EARLY=0 or on
- *     a device of compute capability 8, with the same tokens;
+ *     of compute capability 9, the ordinary way under SV_FUSED_EARLY=0, on
+ *     a device of compute capability 8, or when its code was built for 8
+ *     (no wait in it), with the same tokens;
  *   - when any one device allocation of init fails, init returns ENOMEM and
  *     frees what it had; destroy frees everything.
  * Deterministic: fixed seeds, one mismatch fails. */
@@ -436,7 +437,10 @@ int main(void)
     sv_emu_set_compute_capability(8);
     test_probs_launched(fused, 0);
     sv_emu_set_compute_capability(9);
-    feature("cuda_fused launches the ordinary way under SV_FUSED_EARLY=0 and below compute capability 9, same tokens");
+    sv_emu_set_code_capability(8);
+    test_probs_launched(fused, 0);
+    sv_emu_set_code_capability(0);
+    feature("cuda_fused launches the ordinary way under SV_FUSED_EARLY=0, below compute capability 9, and when its code was built for 8; same tokens");
     setenv("SV_FUSED_PRUNE", "0", 1);
     test_probs(fused, "ref_race");
     unsetenv("SV_FUSED_PRUNE");

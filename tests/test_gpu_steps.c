@@ -10,7 +10,9 @@
  * kernel that read its inputs or the shared counters before that step had
  * finished would emit other tokens. Every step's tokens must be the CPU
  * twin's (ref_race for cuda_fused, ref for cuda_naive) for the step's first
- * index:
+ * index. On compute capability 9.0 or later, cuda_fused's kernels must
+ * also be able to launch early (this build's code has the wait), or none of
+ * this would test it:
  *   - probability input at B = 1 (one row of V = 32000 split over a wave of
  *     blocks) and B = 64, enqueued back to back, then captured in a graph
  *     that is replayed twice (the counters re-armed across replays);
@@ -36,6 +38,7 @@
 #include "check.h"
 #include "cuda_stage.h"
 #include "sv_cuda_enqueue.h"
+#include "sv_cuda_kernels.h"
 #include "sv_harness.h"
 #include "sv_philox.h"
 #include "sv_registry.h"
@@ -346,6 +349,16 @@ int main(int argc, char **argv)
         {LONG_ROWS, 1, 1, 0.8, 100},
         {"seedlab:V=1000,K=5", SMALL_B, 1, 0.8, 100},
     };
+    int device = 0, major = 0, fused_early = 0, logits_early = 0;
+    if (gpu == &sv_sampler_cuda_fused && cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) ==
+            cudaSuccess &&
+        major >= 9) {
+        CHECK(sv_cuda_fused_early_ok(1, &fused_early) == 0 && fused_early);
+        CHECK(sv_cuda_fused_early_ok(2, &fused_early) == 0 && fused_early);
+        CHECK(sv_cuda_logits_early_ok(&logits_early) == 0 && logits_early);
+        feature("compute capability 9 or later: this build's cuda_fused kernels have the wait, so can launch early");
+    }
     const int logits = (gpu->inputs & SV_INPUT_BIT(SV_INPUT_LOGITS_F32)) != 0;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (!kinds[i].logits || logits)

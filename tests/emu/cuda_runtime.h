@@ -102,6 +102,17 @@ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(
     return cudaSuccess;
 }
 
+/* a kernel's code: PTX of sv_emu_code_capability() */
+struct cudaFuncAttributes {
+    int ptxVersion, binaryVersion;
+};
+template <typename Kernel> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *fa,
+                                                                           Kernel)
+{
+    fa->ptxVersion = fa->binaryVersion = 10 * sv_emu_code_capability();
+    return cudaSuccess;
+}
+
 /* any occupancy will do: it only sizes the splits */
 template <typename Kernel>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, Kernel, int,

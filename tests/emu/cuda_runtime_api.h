@@ -98,8 +98,12 @@ void sv_emu_fail_allocations_after(int n);
 /* Allocations made and not yet freed. */
 long sv_emu_live_allocations(void);
 /* The compute capability (major) the stand-in device reports: 9 at the
- * start, so that cuda_fused launches early (kernels/sv_early_launch.cuh). */
+ * start, so that cuda_fused launches early (kernels/sv_early_launch.cuh);
+ * and the one its kernels' code was built for (cudaFuncGetAttributes's
+ * ptxVersion): the device's, unless set (0: the device's again). */
 void sv_emu_set_compute_capability(int major);
+void sv_emu_set_code_capability(int major);
+int sv_emu_code_capability(void);
 /* Launches through cudaLaunchKernelEx so far, early ones (early != 0) or
  * ordinary ones; sv_emu_count_launch adds one. */
 long sv_emu_launches(int early);

@@ -120,11 +120,21 @@ cudaError_t cudaGetDevice(int *device)
     return cudaSuccess;
 }
 
-static int compute_capability = 9;
+static int compute_capability = 9, code_capability = 0; /* 0: the device's */
 
 void sv_emu_set_compute_capability(int major)
 {
     compute_capability = major;
+}
+
+void sv_emu_set_code_capability(int major)
+{
+    code_capability = major;
+}
+
+int sv_emu_code_capability(void)
+{
+    return code_capability ? code_capability : compute_capability;
 }
 
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
