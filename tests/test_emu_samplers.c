@@ -410,12 +410,15 @@ static void test_bad_knobs(const sv_sampler *cuda)
     }
 }
 
-/* test_probs on cuda_fused, whose launches must all be early ones, or all
- * ordinary ones. */
-static void test_probs_launched(const sv_sampler *fused, int early)
+/* cuda_fused on the suite's cases (all: `whole`; else one, split over 3
+ * blocks), whose launches must all be early ones, or all ordinary ones. */
+static void test_probs_launched(const sv_sampler *fused, int whole, int early)
 {
     const long early_before = sv_emu_launches(1), ordinary_before = sv_emu_launches(0);
-    test_probs(fused, "ref_race");
+    if (whole)
+        test_probs(fused, "ref_race");
+    else
+        CHECK(case_differ(fused, "ref_race", "zipf:V=4099,K=4", 5, 2) == 0);
     const long e = sv_emu_launches(1) - early_before, o = sv_emu_launches(0) - ordinary_before;
     if (early ? !(e > 0 && o == 0) : !(e == 0 && o > 0))
         fprintf(stderr, "  %ld early and %ld ordinary launches; expected all %s\n", e, o,
@@ -429,16 +432,16 @@ int main(void)
 
     test_probs(naive, "ref");
     feature("cuda_naive (emulated, host side and kernel) = ref on the suite's cases, two batches each");
-    test_probs_launched(fused, 1);
+    test_probs_launched(fused, 1, 1);
     feature("cuda_fused (emulated, host side and kernel) = ref_race, 1 to 8 splits, two batches each, launched early");
     setenv("SV_FUSED_EARLY", "0", 1);
-    test_probs_launched(fused, 0);
+    test_probs_launched(fused, 0, 0);
     unsetenv("SV_FUSED_EARLY");
     sv_emu_set_compute_capability(8);
-    test_probs_launched(fused, 0);
+    test_probs_launched(fused, 0, 0);
     sv_emu_set_compute_capability(9);
     sv_emu_set_code_capability(8);
-    test_probs_launched(fused, 0);
+    test_probs_launched(fused, 0, 0);
     sv_emu_set_code_capability(0);
     feature("cuda_fused launches the ordinary way under SV_FUSED_EARLY=0, below compute capability 9, and when its code was built for 8; same tokens");
     setenv("SV_FUSED_PRUNE", "0", 1);
