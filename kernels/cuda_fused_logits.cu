@@ -440,13 +440,13 @@ __global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
         __shared__ bool last;
         if (threadIdx.x == 0) {
             a.partials[j + r] = mine;
-            __threadfence();
+            arrival_fence(); /* release (sv_race.cuh) */
             last = atomicAdd(&a.arrivals[r], 1u) == (unsigned)(last_block - first);
         }
         __syncthreads();
         if (!last)
             continue;
-        __threadfence();
+        arrival_fence(); /* acquire */
         msa all = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
         for (int64_t b = first + threadIdx.x; b <= last_block; b += blockDim.x) {
             /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */

@@ -219,6 +219,22 @@ __device__ static race_winner block_best(race_winner mine)
     return mine;
 }
 
+/* The fence of the last-arriver pattern (each block publishes, then counts
+ * its arrival; the last to arrive reads what all published): before the
+ * count it releases the block's writes, after it it acquires the others'.
+ * That message passing needs acquire-release order only. __threadfence()
+ * is a sequentially consistent fence (MEMBAR.SC.GPU on sm_90, where this is
+ * MEMBAR.ALL.GPU), slower, and the one order of all SC fences it adds is
+ * one nothing here relies on. Both invalidate the SM's L1 (CCTL.IVALL). */
+__device__ __forceinline__ static void arrival_fence(void)
+{
+#ifdef __CUDA_ARCH__
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#else
+    __threadfence(); /* tests/emu */
+#endif
+}
+
 /* Publishes block `split`'s winner `mine` (valid in thread 0) of sequence b
  * and counts its arrival. The last of the sequence's `splits` blocks to
  * arrive gets true and, in thread 0 of *all, the best of every slice; the
@@ -229,13 +245,13 @@ __device__ static bool combine_slices(race_winner mine, race_winner *winners, un
     __shared__ bool last;
     if (threadIdx.x == 0) {
         winners[(int64_t)b * splits + split] = mine;
-        __threadfence();
+        arrival_fence(); /* release */
         last = atomicAdd(&arrivals[b], 1u) == (unsigned)splits - 1;
     }
     __syncthreads();
     if (!last)
         return false;
-    __threadfence();
+    arrival_fence(); /* acquire (thread 0 saw the count; the barrier orders the rest after it) */
     race_winner best = {INFINITY, -1};
     for (int32_t s = threadIdx.x; s < splits; s += blockDim.x) {
         /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
