@@ -126,19 +126,20 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     /* sequences on x (up to 2^31 - 1 blocks), slices on y (at most 65535) */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
     const int32_t K = bt.K, V = bt.V;
+    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
+    const int32_t x_lane = threadIdx.x < 32 ? lane_draft(x, K) : 0; /* first: see lane_draft */
     const uint64_t seed = a.rng ? a.rng[0] : bt.seed;
     const uint64_t first = a.rng ? a.rng[1] : bt.first_index;
     const uint64_t index = first + (uint64_t)b;
     const float *P = bt.target + (int64_t)b * bt.target_stride;
     const float *Q = bt.draft ? bt.draft + (int64_t)b * bt.draft_stride : nullptr;
-    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
 
     /* the accept chain: n, or -1 for a token outside [0, V) */
     __shared__ int32_t n_shared;
     if (threadIdx.x < 32) {
         const uint64_t accept_index =
             a.shared_uniform ? first + (uint64_t)(b - b % SHARED_UNIFORM_GROUP) : index;
-        const int32_t n = accept_chain(K, V, x, [&](int32_t k, int32_t t) {
+        const int32_t n = accept_chain(K, V, x, x_lane, [&](int32_t k, int32_t t) {
             const double p = P[(int64_t)k * V + t], q = Q ? Q[(int64_t)k * V + t] : 1.0;
             const double u = sv_philox_uniform(seed, accept_index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
             return u * q < p;

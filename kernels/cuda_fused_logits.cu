@@ -808,6 +808,8 @@ __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     /* sequences on x, slices on y */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
     const int32_t K = bt.K, V = bt.V;
+    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
+    const int32_t x_lane = threadIdx.x < 32 ? lane_draft(x, K) : 0; /* first: see lane_draft */
     const weighing wg = a.wg;
     const uint64_t seed = a.rng ? a.rng[0] : bt.seed;
     const uint64_t index = (a.rng ? a.rng[1] : bt.first_index) + (uint64_t)b;
@@ -818,12 +820,11 @@ __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     /* a stride of 0: stats_kernel summed up one row set */
     const row_stats *SP = a.stats + (bt.target_stride ? (int64_t)b : 0) * (K + 1);
     const row_stats *SQ = a.stats + a.n_target_rows + (bt.draft_stride ? (int64_t)b : 0) * K;
-    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
 
     /* the accept chain: n, or -1 for a token outside [0, V) */
     __shared__ int32_t n_shared;
     if (threadIdx.x < 32) {
-        const int32_t n = accept_chain(K, V, x, [&](int32_t k, int32_t t) {
+        const int32_t n = accept_chain(K, V, x, x_lane, [&](int32_t k, int32_t t) {
             const float p = prob_of(canon(to_float(P[(int64_t)k * V + t])), t, SP[k], wg);
             const double q =
                 Q ? (double)prob_of(canon(to_float(Q[(int64_t)k * V + t])), t, SQ[k], wg) : 1.0;

@@ -48,14 +48,27 @@ __device__ __forceinline__ static double race_weight(float p, float q)
     return w > 0.0 ? w : 0.0;
 }
 
+/* This lane's draft of the first 32, x[lane] (0 past K), for accept_chain.
+ * Load it first, before anything the test needs from memory (the seed, when
+ * it is read from device memory): the gathers then wait on one load, not
+ * on two in a row (the compiler issues in program order, and the seed's
+ * first use stalls the warp until it arrives). */
+__device__ __forceinline__ static int32_t lane_draft(const int32_t *x, int32_t K)
+{
+    const int32_t lane = (int32_t)(threadIdx.x % 32);
+    return lane < K ? x[lane] : 0;
+}
+
 /* The accept chain, by warp 0 (call from its 32 lanes), one draft per
- * lane: `accepted(k, t)` tests draft k, token t in [0, V). Returns n, the
- * drafts accepted before the first rejection (K if none), or -1 when any
- * draft of the sequence is outside [0, V), reached or not, as the CPU
- * samplers refuse it. A serial walk costs one dependent pair of loads per
- * accepted draft; this, one pair for all. */
+ * lane: `accepted(k, t)` tests draft k, token t in [0, V); x_lane is
+ * lane_draft(x, K). Returns n, the drafts accepted before the first
+ * rejection (K if none), or -1 when any draft of the sequence is outside
+ * [0, V), reached or not, as the CPU samplers refuse it. A serial walk
+ * costs one dependent pair of loads per accepted draft; this, one pair for
+ * all. */
 template <typename Test>
-__device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, Test accepted)
+__device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, int32_t x_lane,
+                                       Test accepted)
 {
     const int32_t lane = (int32_t)(threadIdx.x % 32);
     int32_t n = K;
@@ -63,7 +76,7 @@ __device__ static int32_t accept_chain(int32_t K, int32_t V, const int32_t *x, T
         const int32_t k = base + lane;
         bool stop = false, outside = false;
         if (k < K) {
-            const int32_t t = x[k];
+            const int32_t t = base == 0 ? x_lane : x[k];
             outside = t < 0 || t >= V;
             /* past a rejection only the range matters */
             stop = outside || (n == K && !accepted(k, t));
