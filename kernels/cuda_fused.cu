@@ -74,9 +74,6 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
                                          uint32_t n, bool prune)
 {
     race_winner best = {INFINITY, -1};
-    float reach = INFINITY; /* race_four's, per warp */
-    const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
-    unsigned *shared = block_reach_reset();
     /* the float4 body needs both rows 16-byte aligned at lo (lo is a multiple of 4) */
     const bool vec = ((reinterpret_cast<uintptr_t>(p + lo) |
                        (q ? reinterpret_cast<uintptr_t>(q + lo) : 0)) & 15u) == 0;
@@ -93,9 +90,14 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
                 q4 = *reinterpret_cast<const float4 *>(q + i0);
         }
     };
+    /* the first rounds' rows first: in flight while the row's Philox set-up
+     * and the block's barrier run (the warp issues in order) */
 #pragma unroll
     for (int d = 0; d < DEPTH; d++)
         fetch(lo + 4 * (int32_t)threadIdx.x + d * step, p_ahead[d], q_ahead[d]);
+    float reach = INFINITY; /* race_four's, per warp */
+    const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
+    unsigned *shared = block_reach_reset();
     for (int32_t base = lo; base < body_end; base += step) {
         const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
         const float4 p4 = p_ahead[0], q4 = q_ahead[0]; /* stale past the body: not kept */

@@ -744,9 +744,6 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
                                          uint64_t seed, uint64_t index, uint32_t n, bool prune)
 {
     race_winner best = {INFINITY, -1};
-    float reach = INFINITY; /* race_four's, per warp */
-    const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
-    unsigned *shared = block_reach_reset();
     const bool vec = aligned4(rr.p + lo) && (!rr.q || aligned4(rr.q + lo));
     const int32_t body_end = vec ? lo + ((hi - lo) & ~3) : lo;
     const int32_t step = 4 * (int32_t)blockDim.x; /* tokens a round */
@@ -758,7 +755,10 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
                 q_ahead = load4(rr.q + i0);
         }
     };
-    fetch(lo + 4 * (int32_t)threadIdx.x);
+    fetch(lo + 4 * (int32_t)threadIdx.x); /* first: in flight while the set-up below runs */
+    float reach = INFINITY; /* race_four's, per warp */
+    const sv_race_stream rs = sv_race_stream_of(seed, index, n); /* the row's Philox, hoisted */
+    unsigned *shared = block_reach_reset();
     /* rounds over the body: the same count for every lane, as race_four needs */
     for (int32_t base = lo; base < body_end; base += step) {
         const int32_t i0 = base + 4 * (int32_t)threadIdx.x;
