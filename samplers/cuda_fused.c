@@ -161,6 +161,13 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
         e = cudaMemset(s->arrivals, 0, (size_t)s->max_B * sizeof(unsigned));
     if (e == cudaSuccess && s->inputs)
         e = logits_init(s, what, sizeof what);
+    /* cudaMemset may return before it is done, and runs on the legacy
+     * stream, which the non-blocking streams of verify's stage and bench do
+     * not wait for: the zeroed counters must be in place before a launch */
+    if (e == cudaSuccess) {
+        snprintf(what, sizeof what, "waiting for the workspace to be zeroed");
+        e = cudaDeviceSynchronize();
+    }
     int rc = e == cudaSuccess ? sv_cuda_flag_alloc(s->name, &s->bad)
                               : sv_cuda_status(s->name, what, e);
     if (rc != SV_SAMPLER_OK) {

@@ -25,6 +25,7 @@ extern "C" {
 #define cudaMemsetAsync sv_emu_cudaMemsetAsync
 #define cudaMemcpyAsync sv_emu_cudaMemcpyAsync
 #define cudaStreamSynchronize sv_emu_cudaStreamSynchronize
+#define cudaDeviceSynchronize sv_emu_cudaDeviceSynchronize
 #define cudaGetDevice sv_emu_cudaGetDevice
 #define cudaDeviceGetAttribute sv_emu_cudaDeviceGetAttribute
 #define cudaMemGetInfo sv_emu_cudaMemGetInfo
@@ -70,6 +71,7 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t strea
 cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind,
                             cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaMemcpy(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);

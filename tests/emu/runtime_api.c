@@ -99,6 +99,11 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     return sv_emu_capturing() ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
 }
 
+cudaError_t cudaDeviceSynchronize(void)
+{
+    return sv_emu_capturing() ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+}
+
 /* Streams are only names: work runs when it is enqueued. */
 static char stream_names;
 
