@@ -2,10 +2,11 @@
  *
  * Between cudaStreamBeginCapture and cudaStreamEndCapture a launch is not
  * run but recorded (sv_emu_run asks sv_emu_capture); a graph is the list of
- * its launches, and cudaGraphLaunch runs them in order. As on a GPU, a call
- * that would wait for the stream, or a copy or memset, fails while a
- * capture is open (cudaErrorStreamCaptureUnsupported): this stand-in
- * records kernels only. One stream captures at a time. */
+ * its launches, and cudaGraphLaunch runs them in order. A call that waits
+ * fails while a capture is open (cudaErrorStreamCaptureUnsupported), as on
+ * a GPU; so do copies and memsets, which a GPU would record as nodes of
+ * their own: this stand-in records kernels only. One stream captures at a
+ * time. */
 #include <functional>
 #include <vector>
 #include "cuda_runtime.h"
