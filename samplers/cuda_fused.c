@@ -134,11 +134,12 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     int major = 0, fused_ok = 0, logits_ok = 1;
     if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    if (e == cudaSuccess && s->tuning.early && major >= 9)
+    s->early = s->tuning.early && major >= 9;
+    if (e == cudaSuccess && s->early)
         e = (cudaError_t)sv_cuda_fused_early_ok(s->tuning.depth, &fused_ok);
-    if (e == cudaSuccess && s->tuning.early && major >= 9 && s->inputs)
+    if (e == cudaSuccess && s->early && s->inputs)
         e = (cudaError_t)sv_cuda_logits_early_ok(&logits_ok);
-    s->early = s->tuning.early && major >= 9 && fused_ok && logits_ok;
+    s->early = s->early && fused_ok && logits_ok;
     if (e == cudaSuccess)
         e = (cudaError_t)sv_cuda_fused_blocks_per_sm(s->tuning.depth, &s->blocks_per_sm);
     /* B * splits_for(B) <= max(one wave, B) for every B <= max_B, or
