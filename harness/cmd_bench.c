@@ -220,17 +220,11 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
         case O_TOP_K: a->recorded.top_k = optarg; break;
         case O_TOP_P: a->recorded.top_p = optarg; break;
         case 'h': *help = 1; return SV_OK;
-        case ':':
-            rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify bench --help')",
-                         argv[optind - 1]);
-            break;
-        default:
-            rc = sv_fail(SV_EBAD, "unknown option '%s' (see 'specverify bench --help')",
-                         argv[optind - 1]);
+        default: rc = sv_option_error("bench", c, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
-        rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
+        rc = sv_fail(SV_EBAD, "bench: unexpected argument '%s'", argv[optind]);
     a->opt.cold = cold == 1;
     /* looked up once CUDA is known to be built; logits: the sampler that takes them */
     a->sampler_list = samplers ? samplers

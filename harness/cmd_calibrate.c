@@ -113,10 +113,7 @@ int sv_cmd_calibrate(int argc, char **argv)
             threads = (int32_t)v;
             break;
         case 'h': usage(stdout); return SV_OK;
-        case ':': rc = sv_fail(SV_EBAD, "calibrate: %s needs a value", argv[optind - 1]); break;
-        default:
-            rc = sv_fail(SV_EBAD, "calibrate: unknown option '%s' (see specverify calibrate "
-                         "--help)", argv[optind - 1]);
+        default: rc = sv_option_error("calibrate", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)

@@ -130,10 +130,7 @@ int sv_cmd_compare(int argc, char **argv)
         switch (opt) {
         case 'p': plot_dir = optarg; break;
         case 'h': usage(stdout); return SV_OK;
-        case ':': return sv_fail(SV_EBAD, "compare: %s needs a value", argv[optind - 1]);
-        default:
-            return sv_fail(SV_EBAD, "compare: unknown option '%s' (see specverify compare "
-                           "--help)", argv[optind - 1]);
+        default: return sv_option_error("compare", opt, options, argv);
         }
     }
     int n_files = argc - optind;

@@ -42,11 +42,8 @@ int sv_cmd_list(int argc, char **argv)
         case 'h':
             usage(stdout);
             return SV_OK;
-        case ':':
-            return sv_fail(SV_EBAD, "list: %s needs a value", argv[optind - 1]);
         default:
-            return sv_fail(SV_EBAD, "list: unknown option '%s' (see specverify list --help)",
-                           argv[optind - 1]);
+            return sv_option_error("list", opt, options, argv);
         }
     }
     if (optind < argc)

@@ -392,10 +392,7 @@ int sv_cmd_mutants(int argc, char **argv)
             threads = (int32_t)v;
             break;
         case 'h': usage(stdout); return SV_OK;
-        case ':': rc = sv_fail(SV_EBAD, "mutants: %s needs a value", argv[optind - 1]); break;
-        default:
-            rc = sv_fail(SV_EBAD, "mutants: unknown option '%s' (see specverify mutants --help)",
-                         argv[optind - 1]);
+        default: rc = sv_option_error("mutants", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)

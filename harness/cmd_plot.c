@@ -39,10 +39,7 @@ int sv_cmd_plot(int argc, char **argv)
         switch (opt) {
         case 'o': dir = optarg; break;
         case 'h': usage(stdout); return SV_OK;
-        case ':': return sv_fail(SV_EBAD, "plot: %s needs a value", argv[optind - 1]);
-        default:
-            usage(stderr);
-            return sv_fail(SV_EBAD, "plot: unknown option '%s'", argv[optind - 1]);
+        default: return sv_option_error("plot", opt, options, argv);
         }
     }
     if (optind >= argc) {

@@ -224,10 +224,7 @@ static int parse(int argc, char **argv, record_opts *o)
             break;
         case 's': rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &o->seed); break;
         case 'h': usage(stdout); return -1;
-        case ':': return sv_fail(SV_EBAD, "record ngram: %s needs a value", argv[optind - 1]);
-        default:
-            usage(stderr);
-            return sv_fail(SV_EBAD, "record ngram: unknown option '%s'", argv[optind - 1]);
+        default: return sv_option_error("record ngram", opt, options, argv);
         }
     }
     if (rc != SV_OK)

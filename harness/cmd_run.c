@@ -318,15 +318,13 @@ int sv_cmd_run(int argc, char **argv)
     int dry = 0, c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (c) {
         case O_ONLY: only = optarg; break;
         case O_ROOT: root = optarg; break;
         case O_DRY: dry = 1; break;
         case 'h': usage(stdout); return SV_OK;
-        default:
-            usage(stderr);
-            return sv_fail(SV_EBAD, "run: unknown or incomplete option '%s'", argv[optind - 1]);
+        default: return sv_option_error("run", c, options, argv);
         }
     }
     if (optind != argc - 1) {

@@ -249,17 +249,11 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         case O_LATENCY: latency = optarg; break;
         case O_RECORDED: recorded = optarg; break;
         case 'h': *help = 1; return SV_OK;
-        case ':':
-            rc = sv_fail(SV_EBAD, "%s needs a value (see 'specverify sweep --help')",
-                         argv[optind - 1]);
-            break;
-        default:
-            rc = sv_fail(SV_EBAD, "unknown option '%s' (see 'specverify sweep --help')",
-                         argv[optind - 1]);
+        default: rc = sv_option_error("sweep", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
-        rc = sv_fail(SV_EBAD, "unexpected argument '%s'", argv[optind]);
+        rc = sv_fail(SV_EBAD, "sweep: unexpected argument '%s'", argv[optind]);
     if (rc == SV_OK && a->resume && !a->out)
         rc = sv_fail(SV_EBAD, "--resume needs --out DIR: the sweep to resume is DIR/sweep.h5");
     if (rc == SV_OK && a->spec && recorded)

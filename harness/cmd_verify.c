@@ -159,10 +159,7 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_K: a->recorded.K = optarg; break;
         case O_INPUT: rc = sv_parse_input("--input", optarg, &a->input); break;
         case 'h': usage(stdout); return -1;
-        case ':': rc = sv_fail(SV_EBAD, "verify: %s needs a value", argv[optind - 1]); break;
-        default:
-            rc = sv_fail(SV_EBAD, "verify: unknown option '%s' (see specverify verify --help)",
-                         argv[optind - 1]);
+        default: rc = sv_option_error("verify", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)

@@ -431,6 +431,15 @@ void sv_progress_update(sv_progress *p, uint64_t done);
 void sv_progress_end(sv_progress *p);
 double sv_now(void);
 
+/* ---- options.c: getopt_long's refusals -------------------------------------------- */
+struct option;
+/* SV_EBAD, saying what getopt_long refused (it returned refusal, ':' or '?';
+ * opterr 0, optstring starting with ':') and where `specverify command
+ * --help` is: a missing value, an unknown or ambiguous option, a value given
+ * to an option that takes none. */
+int sv_option_error(const char *command, int refusal, const struct option *options,
+                    char **argv);
+
 /* ---- args.c: numbers from the command line -------------------------------------- */
 int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /* open: the range excludes its ends */

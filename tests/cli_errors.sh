@@ -121,7 +121,16 @@ expect 2 "--V: 1 is out of range [2, 1048576]" bench --V 1
 expect 2 "--sampler: ref runs on the host; bench times CUDA samplers" bench --sampler ref
 expect 2 "--time-limit: 0 is outside (0, 3600)" bench --time-limit 0
 expect 2 "run: cannot open $dir/none.ini" run "$dir/none.ini"
-expect 2 "run: unknown or incomplete option '--bogus'" run --bogus
+expect 2 "run: unknown option '--bogus' (see 'specverify run --help')" run --bogus
+expect 2 "run: --only needs a value" run --only
+# getopt_long's other refusals, said the same way by every command
+expect 2 "verify: '--s' is ambiguous: --sampler, --suite, --seed" verify --s ref
+expect 2 "mutants: --full takes no value, got '--full=1'" mutants --full=1
+expect 2 "verify: unknown option '-z'" verify --draws 5 -zq
+expect 2 "plot: -o needs a value (see 'specverify plot --help')" plot -o
+expect 2 "record ngram: unknown option '--bogus' (see 'specverify record ngram --help')" \
+  record ngram --bogus
+expect 2 "sweep: unexpected argument 'extra'" sweep extra
 expect 2 "plot: unknown option '--bogus'" plot --bogus
 expect 2 "compare: unknown option '--bogus'" compare --bogus
 expect 2 "compare: --plot needs a value" compare a.h5 --plot
