@@ -200,15 +200,21 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
         rc = device_alloc((void **)&d_rng, 2 * sizeof(uint64_t), "the seed");
     if (rc != SV_OK)
         goto done;
-    CHECK_CUDA(cudaMemcpy(d_target, logits ? in->target_logits : (const void *)in->target,
-                          tbytes, cudaMemcpyHostToDevice));
+    /* Every copy goes on `stream`, ahead of the launches that read it. A
+     * plain cudaMemcpy runs on the legacy stream, which a non-blocking
+     * stream does not wait for, and may return before its data has landed
+     * (from pageable memory, or device to device). */
+    const enum cudaMemcpyKind up = cudaMemcpyHostToDevice;
+    CHECK_CUDA(cudaMemcpyAsync(d_target, logits ? in->target_logits : (const void *)in->target,
+                               tbytes, up, stream));
     if (dbytes)
-        CHECK_CUDA(cudaMemcpy(d_draft, logits ? in->draft_logits : (const void *)in->draft,
-                              dbytes, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(d_tokens, in->draft_tokens, (size_t)B * K * sizeof(int32_t),
-                          cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpyAsync(d_draft, logits ? in->draft_logits : (const void *)in->draft,
+                                   dbytes, up, stream));
+    CHECK_CUDA(cudaMemcpyAsync(d_tokens, in->draft_tokens, (size_t)B * K * sizeof(int32_t), up,
+                               stream));
     const uint64_t rng_host[2] = {1, 0};
-    CHECK_CUDA(cudaMemcpy(d_rng, rng_host, sizeof rng_host, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpyAsync(d_rng, rng_host, sizeof rng_host, up, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream)); /* before rng_host leaves scope */
 
     if (enqueue && !opt->no_hold) {
         CHECK_CUDA(cudaHostAlloc((void **)&hold_go, 2 * sizeof(int), cudaHostAllocMapped));
@@ -251,7 +257,9 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
         rc = sv_fail(SV_EENV, "bench: out of host memory");
         goto done;
     }
-    CHECK_CUDA(cudaMemcpy(h_acc, d_acc, (size_t)B * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpyAsync(h_acc, d_acc, (size_t)B * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                               stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
     out->accept_measured = sv_bench_accept_rate(B, K, h_acc);
     out->floor_bytes = logits ? sv_bench_floor_bytes_logits(B, K, V, (int)value)
                               : sv_bench_floor_bytes(B, K, V, h_acc);
@@ -285,11 +293,13 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
                                   "a cold copy of the draft rows");
             if (rc != SV_OK)
                 goto done;
-            CHECK_CUDA(cudaMemcpy(copies[2 * c], d_target, tbytes, cudaMemcpyDeviceToDevice));
+            CHECK_CUDA(cudaMemcpyAsync(copies[2 * c], d_target, tbytes, cudaMemcpyDeviceToDevice,
+                                       stream));
             if (dbytes)
-                CHECK_CUDA(cudaMemcpy(copies[2 * c + 1], d_draft, dbytes,
-                                      cudaMemcpyDeviceToDevice));
+                CHECK_CUDA(cudaMemcpyAsync(copies[2 * c + 1], d_draft, dbytes,
+                                           cudaMemcpyDeviceToDevice, stream));
         }
+        CHECK_CUDA(cudaStreamSynchronize(stream)); /* the copies are not part of any timing */
     }
     out->cold_copies = n_copies;
 
