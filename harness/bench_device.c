@@ -214,7 +214,7 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
                                stream));
     const uint64_t rng_host[2] = {1, 0};
     CHECK_CUDA(cudaMemcpyAsync(d_rng, rng_host, sizeof rng_host, up, stream));
-    CHECK_CUDA(cudaStreamSynchronize(stream)); /* before rng_host leaves scope */
+    CHECK_CUDA(cudaStreamSynchronize(stream)); /* uploads done (and their errors seen) here */
 
     if (enqueue && !opt->no_hold) {
         CHECK_CUDA(cudaHostAlloc((void **)&hold_go, 2 * sizeof(int), cudaHostAllocMapped));
