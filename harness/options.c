@@ -22,10 +22,10 @@ static size_t name_length(const char *word)
     return eq ? (size_t)(eq - word) - 2 : strlen(word) - 2;
 }
 
-static int refused_long(const char *command, const struct option *options, const char *word)
+static int refused_long(const char *command, const struct option *options, const char *word,
+                        size_t len)
 {
     const char *name = word + 2;
-    size_t len = name_length(word);
     char matches[512] = "";
     int n = 0;
     for (const struct option *o = options; o->name; o++) {
@@ -46,20 +46,20 @@ int sv_option_error(const char *command, int refusal, const struct option *optio
                     char **argv)
 {
     const char *word = argv[optind - 1];
-    int is_long = strncmp(word, "--", 2) == 0;
+    const int is_long = strncmp(word, "--", 2) == 0;
+    const size_t len = is_long ? name_length(word) : 0;
     if (refusal == ':') {
         if (is_long)
             return sv_fail(SV_EBAD, "%s: --%.*s needs a value (see 'specverify %s --help')",
-                           command, (int)name_length(word), word + 2, command);
+                           command, (int)len, word + 2, command);
         return sv_fail(SV_EBAD, "%s: -%c needs a value (see 'specverify %s --help')", command,
                        optopt, command);
     }
     if (optopt == 0)
-        return refused_long(command, options, word);
-    for (const struct option *o = options; is_long && o->name; o++)
+        return refused_long(command, options, word, len);
+    for (const struct option *o = options; is_long && o->name; o++) /* a prefix of o->name */
         if (o->has_arg == no_argument && o->val == optopt && strchr(word, '=') &&
-            strlen(o->name) >= name_length(word) &&
-            strncmp(o->name, word + 2, name_length(word)) == 0)
+            strncmp(o->name, word + 2, len) == 0)
             return sv_fail(SV_EBAD, "%s: --%s takes no value, got '%s' (see 'specverify %s "
                            "--help')", command, o->name, word, command);
     if (isgraph(optopt))
