@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
-#include "sv_harness.h"
+#include "sampler_host.h"
 #include "sv_philox.h"
 
 /* The smallest token whose cumulative draft mass exceeds u * total: never a
@@ -57,16 +57,15 @@ int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_
             .draft = c->draft_probs_given ? w->rows_draft : NULL, .draft_stride = (int64_t)dstride,
             .draft_tokens = w->drafts,
             .seed = cfg->seed, .first_index = first,
-            .out_tokens = w->out, .out_accepted = w->accepted,
             .stream = NULL,
         };
-        int rc = sv_sampler_call(cfg, w->state, &bt, t);
+        int rc = sv_host_verify(w->host, w->slot, &bt, t);
         if (rc != SV_SAMPLER_OK)
             return rc;
         for (int32_t b = 0; b < B; b++) {
             uint64_t index = first + (uint64_t)b;
-            const int32_t *y = w->out + (size_t)b * (K + 1);
-            int32_t n = w->accepted[b];
+            const int32_t *y = bt.out_tokens + (size_t)b * (K + 1);
+            int32_t n = bt.out_accepted[b];
             if (!sv_check_sequence(t, K, V, w->rows_target + b * tstride, index,
                                    w->drafts + (size_t)b * K, y, n)) {
                 w->states[b] = 0; /* the stream is broken; the case fails anyway */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "isolation_args.h"
 #include "sv_harness.h"
 
 static void usage(FILE *out)
@@ -29,6 +30,7 @@ static void usage(FILE *out)
         "  --seed S        first seed (default 1); run i uses a seed derived from it\n"
         "  --alpha A       family-wise false-alarm rate per run (default 1e-6)\n"
         "  --batch B, --threads T  as for verify\n"
+        SV_ISOLATION_HELP
         "\n"
         "SIGINT or SIGTERM stops the run at the next batch: the runs that finished are\n"
         "tested and reported, marked PARTIAL (the run cut short is left out); a second\n"
@@ -81,6 +83,7 @@ int sv_cmd_calibrate(int argc, char **argv)
         {"alpha", required_argument, NULL, O_ALPHA},
         {"batch", required_argument, NULL, O_BATCH},
         {"threads", required_argument, NULL, O_THREADS},
+        SV_ISOLATION_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -89,6 +92,7 @@ int sv_cmd_calibrate(int argc, char **argv)
     uint64_t runs = 200, seed = 1, v;
     double alpha = 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
+    sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
     int opt, rc = SV_OK;
     opterr = 0;
     while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -113,7 +117,9 @@ int sv_cmd_calibrate(int argc, char **argv)
             threads = (int32_t)v;
             break;
         case 'h': usage(stdout); return SV_OK;
-        default: rc = sv_option_error("calibrate", opt, options, argv);
+        default:
+            if (!sv_isolation_option(opt, optarg, &iso, &rc))
+                rc = sv_option_error("calibrate", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
@@ -142,7 +148,8 @@ int sv_cmd_calibrate(int argc, char **argv)
     sv_verify_config cfg = {.sampler = sampler, .suite = suite_name, .specs = specs,
                             .draws = draws, .n_cases = suite->n_entries, .alpha = alpha,
                             .batch = batch, .threads = threads, .progress = 0,
-                            .rerun_suspects = 0};
+                            .rerun_suspects = 0, .in_process = iso.in_process,
+                            .call_timeout = iso.call_timeout};
     double *pv = NULL;
     size_t n = 0, cap = 0;
     uint64_t failed_runs = 0;

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "isolation_args.h"
 #include "sv_harness.h"
 #ifdef SV_HAVE_CUDA
 #include "cuda_stage.h"
@@ -46,7 +47,7 @@ typedef struct mutant_row {
 static int cuda_usable(char *why, size_t len)
 {
 #ifdef SV_HAVE_CUDA
-    return sv_cuda_device_count(why, len) > 0;
+    return sv_cuda_device_count_isolated(why, len) > 0; /* the variants run in a child */
 #else
     snprintf(why, len, "this specverify was built without CUDA");
     return 0;
@@ -323,6 +324,7 @@ static void usage(FILE *out)
         "  --out DIR        where the table goes (default results)\n"
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"
         "  --seed, --alpha, --batch, --threads  as for verify\n"
+        SV_ISOLATION_HELP
         "\n"
         "SIGINT or SIGTERM stops the run at the next batch: the variants that ran\n"
         "(the last on the draws it finished) are printed and written to FILE.partial,\n"
@@ -364,6 +366,7 @@ int sv_cmd_mutants(int argc, char **argv)
         {"power", required_argument, NULL, O_POWER},
         {"batch", required_argument, NULL, O_BATCH},
         {"threads", required_argument, NULL, O_THREADS},
+        SV_ISOLATION_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -372,6 +375,7 @@ int sv_cmd_mutants(int argc, char **argv)
     uint64_t seed = 1, v;
     double alpha = 1e-6, target = 1.0 - 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
+    sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
     int full = 0, opt, rc = SV_OK;
     opterr = 0;
     while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -392,7 +396,9 @@ int sv_cmd_mutants(int argc, char **argv)
             threads = (int32_t)v;
             break;
         case 'h': usage(stdout); return SV_OK;
-        default: rc = sv_option_error("mutants", opt, options, argv);
+        default:
+            if (!sv_isolation_option(opt, optarg, &iso, &rc))
+                rc = sv_option_error("mutants", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
@@ -478,7 +484,9 @@ int sv_cmd_mutants(int argc, char **argv)
         sv_verify_config cfg = {.sampler = s, .suite = suite_name, .specs = specs,
                                 .draws = draws, .n_cases = n_cases, .seed = seed,
                                 .alpha = alpha, .batch = batch, .threads = threads,
-                                .progress = 1, .rerun_suspects = 1};
+                                .progress = 1, .rerun_suspects = 1,
+                                .in_process = iso.in_process,
+                                .call_timeout = iso.call_timeout};
         const char *hard_spec[1];
         uint64_t hard_draws[1];
         if (h && full) { /* its own case, as many draws as the power formula says */

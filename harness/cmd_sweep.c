@@ -10,6 +10,7 @@
 #include "acceptance.h"
 #include "batch_cost.h"
 #include "sweep.h"
+#include "isolation_args.h"
 #include "sv_harness.h"
 
 #define MAX_AXIS 64
@@ -54,6 +55,7 @@ static void usage(FILE *out)
             "                  (default sampler cuda_fused): the medians at the V nearest\n"
             "                  the case's, graph timings first, log-log interpolated in B\n"
             "  --sampler-us S0[,S1]  or the sampler's time as S0 + S1 B (us)\n"
+            SV_ISOLATION_HELP
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
 }
@@ -70,6 +72,7 @@ typedef struct sweep_args {
     uint64_t draws, seed;
     int32_t threads, batch;
     int resume;
+    sv_isolation iso;
     int32_t B[MAX_AXIS];      /* the batched speedup's axis; n_B = 0: none */
     int n_B;
     sv_batch_cost cost;
@@ -212,6 +215,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         {"sampler-us", required_argument, 0, O_SAMPLER_US},
         {"latency", required_argument, 0, O_LATENCY},
         {"recorded", required_argument, 0, O_RECORDED},
+        SV_ISOLATION_OPTIONS,
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
     const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
@@ -221,6 +225,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     a->draws = 200000, a->seed = 1, a->level = 0.95, a->batch = 4096;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     a->threads = cores > 0 ? (int32_t)cores : 1;
+    a->iso = (sv_isolation){0, SV_CALL_TIMEOUT_DEFAULT};
     opterr = 0;
     optind = 1;
     while (rc == SV_OK && (opt = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
@@ -249,7 +254,9 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         case O_LATENCY: latency = optarg; break;
         case O_RECORDED: recorded = optarg; break;
         case 'h': *help = 1; return SV_OK;
-        default: rc = sv_option_error("sweep", opt, options, argv);
+        default:
+            if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
+                rc = sv_option_error("sweep", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
@@ -335,7 +342,8 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         rc = sv_tally_alloc(c, &plan, &t);
     if (rc == SV_OK) {
         sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
-                             1, spec, SV_INPUT_PROBS}; /* progress: on a terminal only */
+                             1, spec, SV_INPUT_PROBS, /* progress: on a terminal only */
+                             a->iso.in_process, a->iso.call_timeout};
         rc = sv_run(&cfg, c, d, &plan, t);
     }
     if (rc == SV_OK && (t->sampler_error || t->violations))

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "recorded_args.h"
+#include "isolation_args.h"
 #include "sv_harness.h"
 
 #define MAX_CASES 256
@@ -16,6 +17,7 @@ static void usage(FILE *out)
         "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
         "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
         "                         [--input probs|logits-f32|logits-bf16]\n"
+        "                         [--call-timeout S] [--in-process]\n"
         "\n"
         "Runs the sampler over many draws of each case and tests that every emitted token\n"
         "is distributed as the target p (chi-square, G, total variation), that accepted\n"
@@ -51,6 +53,7 @@ static void usage(FILE *out)
         "  --json FILE     write the full report as JSON\n"
         "  --junit FILE    write JUnit XML (one test case per case and check)\n"
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
+        SV_ISOLATION_HELP
         "  --power VARIANT do not sample: print how likely this run is to catch the broken\n"
         "                  variant (power from its output distribution in closed form) and\n"
         "                  the draws each case needs for power P\n"
@@ -80,6 +83,7 @@ typedef struct verify_args {
     int rerun;
     int32_t input;
     sv_recorded_opts recorded;
+    sv_isolation iso;
 } verify_args;
 
 static int parse(int argc, char **argv, verify_args *a)
@@ -110,6 +114,7 @@ static int parse(int argc, char **argv, verify_args *a)
         {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
         {"K", required_argument, NULL, O_K},
         {"input", required_argument, NULL, O_INPUT},
+        SV_ISOLATION_OPTIONS,
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -159,7 +164,9 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_K: a->recorded.K = optarg; break;
         case O_INPUT: rc = sv_parse_input("--input", optarg, &a->input); break;
         case 'h': usage(stdout); return -1;
-        default: rc = sv_option_error("verify", opt, options, argv);
+        default:
+            if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
+                rc = sv_option_error("verify", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
@@ -204,7 +211,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
         .n_cases = n, .seed = a->seed, .alpha = a->alpha, .batch = a->batch,
         .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
-        .input = a->input,
+        .input = a->input, .in_process = a->iso.in_process,
+        .call_timeout = a->iso.call_timeout,
     };
     sv_report *report = NULL;
     sv_interrupt_install();
@@ -246,6 +254,7 @@ int sv_cmd_verify(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     verify_args a = {.sampler = NULL, .seed = 1, .alpha = 1e-6, .batch = 4096,
                      .threads = cores > 0 ? (int32_t)cores : 1, .rerun = 1,
+                     .iso = {0, SV_CALL_TIMEOUT_DEFAULT},
                      .power_target = 1.0 - 1e-6};
     int rc = parse(argc, argv, &a);
     if (rc < 0)

@@ -14,6 +14,9 @@ typedef struct sv_cuda_stage sv_cuda_stage;
 /* How many CUDA devices there are; 0 with the reason in why when none can
  * be used (no driver, no device, an error), never a crash. */
 int sv_cuda_device_count(char *why, size_t whylen);
+/* The same, asked in a forked child (cuda_probe.c): this process does not
+ * touch CUDA, so the children it forks can. */
+int sv_cuda_device_count_isolated(char *why, size_t whylen);
 
 /* A stage for `inner` (an SV_MEM_CUDA sampler), initialised with limits.
  * Returns an sv_sampler_status; on failure *out is NULL and err says why. */

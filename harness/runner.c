@@ -6,9 +6,8 @@
  * and the tallies are summed at the end. Every random number is addressed by
  * the sequence's global index, so the sums do not depend on batch or threads.
  */
-#define _XOPEN_SOURCE 700 /* sigaltstack, SA_ONSTACK */
+#define _XOPEN_SOURCE 700 /* sigaltstack */
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -16,14 +15,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "sv_harness.h"
+#include "sampler_host.h"
 #ifdef SV_HAVE_CUDA
 #include "cuda_stage.h"
 #endif
-
-/* What the harness writes into outputs before each call: a value left there
- * afterwards was never written by the sampler. */
-#define POISON 0x7ffffff5
 
 /* ---- sizes -------------------------------------------------------------------- */
 
@@ -173,7 +168,7 @@ int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, ui
                       const int32_t *x, const int32_t *y, int32_t n)
 {
     const unsigned long long G = (unsigned long long)index;
-    if (n == POISON) {
+    if (n == SV_POISON) {
         note(t, "draw %llu: accepted count left unwritten", G);
         return 0;
     }
@@ -182,7 +177,7 @@ int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, ui
         return 0;
     }
     for (int32_t k = 0; k <= n; k++) {
-        if (y[k] == POISON) {
+        if (y[k] == SV_POISON) {
             note(t, "draw %llu: position %d left unwritten (n = %d)", G, k + 1, n);
             return 0;
         }
@@ -253,6 +248,7 @@ typedef struct shared {
     const sv_case *c;
     const sv_drafter *d;
     const sv_pair_plan *plan;
+    sv_host *host;
     int32_t batch;     /* sequences per verify call */
     uint64_t n_units;  /* chunks of draws, or of streams for chain cases */
     uint64_t steps;    /* chain cases: steps per stream */
@@ -260,277 +256,14 @@ typedef struct shared {
     atomic_int stop, finished;
 } shared;
 
-typedef struct guard guard;
 typedef struct worker {
     shared *sh;
+    int32_t slot;
     sv_tally *tally;
     sv_worker_buffers buf;
     int status;
     char error[SV_CASE_NAME_MAX + 256];
-    guard *guard; /* this thread's crash guard */
 } worker;
-
-/* ---- a sampler that crashes -------------------------------------------------------
- * Every call into a sampler (init, verify, destroy) runs under a guard. A
- * SIGSEGV, SIGBUS, SIGFPE or SIGILL inside it is taken on the thread that
- * made the call: the handler says on stderr, with write(2) alone (async-
- * signal-safe), which sampler crashed, in which call, on which case and
- * sequences, and jumps back to the call, which then counts as a failed
- * status: the case FAILs with that finding, the run stops at the next batch,
- * and the reports are written as usual (exit 1, a verification failed). The
- * crashed state is abandoned, not destroyed. SIGABRT (abort, a failed
- * assert, or the C library finding a corrupt heap, its locks perhaps held)
- * is told the same way, then the process exits with 1 at once: writing
- * reports on such a heap could hang. A crash outside a sampler call is the
- * harness's own: it gets the action it had before the run (the default, or a
- * sanitizer's). */
-
-struct guard {
-    sigjmp_buf jump;
-    volatile sig_atomic_t active, signo;
-    int crashed; /* a verify call crashed: the state is abandoned */
-    const char *sampler, *call, *case_name;
-    uint64_t first, last; /* sequences of a verify call; last < first: none */
-};
-
-static _Thread_local guard *current_guard;
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-#define N_CRASH_SIGNALS (sizeof crash_signals / sizeof crash_signals[0])
-/* the actions the guard replaced (a sanitizer's, or the default), for crashes
- * that are not a sampler's */
-static struct sigaction replaced[N_CRASH_SIGNALS];
-
-const char *sv_crash_signal_name(int signo)
-{
-    switch (signo) {
-    case SIGSEGV: return "SIGSEGV (segmentation fault: a bad pointer or a stack overflow)";
-    case SIGBUS: return "SIGBUS (bus error: a bad or misaligned address)";
-    case SIGFPE: return "SIGFPE (arithmetic exception, such as an integer division by 0)";
-    case SIGILL: return "SIGILL (illegal instruction, or a trap)";
-    case SIGABRT: return "SIGABRT (abort: a failed assert or a corrupt heap)";
-    default: return "a signal";
-    }
-}
-
-/* async-signal-safe appends for the handler */
-static void put(char *buf, size_t *n, size_t cap, const char *s)
-{
-    for (; s && *s && *n + 1 < cap; s++)
-        buf[(*n)++] = *s;
-}
-
-static void put_u64(char *buf, size_t *n, size_t cap, uint64_t v)
-{
-    char digits[24];
-    int d = 0;
-    do {
-        digits[d++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (d && *n + 1 < cap)
-        buf[(*n)++] = digits[--d];
-}
-
-static void on_crash(int signo, siginfo_t *info, void *context)
-{
-    (void)context;
-    guard *g = current_guard;
-    if (!g || !g->active) { /* not in a sampler: the harness's own crash */
-        for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
-            if (crash_signals[i] == signo)
-                sigaction(signo, &replaced[i], NULL);
-        if (info->si_code <= 0) /* sent (abort, kill): send it again */
-            raise(signo);
-        return; /* a fault: the instruction faults again, under the action restored */
-    }
-    g->active = 0;
-    char msg[768];
-    size_t n = 0;
-    put(msg, &n, sizeof msg, "specverify: sampler ");
-    put(msg, &n, sizeof msg, g->sampler);
-    put(msg, &n, sizeof msg, " crashed with ");
-    put(msg, &n, sizeof msg, sv_crash_signal_name(signo));
-    put(msg, &n, sizeof msg, " in ");
-    put(msg, &n, sizeof msg, g->call);
-    put(msg, &n, sizeof msg, ", case ");
-    put(msg, &n, sizeof msg, g->case_name ? g->case_name : "?");
-    if (g->last >= g->first) {
-        put(msg, &n, sizeof msg, ", sequences ");
-        put_u64(msg, &n, sizeof msg, g->first);
-        put(msg, &n, sizeof msg, "..");
-        put_u64(msg, &n, sizeof msg, g->last);
-    }
-    put(msg, &n, sizeof msg,
-        signo == SIGABRT ? "; exiting at once (after an abort the heap may be corrupt)\n" : "\n");
-    ssize_t w = write(STDERR_FILENO, msg, n);
-    (void)w;
-    if (signo == SIGABRT)
-        _exit(SV_EVERIFY);
-    g->signo = signo;
-    siglongjmp(g->jump, 1);
-}
-
-static const char *status_name(int rc)
-{
-    switch (rc) {
-    case SV_SAMPLER_EINVAL: return "EINVAL: the batch is outside what it supports";
-    case SV_SAMPLER_ENOMEM: return "ENOMEM: an allocation failed";
-    case SV_SAMPLER_EDEVICE: return "EDEVICE: a device call failed";
-    case SV_SAMPLER_EINTERNAL: return "EINTERNAL";
-    default: return "not a status of sv_sampler.h";
-    }
-}
-
-/* Installs the handler for a run (sv_run is called from one thread at a time). */
-static void guard_install(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_crash;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK; /* a stack overflow is caught too */
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
-        sigaction(crash_signals[i], &sa, &replaced[i]);
-}
-
-static void guard_restore(void)
-{
-    for (size_t i = 0; i < N_CRASH_SIGNALS; i++)
-        sigaction(crash_signals[i], &replaced[i], NULL);
-}
-
-/* One guarded call: what to call, its arguments and its status. */
-typedef struct sampler_call {
-    const sv_sampler *s;
-    void *state, **state_out;
-    const sv_limits *limits;
-    const sv_batch *bt;
-    char *err;
-    size_t errlen;
-    int rc;
-} sampler_call;
-
-/* Runs fn(call) under this thread's guard (none: unguarded). Returns 0, or
- * the signal that crashed it. */
-static int guarded(const char *what, uint64_t first, uint64_t last,
-                   void (*fn)(sampler_call *), sampler_call *call)
-{
-    guard *g = current_guard;
-    if (!g) {
-        fn(call);
-        return 0;
-    }
-    g->sampler = call->s->name;
-    g->call = what;
-    g->first = first;
-    g->last = last;
-    g->signo = 0;
-    if (sigsetjmp(g->jump, 1) != 0)
-        return g->signo; /* the handler cleared active and said what happened */
-    g->active = 1;
-    fn(call);
-    g->active = 0;
-    return 0;
-}
-
-/* A host sampler is called directly; a CUDA sampler through a stage that
- * copies the host batch to the device and back (cuda_stage.c). */
-static void do_init(sampler_call *k)
-{
-#ifdef SV_HAVE_CUDA
-    if (k->s->memspace == SV_MEM_CUDA) {
-        k->rc = sv_cuda_stage_init(k->s, k->limits, (sv_cuda_stage **)k->state_out, k->err,
-                                   k->errlen);
-        return;
-    }
-#endif
-    k->rc = k->s->init(k->state_out, k->limits);
-    if (k->rc != SV_SAMPLER_OK)
-        snprintf(k->err, k->errlen, "sampler %s: init failed with status %d (%s)",
-                 k->s->name, k->rc, status_name(k->rc));
-}
-
-static void do_verify(sampler_call *k)
-{
-#ifdef SV_HAVE_CUDA
-    if (k->s->memspace == SV_MEM_CUDA) {
-        k->rc = sv_cuda_stage_verify(k->state, k->bt);
-        return;
-    }
-#endif
-    k->rc = k->s->verify(k->state, k->bt);
-}
-
-static void do_destroy(sampler_call *k)
-{
-#ifdef SV_HAVE_CUDA
-    if (k->s->memspace == SV_MEM_CUDA) {
-        sv_cuda_stage_free(k->state);
-        return;
-    }
-#endif
-    k->s->destroy(k->state);
-}
-
-/* The status a crashed call counts as; the finding says what happened. */
-#define CRASHED SV_SAMPLER_EINTERNAL
-
-static int sampler_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
-                        size_t errlen)
-{
-    sampler_call k = {.s = s, .state_out = state, .limits = limits, .err = err,
-                      .errlen = errlen};
-    int signo = guarded("init", 1, 0, do_init, &k);
-    if (signo) {
-        *state = NULL;
-        snprintf(err, errlen, "sampler %s crashed with %s in init", s->name,
-                 sv_crash_signal_name(signo));
-        return CRASHED;
-    }
-    return k.rc;
-}
-
-/* After a crash the state is abandoned: destroying it could crash again. */
-static void sampler_destroy(const sv_sampler *s, void *state, sv_tally *t)
-{
-    sampler_call k = {.s = s, .state = state};
-    int signo = guarded("destroy", 1, 0, do_destroy, &k);
-    if (signo) {
-        t->sampler_error = CRASHED;
-        if (t->n_notes < SV_MAX_NOTES)
-            snprintf(t->notes[t->n_notes++], SV_NOTE_LEN, "sampler %s crashed with %s in "
-                     "destroy", s->name, sv_crash_signal_name(signo));
-    }
-}
-
-int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tally *t)
-{
-    for (size_t i = 0; i < (size_t)bt->B * (size_t)(bt->K + 1); i++)
-        bt->out_tokens[i] = POISON;
-    for (int32_t b = 0; b < bt->B; b++)
-        bt->out_accepted[b] = POISON;
-    const unsigned long long first = bt->first_index,
-                             last = bt->first_index + (uint64_t)bt->B - 1;
-    sampler_call k = {.s = cfg->sampler, .state = state, .bt = bt};
-    int signo = guarded("verify", first, last, do_verify, &k);
-    if (signo) {
-        current_guard->crashed = 1;
-        t->sampler_error = CRASHED;
-        if (t->n_notes < SV_MAX_NOTES)
-            snprintf(t->notes[t->n_notes++], SV_NOTE_LEN,
-                     "sampler %s crashed with %s in verify of sequences %llu..%llu",
-                     cfg->sampler->name, sv_crash_signal_name(signo), first, last);
-        return CRASHED;
-    }
-    if (k.rc != SV_SAMPLER_OK) {
-        t->sampler_error = k.rc;
-        if (t->n_notes < SV_MAX_NOTES)
-            snprintf(t->notes[t->n_notes++], SV_NOTE_LEN,
-                     "sampler %s: verify of sequences %llu..%llu returned status %d (%s)",
-                     cfg->sampler->name, first, last, k.rc, status_name(k.rc));
-    }
-    return k.rc;
-}
 
 /* Chunk `unit` of a fixed-row case: drafts, one verify call, counting. */
 static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally *t)
@@ -542,70 +275,69 @@ static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally 
     for (int32_t b = 0; b < B; b++)
         sv_drafter_draw(sh->d, w->philox, sh->cfg->seed, first + (uint64_t)b,
                         w->drafts + (size_t)b * K);
+    /* the rows as the sampler sees them: the host's read-only copies */
     sv_batch bt = {
         .B = B, .K = K, .V = c->V,
-        .target = c->target, .target_stride = 0,
-        .draft = c->draft_probs_given ? c->draft : NULL, .draft_stride = 0,
+        .target = sv_host_target(sh->host), .target_stride = 0,
+        .draft = sv_host_draft(sh->host), .draft_stride = 0,
         .draft_tokens = w->drafts,
         .seed = sh->cfg->seed, .first_index = first,
-        .out_tokens = w->out, .out_accepted = w->accepted,
         .stream = NULL,
     };
     if (sh->cfg->input != SV_INPUT_PROBS) { /* the logits the rows were made from */
         const size_t size = sv_input_value_bytes(sh->cfg->input);
+        const char *logits = sv_host_logits(sh->host);
         bt.input = sh->cfg->input;
         bt.target = bt.draft = NULL;
-        bt.target_logits = c->input_logits;
-        bt.draft_logits = c->draft_probs_given ? (const char *)c->input_logits +
-                                                     ((size_t)K + 1) * (size_t)c->V * size
+        bt.target_logits = logits;
+        bt.draft_logits = c->draft_probs_given ? logits + ((size_t)K + 1) * (size_t)c->V * size
                                                : NULL;
         bt.temperature = c->sampling.T;
         bt.top_k = c->sampling.top_k;
         bt.top_p = c->sampling.top_p;
     }
-    int rc = sv_sampler_call(sh->cfg, w->state, &bt, t);
+    int rc = sv_host_verify(w->host, w->slot, &bt, t);
     if (rc == SV_SAMPLER_OK)
-        count_batch(t, c, sh->plan, first, B, w->drafts, w->out, w->accepted, w->valid);
+        count_batch(t, c, sh->plan, first, B, w->drafts, bt.out_tokens, bt.out_accepted,
+                    w->valid);
     atomic_fetch_add(&sh->done, (uint64_t)B);
     return rc;
 }
 
 static void free_buffers(sv_worker_buffers *w)
 {
-    free(w->drafts);
-    free(w->out);
-    free(w->accepted);
     free(w->valid);
-    free(w->rows_target);
-    free(w->rows_draft);
     free(w->states);
     if (w->philox)
         gsl_rng_free(w->philox);
     memset(w, 0, sizeof *w);
 }
 
-static int alloc_buffers(sv_worker_buffers *w, const sv_case *c, int32_t batch)
+/* What a worker owns beside its slot's shared buffers. */
+static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, const sv_case *c,
+                         int32_t batch)
 {
-    const size_t B = (size_t)batch, K = (size_t)c->K, V = (size_t)c->V;
     memset(w, 0, sizeof *w);
-    w->drafts = malloc(B * (K ? K : 1) * sizeof *w->drafts);
-    w->out = malloc(B * (K + 1) * sizeof *w->out);
-    w->accepted = malloc(B * sizeof *w->accepted);
-    w->valid = malloc(B);
+    sv_slot_inputs in = sv_host_inputs(host, slot);
+    w->host = host;
+    w->slot = slot;
+    w->drafts = in.drafts;
+    w->rows_target = in.rows_target;
+    w->rows_draft = in.rows_draft;
+    w->valid = malloc((size_t)batch);
     w->philox = gsl_rng_alloc(sv_gsl_rng_philox);
-    int ok = w->drafts && w->out && w->accepted && w->valid && w->philox;
-    if (c->chain) { /* rows are built per sequence */
-        w->rows_target = malloc(B * (K + 1) * V * sizeof *w->rows_target);
-        w->rows_draft = malloc(B * (K ? K : 1) * V * sizeof *w->rows_draft);
-        w->states = malloc(B * sizeof *w->states);
-        ok = ok && w->rows_target && w->rows_draft && w->states;
+    int ok = w->valid && w->philox;
+    if (c->chain) { /* every stream's state */
+        w->states = malloc((size_t)batch * sizeof *w->states);
+        ok = ok && w->states;
     }
     if (!ok)
         free_buffers(w);
     return ok ? 0 : -1;
 }
 
-/* The signal stack of a worker: a sampler that overflows its stack is caught too. */
+/* The signal stack of a worker: in process, a sampler that overflows its
+ * stack is caught too. */
 #define ALT_STACK_BYTES ((size_t)256 * 1024)
 
 static void *work(void *arg)
@@ -613,35 +345,27 @@ static void *work(void *arg)
     worker *w = arg;
     shared *sh = w->sh;
     const sv_case *c = sh->c;
-    const sv_sampler *s = sh->cfg->sampler;
-    sv_limits limits = {sh->batch, c->K, c->V};
 
     stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
     if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
         free(alt.ss_sp);
         alt.ss_sp = NULL;
     }
-    w->guard = calloc(1, sizeof *w->guard);
-    if (w->guard)
-        w->guard->case_name = c->name;
-    current_guard = w->guard;
-
-    if (!w->guard || alloc_buffers(&w->buf, c, sh->batch) != 0) {
+    if (alloc_buffers(&w->buf, sh->host, w->slot, c, sh->batch) != 0) {
         w->status = SV_EENV;
-        double rows = c->chain ? (double)sh->batch * (2.0 * c->K + 1.0) * c->V * 4.0 : 0.0;
-        snprintf(w->error, sizeof w->error, "case %s: out of memory for a worker's batch "
-                 "buffers of %d sequences (%.0f bytes asked)", c->name, sh->batch,
-                 rows + (double)sh->batch * (2.0 * c->K + 3.0) * 4.0);
+        snprintf(w->error, sizeof w->error, "case %s: out of memory for a worker's buffers "
+                 "of %d sequences", c->name, sh->batch);
         atomic_store(&sh->stop, 1);
     } else {
-        int rc = sampler_init(s, &w->buf.state, &limits, w->tally->notes[w->tally->n_notes],
-                              SV_NOTE_LEN);
+        int rc = sv_host_init(sh->host, w->slot, w->tally);
         if (rc != SV_SAMPLER_OK) {
-            w->tally->sampler_error = rc;
-            w->tally->n_notes++;
+            w->status = sv_host_env_error(sh->host, w->slot, w->error, sizeof w->error);
             atomic_store(&sh->stop, 1);
         } else {
             for (;;) {
+                /* an interrupt stops the run at the next batch, not when the watcher looks */
+                if (sv_interrupted())
+                    atomic_store(&sh->stop, 1);
                 uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
                 if (unit >= sh->n_units || atomic_load(&sh->stop))
                     break;
@@ -653,14 +377,10 @@ static void *work(void *arg)
                     break;
                 }
             }
-            if (!w->guard->crashed)
-                sampler_destroy(s, w->buf.state, w->tally);
+            sv_host_destroy(sh->host, w->slot, w->tally);
         }
         free_buffers(&w->buf);
     }
-    current_guard = NULL;
-    free(w->guard);
-    w->guard = NULL;
     if (alt.ss_sp) {
         stack_t off = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
         sigaltstack(&off, NULL);
@@ -676,16 +396,6 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
     if (cfg->input != c->input)
         return sv_fail(SV_EBAD, "case %s: readied for %s input, run with %s", c->name,
                        sv_input_name(c->input), sv_input_name(cfg->input));
-    if (cfg->sampler->memspace == SV_MEM_CUDA) {
-#ifdef SV_HAVE_CUDA
-        char why[160];
-        if (sv_cuda_device_count(why, sizeof why) == 0)
-            return sv_fail(SV_EENV, "sampler %s needs a CUDA device: %s", cfg->sampler->name, why);
-#else
-        return sv_fail(SV_EENV, "sampler %s needs CUDA, and this specverify was built without "
-                       "it (no nvcc at configure time)", cfg->sampler->name);
-#endif
-    }
     int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
     shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan};
     if (c->chain) {
@@ -709,18 +419,26 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
             return rc;
     }
 
+    /* the sampler's place, a child process unless in process; before any
+     * thread starts, since it forks */
+    sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
+                           .call_timeout = cfg->call_timeout, .slots = threads,
+                           .batch = sh.batch, .c = c, .rows_per_sequence = c->chain != NULL};
+    int status = sv_host_open(&host, &sh.host);
+    if (status != SV_OK)
+        return status;
     worker *workers = calloc((size_t)threads, sizeof *workers);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     if (!workers || !ids) {
         free(workers);
         free(ids);
+        sv_host_close(sh.host, NULL);
         return sv_fail(SV_EENV, "out of memory for %d threads", threads);
     }
-    guard_install();
-    int status = SV_OK;
     int32_t started = 0;
     for (int32_t i = 0; i < threads && status == SV_OK; i++) {
         workers[i].sh = &sh;
+        workers[i].slot = i;
         status = sv_tally_alloc(c, plan, &workers[i].tally);
         if (status == SV_OK && pthread_create(&ids[i], NULL, work, &workers[i]) != 0)
             status = sv_fail(SV_EENV, "cannot start thread %d", i + 1);
@@ -739,8 +457,11 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
         struct timespec pause = {0, ns};
         nanosleep(&pause, NULL);
         sv_progress_update(&progress, atomic_load(&sh.done));
-        if (sv_interrupted()) /* the workers stop after their current batch */
+        if (sv_interrupted()) { /* the workers stop after their current batch */
             atomic_store(&sh.stop, 1);
+            sv_host_tell_waits(sh.host, stderr); /* once per call: what it waits for */
+        }
+        sv_host_watch(sh.host);
     }
     sv_progress_end(&progress);
 
@@ -750,7 +471,7 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
             status = sv_fail(workers[i].status, "%s", workers[i].error);
         tally_add(tally, workers[i].tally, plan);
     }
-    guard_restore();
+    sv_host_close(sh.host, tally);
     tally->seconds += sv_now() - start;
     for (int32_t i = 0; i < threads; i++)
         sv_tally_free(workers[i].tally);

@@ -185,7 +185,7 @@ const char *sv_verdict_name(sv_verdict v);
 
 /* ---- runner.c: draws through a sampler into tallies --------------------------- */
 #define SV_MAX_NOTES 4
-#define SV_NOTE_LEN 192
+#define SV_NOTE_LEN 320
 
 typedef struct sv_pair_plan {
     sv_binmap seq_rows, seq_cols; /* (y_1 of sequence 2m, y_1 of sequence 2m+1) */
@@ -221,6 +221,8 @@ typedef struct sv_run_config {
     int progress;    /* show progress on stderr */
     const char *label; /* what progress calls this run */
     int32_t input;   /* an sv_input; a logits mode needs a case readied by sv_case_use_logits */
+    int in_process;  /* 1: call the sampler in this process (--in-process); 0: in a child */
+    double call_timeout; /* seconds one sampler call may take; 0: no limit */
 } sv_run_config;
 
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
@@ -230,17 +232,18 @@ void sv_tally_free(sv_tally *t);
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally);
 
-/* What one worker thread owns: its sampler state and batch buffers. */
+/* What one worker thread works with: its slot in the sampler's host (whose
+ * inputs it fills: drafts, and rows for chain cases) and its own buffers. */
+struct sv_host;
 typedef struct sv_worker_buffers {
-    void *state;
-    int32_t *drafts, *out, *accepted;
+    struct sv_host *host;
+    int32_t slot;
+    int32_t *drafts;                 /* the slot's: [batch][K] */
+    float *rows_target, *rows_draft; /* the slot's, chain cases: rows per sequence */
     unsigned char *valid;
     gsl_rng *philox;
-    float *rows_target, *rows_draft; /* chain cases: rows per sequence */
     int32_t *states;                 /* chain cases: each stream's state */
 } sv_worker_buffers;
-/* Poisons the outputs, calls verify, records a failing status in the tally. */
-int sv_sampler_call(const sv_run_config *cfg, void *state, sv_batch *bt, sv_tally *t);
 /* Checks one sequence's outputs against the contract, given its target rows
  * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
 int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
@@ -250,7 +253,7 @@ int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, ui
  * they overflow size_t or exceed this machine's memory. */
 int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *bytes);
 /* "SIGSEGV (segmentation fault: a bad pointer)" and so on: a sampler that
- * crashed (runner.c catches crashes inside sampler calls). */
+ * crashed (sampler_host.c). */
 const char *sv_crash_signal_name(int signo);
 
 /* ---- chain.c: Markov-pair cases, spec-decoded as streams -------------------------
@@ -363,6 +366,8 @@ typedef struct sv_verify_config {
      * whole run. NULL: run every case. */
     int (*case_done)(const struct sv_report *r, void *ctx);
     void *case_done_ctx;
+    int in_process;             /* call the sampler in this process, not in a child */
+    double call_timeout;        /* seconds one sampler call may take; 0: no limit */
 } sv_verify_config;
 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */

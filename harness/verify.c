@@ -26,7 +26,8 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
     rc = sv_tally_alloc(c, &plan, &tally);
     if (rc == SV_OK) {
         sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
-                             cfg->progress, label, cfg->input};
+                             cfg->progress, label, cfg->input, cfg->in_process,
+                             cfg->call_timeout};
         rc = sv_run(&run, c, d, &plan, tally);
     }
     if (rc == SV_OK) {

@@ -1,15 +1,30 @@
-/* plugin.c: load samplers from a shared library through SV_PLUGIN_SYMBOL. */
+/* plugin.c: samplers from a shared library, through SV_PLUGIN_SYMBOL.
+ *
+ * Loading runs the plugin's code (its constructors, sv_plugin_get), so it is
+ * first done in a forked probe: a constructor that crashes, exits or hangs,
+ * or a wild pointer among the samplers, ends the probe, not the harness, and
+ * is refused with exit 2 and what happened. The probe sends back what the
+ * samplers say of themselves (name, description, memory space, inputs); the
+ * registry holds those as proxies without functions. Whoever calls a sampler
+ * (the child that runs it, or the harness in --in-process mode) resolves the
+ * proxy to the plugin's own struct with sv_sampler_resolve, loading the
+ * library there. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include "sv_registry.h"
 
-static void **handles;
-static size_t n_handles;
-static sv_sampler **copies; /* version 1 samplers, widened to today's struct */
-static size_t n_copies;
+/* How long a plugin may take to load. */
+#define LOAD_SECONDS 600
 
 /* sv_sampler as contract version 1 laid it out: today's without `inputs`. */
 typedef struct sampler_v1 {
@@ -21,34 +36,228 @@ typedef struct sampler_v1 {
     void (*destroy)(void *state);
 } sampler_v1;
 
-/* A version 1 plugin's samplers as today's structs (inputs 0: probs only).
- * Its verify reads only the version 1 prefix of sv_batch, which is unchanged,
- * and the harness gives a probs-only sampler probs only. NULL on no memory. */
-static const sv_sampler *widen_v1(const sv_plugin *plugin)
+/* A sampler the registry knows by what the probe said; `real` once resolved
+ * in this process. */
+typedef struct proxy {
+    sv_sampler s; /* first: the registry's pointer is the proxy's */
+    char *path;
+    uint32_t index, version;
+    sv_sampler real;
+    int resolved;
+} proxy;
+
+static proxy **proxies;
+static size_t n_proxies;
+static void **handles; /* libraries loaded in this process, to close at the end */
+static size_t n_handles;
+
+/* ---- reading a plugin (in the probe, and where it is resolved) ---------------------- */
+
+/* The plugin's table, checked: NULL with err set when it cannot be used. */
+static const sv_plugin *open_plugin(const char *path, void **handle_out, char *err,
+                                    size_t errlen)
 {
-    const sampler_v1 *old = (const sampler_v1 *)(const void *)plugin->samplers;
-    sv_sampler *wide = calloc(plugin->n_samplers, sizeof *wide);
-    sv_sampler **grown = wide ? realloc(copies, (n_copies + 1) * sizeof *grown) : NULL;
-    if (!grown) {
-        free(wide);
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        snprintf(err, errlen, "plugin %s: cannot load it as a shared library: %s", path,
+                 dlerror());
         return NULL;
     }
-    copies = grown;
-    copies[n_copies++] = wide;
-    for (uint32_t i = 0; i < plugin->n_samplers; i++)
-        wide[i] = (sv_sampler){old[i].name, old[i].description, old[i].memspace, old[i].init,
-                               old[i].verify, old[i].destroy, 0};
-    return wide;
+    sv_plugin_get_fn get;
+    *(void **)&get = dlsym(handle, SV_PLUGIN_SYMBOL);
+    if (!get) {
+        snprintf(err, errlen,
+                 "plugin %s: exports no '%s' symbol; a plugin defines "
+                 "'SV_PLUGIN_EXPORT const sv_plugin *%s(void)' (see sv_sampler.h)",
+                 path, SV_PLUGIN_SYMBOL, SV_PLUGIN_SYMBOL);
+        dlclose(handle);
+        return NULL;
+    }
+    const sv_plugin *plugin = get();
+    if (!plugin)
+        snprintf(err, errlen, "plugin %s: %s() returned NULL", path, SV_PLUGIN_SYMBOL);
+    else if (plugin->contract_version != SV_CONTRACT_VERSION && plugin->contract_version != 1u)
+        snprintf(err, errlen,
+                 "plugin %s: built against sampler contract version %u, but this specverify "
+                 "speaks versions 1 to %u; rebuild the plugin against the sv_sampler.h "
+                 "installed with this specverify",
+                 path, plugin->contract_version, SV_CONTRACT_VERSION);
+    else if (plugin->n_samplers == 0 || !plugin->samplers)
+        snprintf(err, errlen, "plugin %s: offers no samplers", path);
+    else if (plugin->n_samplers > 256)
+        snprintf(err, errlen, "plugin %s: says it offers %u samplers; at most 256", path,
+                 plugin->n_samplers);
+    else {
+        *handle_out = handle;
+        return plugin;
+    }
+    dlclose(handle);
+    return NULL;
 }
 
-static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, char *err,
-                         size_t errlen)
+/* Sampler i of the plugin in today's layout (a version 1 entry widened). */
+static sv_sampler entry(const sv_plugin *plugin, uint32_t i)
 {
-    if (!s->name || !s->name[0]) {
+    if (plugin->contract_version != 1u)
+        return plugin->samplers[i];
+    const sampler_v1 *old = (const sampler_v1 *)(const void *)plugin->samplers + i;
+    return (sv_sampler){old->name, old->description, old->memspace, old->init, old->verify,
+                        old->destroy, 0};
+}
+
+/* ---- the probe ------------------------------------------------------------------- */
+
+/* What the probe writes: a status line, then per sampler its fields. */
+static void put_text(FILE *f, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    fprintf(f, "%d %zu\n", s != NULL, n);
+    if (n)
+        fwrite(s, 1, n, f);
+}
+
+__attribute__((noreturn)) static void probe(const char *path, int fd)
+{
+    FILE *f = fdopen(fd, "w");
+    if (!f)
+        _exit(3);
+    char err[1024];
+    void *handle;
+    const sv_plugin *plugin = open_plugin(path, &handle, err, sizeof err);
+    if (!plugin) {
+        fprintf(f, "error\n");
+        put_text(f, err);
+    } else {
+        fprintf(f, "ok %u %u\n", plugin->contract_version, plugin->n_samplers);
+        for (uint32_t i = 0; i < plugin->n_samplers; i++) { /* a wild pointer faults here */
+            sv_sampler s = entry(plugin, i);
+            put_text(f, s.name);
+            put_text(f, s.description);
+            fprintf(f, "%d %u %d\n", (int)s.memspace, s.inputs,
+                    s.init && s.verify && s.destroy);
+        }
+    }
+    _exit(fclose(f) == 0 ? 0 : 3); /* no atexit handlers: the harness's are not the probe's */
+}
+
+static char *get_text(FILE *f)
+{
+    int present;
+    size_t n;
+    if (fscanf(f, "%d %zu", &present, &n) != 2 || fgetc(f) != '\n' || n > 65536)
+        return NULL;
+    if (!present) /* NULL in the plugin */
+        return strdup("(no description)");
+    char *s = malloc(n + 1);
+    if (s && fread(s, 1, n, f) == n) {
+        s[n] = '\0';
+        return s;
+    }
+    free(s);
+    return NULL;
+}
+
+/* All the probe writes, until it closes the pipe or the time to load is up
+ * (then it is stopped): a malloc'ed buffer, NULL on no memory. */
+static char *read_answer(int fd, pid_t pid, size_t *len, int *killed)
+{
+    *killed = 0;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    const time_t until = time(NULL) + LOAD_SECONDS;
+    while (buf) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, 1000);
+        if (ready == 0 && time(NULL) >= until) {
+            kill(pid, SIGKILL);
+            *killed = 1;
+            break;
+        }
+        if (ready <= 0)
+            continue;
+        if (n == cap) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown) {
+                free(buf);
+                return NULL;
+            }
+            buf = grown;
+        }
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r > 0)
+            n += (size_t)r;
+        else if (r == 0 || errno != EINTR)
+            break;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Waits for the probe: 0 ended with status 0; else err says how it ended. */
+static int probe_end(const char *path, pid_t pid, int killed, char *err, size_t errlen)
+{
+    int status = 0;
+    double until = (double)time(NULL) + LOAD_SECONDS;
+    pid_t r;
+    while ((r = waitpid(pid, &status, WNOHANG)) == 0 && (double)time(NULL) < until) {
+        struct timespec pause = {0, 5000000};
+        nanosleep(&pause, NULL);
+    }
+    if (r == 0 || killed) {
+        if (r == 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+        }
+        snprintf(err, errlen, "plugin %s: did not finish loading within %d s", path,
+                 LOAD_SECONDS);
+        return -1;
+    }
+    if (WIFSIGNALED(status)) {
+        const char *sig = WTERMSIG(status) == SIGSEGV ? "SIGSEGV" : WTERMSIG(status) == SIGBUS
+                          ? "SIGBUS" : WTERMSIG(status) == SIGABRT ? "SIGABRT"
+                          : WTERMSIG(status) == SIGFPE ? "SIGFPE" : WTERMSIG(status) == SIGILL
+                          ? "SIGILL" : strsignal(WTERMSIG(status));
+        snprintf(err, errlen, "plugin %s crashed while loading (%s): in a constructor, in %s, "
+                 "or reading the samplers it returned (a bad pointer)", path, sig,
+                 SV_PLUGIN_SYMBOL);
+        return -1;
+    }
+    if (WEXITSTATUS(status) != 0) {
+        snprintf(err, errlen, "plugin %s ended the process while loading (exit status %d): a "
+                 "plugin's constructors and %s must return", path, WEXITSTATUS(status),
+                 SV_PLUGIN_SYMBOL);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- checking what the probe said ------------------------------------------------- */
+
+static int name_ok(const char *name)
+{
+    if (!name[0] || strlen(name) > 64)
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+            return 0;
+    return 1;
+}
+
+static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int has_functions,
+                         char *err, size_t errlen)
+{
+    const uint32_t known = SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16);
+    if (!s->name[0]) {
         snprintf(err, errlen, "%s: sampler %u has no name", path, i);
         return -1;
     }
-    if (!s->init || !s->verify || !s->destroy) {
+    if (!name_ok(s->name)) {
+        snprintf(err, errlen, "%s: sampler %u is named '%.80s'; a name is 1 to 64 of "
+                 "a-z, 0-9 and _ (it is typed in --sampler lists and printed in tables)",
+                 path, i, s->name);
+        return -1;
+    }
+    if (!has_functions) {
         snprintf(err, errlen, "%s: sampler '%s' lacks an init, verify or destroy function", path,
                  s->name);
         return -1;
@@ -58,6 +267,78 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, char
                  (int)s->memspace);
         return -1;
     }
+    if (s->inputs & ~known) {
+        snprintf(err, errlen, "%s: sampler '%s' says it takes inputs 0x%x, which has bits "
+                 "sv_sampler.h does not define (known: 0x%x, SV_INPUT_BIT of "
+                 "SV_INPUT_LOGITS_F32 and SV_INPUT_LOGITS_BF16)", path, s->name, s->inputs,
+                 known);
+        return -1;
+    }
+    return 0;
+}
+
+static void proxy_free(proxy *p)
+{
+    if (!p)
+        return;
+    free((char *)p->s.name);
+    free((char *)p->s.description);
+    free(p->path);
+    free(p);
+}
+
+/* Reads the probe's answer into proxies (*out, *n); -1 with err. */
+static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char *err,
+                      size_t errlen)
+{
+    char word[16];
+    uint32_t version;
+    *out = NULL;
+    *n = 0;
+    if (fscanf(f, "%15s", word) != 1)
+        return 1; /* nothing: how the probe ended says why */
+    if (strcmp(word, "error") == 0) {
+        fgetc(f);
+        char *msg = get_text(f);
+        snprintf(err, errlen, "%s", msg ? msg : "plugin: cannot load it");
+        free(msg);
+        return -1;
+    }
+    if (strcmp(word, "ok") != 0 || fscanf(f, "%u %u", &version, n) != 2 || fgetc(f) != '\n' ||
+        *n == 0 || *n > 256)
+        return 1;
+    proxy **list = calloc(*n, sizeof *list);
+    for (uint32_t i = 0; list && i < *n; i++) {
+        proxy *p = calloc(1, sizeof *p);
+        int memspace, has_functions;
+        unsigned inputs;
+        char *name = get_text(f), *description = get_text(f);
+        if (!p || !name || !description ||
+            fscanf(f, "%d %u %d", &memspace, &inputs, &has_functions) != 3 || fgetc(f) != '\n') {
+            free(name);
+            free(description);
+            free(p);
+            for (uint32_t j = 0; j < i; j++)
+                proxy_free(list[j]);
+            free(list);
+            return 1;
+        }
+        p->s = (sv_sampler){name, description, (sv_memspace)memspace, NULL, NULL, NULL, inputs};
+        p->index = i;
+        p->version = version;
+        list[i] = p;
+        if (check_sampler(path, i, &p->s, has_functions, err, errlen) != 0) {
+            for (uint32_t j = 0; j <= i; j++)
+                proxy_free(list[j]);
+            free(list);
+            return -1;
+        }
+    }
+    if (!list) {
+        snprintf(err, errlen, "plugin %s: out of memory", path);
+        return -1;
+    }
+    *out = list;
     return 0;
 }
 
@@ -72,68 +353,110 @@ int sv_plugin_load(const char *path, char *err, size_t errlen)
     char local[4096];
     if (!strchr(path, '/') && snprintf(local, sizeof local, "./%s", path) < (int)sizeof local)
         path = local;
-
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        snprintf(err, errlen, "plugin %s: cannot load it as a shared library: %s", path,
-                 dlerror());
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        snprintf(err, errlen, "plugin %s: cannot make a pipe for its probe: %s", path,
+                 strerror(errno));
         return -1;
     }
-    sv_plugin_get_fn get;
-    *(void **)&get = dlsym(handle, SV_PLUGIN_SYMBOL);
-    if (!get) {
-        snprintf(err, errlen,
-                 "plugin %s: exports no '%s' symbol; a plugin defines "
-                 "'SV_PLUGIN_EXPORT const sv_plugin *%s(void)' (see sv_sampler.h)",
-                 path, SV_PLUGIN_SYMBOL, SV_PLUGIN_SYMBOL);
-        dlclose(handle);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        probe(path, pipefd[1]);
+    }
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        snprintf(err, errlen, "plugin %s: cannot start its probe: %s", path, strerror(errno));
         return -1;
     }
-    const sv_plugin *plugin = get();
-    if (!plugin) {
-        snprintf(err, errlen, "plugin %s: %s() returned NULL", path, SV_PLUGIN_SYMBOL);
-        dlclose(handle);
+    size_t len = 0;
+    int killed;
+    char *answer = read_answer(pipefd[0], pid, &len, &killed);
+    close(pipefd[0]);
+    FILE *f = answer ? fmemopen(answer, len ? len : 1, "r") : NULL;
+    proxy **list = NULL;
+    uint32_t n = 0;
+    int rc = f && len ? read_probe(path, f, &list, &n, err, errlen) : 1;
+    if (f)
+        fclose(f);
+    free(answer);
+    if (probe_end(path, pid, killed, err, errlen) != 0) { /* how it ended comes first */
+        for (uint32_t i = 0; i < n && list; i++)
+            proxy_free(list[i]);
+        free(list);
         return -1;
     }
-    if (plugin->contract_version != SV_CONTRACT_VERSION && plugin->contract_version != 1u) {
-        snprintf(err, errlen,
-                 "plugin %s: built against sampler contract version %u, but this specverify "
-                 "speaks versions 1 to %u; rebuild the plugin against the sv_sampler.h "
-                 "installed with this specverify",
-                 path, plugin->contract_version, SV_CONTRACT_VERSION);
-        dlclose(handle);
+    if (rc != 0) {
+        if (rc > 0 && len == 0) /* it ended with status 0 before it could answer */
+            snprintf(err, errlen, "plugin %s ended the process while loading (exit status 0): "
+                     "a plugin's constructors and %s must return", path, SV_PLUGIN_SYMBOL);
+        else if (rc > 0)
+            snprintf(err, errlen, "plugin %s: its probe's answer is garbled", path);
         return -1;
     }
-    if (plugin->n_samplers == 0 || !plugin->samplers) {
-        snprintf(err, errlen, "plugin %s: offers no samplers", path);
-        dlclose(handle);
-        return -1;
-    }
-    const sv_sampler *samplers =
-        plugin->contract_version == 1u ? widen_v1(plugin) : plugin->samplers;
-    if (!samplers) {
+    proxy **grown = realloc(proxies, (n_proxies + n) * sizeof *grown);
+    if (!grown) {
+        for (uint32_t i = 0; i < n; i++)
+            proxy_free(list[i]);
+        free(list);
         snprintf(err, errlen, "plugin %s: out of memory", path);
-        dlclose(handle);
         return -1;
     }
-    for (uint32_t i = 0; i < plugin->n_samplers; i++) {
-        if (check_sampler(path, i, &samplers[i], err, errlen) != 0) {
-            dlclose(handle);
+    proxies = grown;
+    for (uint32_t i = 0; i < n; i++) {
+        list[i]->path = strdup(path);
+        proxies[n_proxies++] = list[i];
+    }
+    free(list);
+    for (size_t i = n_proxies - n; i < n_proxies; i++) {
+        if (!proxies[i]->path) {
+            snprintf(err, errlen, "plugin %s: out of memory", path);
             return -1;
         }
+        if (sv_registry_add(&proxies[i]->s, path, err, errlen) != 0)
+            return -1;
     }
+    return 0;
+}
+
+const sv_sampler *sv_sampler_resolve(const sv_sampler *s, char *err, size_t errlen)
+{
+    proxy *p = NULL;
+    for (size_t i = 0; i < n_proxies && !p; i++)
+        if (&proxies[i]->s == s)
+            p = proxies[i];
+    if (!p)
+        return s; /* built in */
+    if (p->resolved)
+        return &p->real;
+    void *handle;
+    const sv_plugin *plugin = open_plugin(p->path, &handle, err, errlen);
+    if (!plugin)
+        return NULL;
     void **grown = realloc(handles, (n_handles + 1) * sizeof *grown);
     if (!grown) {
-        snprintf(err, errlen, "plugin %s: out of memory", path);
         dlclose(handle);
-        return -1;
+        snprintf(err, errlen, "plugin %s: out of memory", p->path);
+        return NULL;
     }
     handles = grown;
     handles[n_handles++] = handle;
-    for (uint32_t i = 0; i < plugin->n_samplers; i++)
-        if (sv_registry_add(&samplers[i], path, err, errlen) != 0)
-            return -1;
-    return 0;
+    if (plugin->contract_version != p->version || p->index >= plugin->n_samplers) {
+        snprintf(err, errlen, "plugin %s: its table changed since it was first loaded",
+                 p->path);
+        return NULL;
+    }
+    p->real = entry(plugin, p->index);
+    if (!p->real.name || strcmp(p->real.name, p->s.name) != 0) {
+        snprintf(err, errlen, "plugin %s: sampler %u is no longer named '%s'", p->path,
+                 p->index, p->s.name);
+        return NULL;
+    }
+    p->real.description = p->s.description; /* what the harness shows: checked, never NULL */
+    p->resolved = 1;
+    return &p->real;
 }
 
 void sv_plugin_unload_all(void)
@@ -144,9 +467,9 @@ void sv_plugin_unload_all(void)
     free(handles);
     handles = NULL;
     n_handles = 0;
-    for (size_t i = 0; i < n_copies; i++)
-        free(copies[i]);
-    free(copies);
-    copies = NULL;
-    n_copies = 0;
+    for (size_t i = 0; i < n_proxies; i++)
+        proxy_free(proxies[i]);
+    free(proxies);
+    proxies = NULL;
+    n_proxies = 0;
 }

@@ -53,6 +53,11 @@ const sv_sampler *sv_registry_find(const char *name);
 /* Loads a plugin and adds its samplers. Returns 0, or -1 with a message in
  * err that names the file and says what is wrong and what to do. */
 int sv_plugin_load(const char *path, char *err, size_t errlen);
+/* The sampler to call for s: s itself for a built-in; for a plugin's (the
+ * registry holds what its probe said, without functions), the plugin's own,
+ * loading the library in this process first. NULL with err set when it
+ * cannot be loaded. */
+const sv_sampler *sv_sampler_resolve(const sv_sampler *s, char *err, size_t errlen);
 /* Unloads every plugin; samplers from them are gone after this. */
 void sv_plugin_unload_all(void);
 

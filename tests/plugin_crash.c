@@ -9,6 +9,7 @@
  * Before a crash each emits a correct-looking step: no draft accepted and the
  * first draft token as y_1 (the checks may fail it; the crash is the point). */
 #include <stdlib.h>
+#include "plugin_emit.h"
 #include "sv_sampler.h"
 
 static int volatile *volatile nowhere; /* null; volatile: the store is not optimized away */
@@ -29,17 +30,6 @@ static int init_crash(void **state, const sv_limits *limits)
 }
 
 static void destroy(void *state) { (void)state; }
-
-static void emit(const sv_batch *bt)
-{
-    for (int32_t b = 0; b < bt->B; b++) {
-        int32_t *y = bt->out_tokens + (size_t)b * (size_t)(bt->K + 1);
-        y[0] = bt->draft_tokens[(size_t)b * (size_t)bt->K];
-        for (int32_t k = 1; k <= bt->K; k++)
-            y[k] = -1;
-        bt->out_accepted[b] = 0;
-    }
-}
 
 static int verify_segv(void *state, const sv_batch *bt)
 {

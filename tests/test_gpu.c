@@ -424,7 +424,8 @@ static void test_logits(const sv_sampler *gpu)
     feature("logits input: a draft token outside [0, V) and an unknown mode refused (EINVAL)");
 }
 
-/* A correct CUDA sampler: the ci suite, the differential test and the edges. */
+/* A correct CUDA sampler: the ci suite (isolated, before this process
+ * touches CUDA), the differential test and the edges (in this process). */
 static void test_correct(const sv_sampler *gpu, const sv_sampler *ref)
 {
     suite_config s;
@@ -502,7 +503,9 @@ int main(int argc, char **argv)
     const char *name = argc > 1 ? argv[1] : "cuda_naive";
     const char *twin = argc > 2 ? argv[2] : "ref";
     char why[256] = "";
-    if (sv_cuda_device_count(why, sizeof why) == 0) {
+    /* asked in a child: the ci suite runs the sampler isolated, in a child
+     * that must be the first to touch CUDA */
+    if (sv_cuda_device_count_isolated(why, sizeof why) == 0) {
         printf("SKIPPED: %s needs a CUDA device: %s\n",
                strcmp(name, "--has-device") == 0 ? "this test" : name, why);
         return SKIP;

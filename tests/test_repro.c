@@ -1,14 +1,16 @@
 /* test_repro.c: the same seed gives bit-identical tallies and verdicts
- * whatever the batch size and thread count. */
+ * whatever the batch size and thread count, and whether the sampler runs
+ * in its own process or in this one. */
 #include <string.h>
 #include "check.h"
 #include "suite_config.h"
 
 static sv_tally *run(const sv_case *c, const sv_drafter *d, const sv_pair_plan *plan,
-                     int32_t batch, int32_t threads)
+                     int32_t batch, int32_t threads, int in_process)
 {
     sv_tally *t = NULL;
-    sv_run_config cfg = {&sv_sampler_ref, 300001, 99, batch, threads, 0, "repro", 0};
+    sv_run_config cfg = {&sv_sampler_ref, 300001, 99, batch, threads, 0, "repro", 0,
+                         in_process, 0.0};
     if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK)
         return NULL;
     return t;
@@ -71,23 +73,27 @@ int main(void)
     CHECK(sv_pair_plan_build(c, 300001, &plan) == SV_OK);
     CHECK(plan.seq_ok && plan.pos_ok);
 
-    sv_tally *a = run(c, d, &plan, 1000, 1);
-    sv_tally *b = run(c, d, &plan, 4096, 2);
-    sv_tally *e = run(c, d, &plan, 7, 2); /* odd: rounded up to 8 */
-    sv_tally *f = run(c, d, &plan, 65536, 3);
-    CHECK(a && b && e && f);
-    if (a && b && e && f) {
+    sv_tally *a = run(c, d, &plan, 1000, 1, 0);
+    sv_tally *b = run(c, d, &plan, 4096, 2, 0);
+    sv_tally *e = run(c, d, &plan, 7, 2, 0); /* odd: rounded up to 8 */
+    sv_tally *f = run(c, d, &plan, 65536, 3, 0);
+    sv_tally *g = run(c, d, &plan, 4096, 2, 1);
+    CHECK(a && b && e && f && g);
+    if (a && b && e && f && g) {
         CHECK(a->draws == 300001);
         CHECK(a->violations == 0);
         CHECK(same(a, b, &plan));
         CHECK(same(a, e, &plan));
         CHECK(same(a, f, &plan));
+        CHECK(same(a, g, &plan));
     }
-    feature("tallies identical across --batch 1000/4096/7/65536 and --threads 1/2/3");
+    feature("tallies identical across --batch 1000/4096/7/65536, --threads 1/2/3 and "
+            "--in-process");
     sv_tally_free(a);
     sv_tally_free(b);
     sv_tally_free(e);
     sv_tally_free(f);
+    sv_tally_free(g);
     sv_pair_plan_free(&plan);
     sv_drafter_free(d);
     sv_case_free(c);

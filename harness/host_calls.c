@@ -1,0 +1,69 @@
+/* host_calls.c: one call into a sampler, wherever it runs: a host sampler
+ * directly, a CUDA sampler through a stage that copies the host batch to the
+ * device and back (cuda_stage.c). Runs in the child when isolated, so CUDA is
+ * first touched there: a process that forks after initialising CUDA leaves
+ * its child unable to use it. */
+#include <stdio.h>
+#include "host_internal.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
+#endif
+
+const char *sv_status_name(int rc)
+{
+    switch (rc) {
+    case SV_SAMPLER_EINVAL: return "EINVAL: the batch is outside what it supports";
+    case SV_SAMPLER_ENOMEM: return "ENOMEM: an allocation failed";
+    case SV_SAMPLER_EDEVICE: return "EDEVICE: a device call failed";
+    case SV_SAMPLER_EINTERNAL: return "EINTERNAL";
+    default: return "not a status of sv_sampler.h";
+    }
+}
+
+int sv_call_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
+                 size_t errlen, int *env_error)
+{
+    *env_error = 0;
+    *state = NULL;
+    if (s->memspace == SV_MEM_CUDA) {
+#ifdef SV_HAVE_CUDA
+        char why[160];
+        if (sv_cuda_device_count(why, sizeof why) == 0) {
+            snprintf(err, errlen, "sampler %s needs a CUDA device: %s", s->name, why);
+            *env_error = 1;
+            return SV_SAMPLER_EDEVICE;
+        }
+        return sv_cuda_stage_init(s, limits, (sv_cuda_stage **)state, err, errlen);
+#else
+        snprintf(err, errlen, "sampler %s needs CUDA, and this specverify was built without "
+                 "it (no nvcc at configure time)", s->name);
+        *env_error = 1;
+        return SV_SAMPLER_EDEVICE;
+#endif
+    }
+    int rc = s->init(state, limits);
+    if (rc != SV_SAMPLER_OK)
+        snprintf(err, errlen, "sampler %s: init failed with status %d (%s)", s->name, rc,
+                 sv_status_name(rc));
+    return rc;
+}
+
+int sv_call_verify(const sv_sampler *s, void *state, const sv_batch *bt)
+{
+#ifdef SV_HAVE_CUDA
+    if (s->memspace == SV_MEM_CUDA)
+        return sv_cuda_stage_verify(state, bt);
+#endif
+    return s->verify(state, bt);
+}
+
+void sv_call_destroy(const sv_sampler *s, void *state)
+{
+#ifdef SV_HAVE_CUDA
+    if (s->memspace == SV_MEM_CUDA) {
+        sv_cuda_stage_free(state);
+        return;
+    }
+#endif
+    s->destroy(state);
+}
