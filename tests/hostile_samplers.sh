@@ -81,6 +81,20 @@ rc=$?
   pass "SIGINT during a hung call: exit 130, the partial report names the hung call" ||
   fail "SIGINT during a hung call: exit $rc, $(ls int.json* 2>&1)"
 
+# ---- a SIGINT stops the run after the batch it lands in, not batches later
+# (isolated, the signal crosses processes: it may land while the next batch
+# is taken, which then runs too; in process it is there before the call returns)
+for mode in "" --in-process; do
+  "$sv" verify --plugin "$hostile" --sampler interrupt_harness --case "$case" --draws 1000000 \
+    --batch 1000 --threads 1 --json next.json $mode >next.out 2>&1
+  rc=$?
+  draws=$(grep -o '"draws":[[:space:]]*[0-9]*' next.json.partial 2>/dev/null | head -1 | grep -o '[0-9]*$')
+  want="6000 $([ -z "$mode" ] && echo 7000)"
+  [ $rc -eq 130 ] && [[ " $want " == *" ${draws:-none} "* ]] &&
+    pass "SIGINT ${mode:-isolated}: stopped after the batch it landed in ($draws draws)" ||
+    fail "SIGINT ${mode:-isolated}: exit $rc, ${draws:-no} draws, want 130 and $want"
+done
+
 # ---- in process: caught where a process can catch it, never a pass or exit 0
 expect 1 "sampler rows_one_hot modified its input rows (target row 1" \
   verify --in-process --plugin "$hostile" --sampler rows_one_hot "${run[@]}"

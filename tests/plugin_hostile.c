@@ -16,8 +16,12 @@
  *   quick_exit_zero   calls _exit(0) inside verify
  *   hang              never returns from verify
  *   thread_segv       crashes on a thread it created inside verify
+ *   interrupt_harness sends SIGINT to the harness in the call of sequence 5000
+ *                     (a Ctrl-C that lands mid-call, for the stop-at-the-next-
+ *                     batch test)
  * Outputs are otherwise well formed: no draft accepted, y_1 = the first draft. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -147,6 +151,23 @@ static int thread_segv(void *state, const sv_batch *bt)
     return SV_SAMPLER_OK;
 }
 
+/* The harness: this process's parent when isolated (the child ignores
+ * SIGINT, the harness decides), else this process. */
+static int interrupt_harness(void *state, const sv_batch *bt)
+{
+    (void)state;
+    if (bt->first_index <= 5000 && 5000 < bt->first_index + (uint64_t)bt->B) {
+        struct sigaction now;
+        sigaction(SIGINT, NULL, &now);
+        if (now.sa_handler == SIG_IGN)
+            kill(getppid(), SIGINT);
+        else
+            raise(SIGINT);
+    }
+    emit(bt);
+    return SV_SAMPLER_OK;
+}
+
 #define HOSTILE(name, what) {#name, "test: " what, SV_MEM_HOST, init, name, destroy, 0}
 static const sv_sampler samplers[] = {
     HOSTILE(rows_one_hot, "sets its target rows one-hot in place"),
@@ -160,6 +181,7 @@ static const sv_sampler samplers[] = {
     HOSTILE(quick_exit_zero, "calls _exit(0) in verify"),
     HOSTILE(hang, "never returns from verify"),
     HOSTILE(thread_segv, "crashes on a thread of its own"),
+    HOSTILE(interrupt_harness, "sends SIGINT to the harness at sequence 5000"),
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, sizeof samplers / sizeof samplers[0],
                                  samplers};
