@@ -40,7 +40,7 @@ hostile() {
 }
 
 # ---- isolated (the default): each a finding, the reports written
-hostile rows_one_hot "sampler rows_one_hot modified its input rows (target row 1"
+hostile rows_sharpened "sampler rows_sharpened modified its input rows (target row 1"
 hostile bonus_in_place "sampler bonus_in_place modified its input rows (target row 3"
 hostile drafts_overwrite "sampler drafts_overwrite modified its input draft tokens (those of sequence 1)"
 hostile past_tokens "sampler past_tokens wrote 256 bytes past the end of out_tokens (beyond the K+1 slots of sequence 999"
@@ -96,8 +96,8 @@ for mode in "" --in-process; do
 done
 
 # ---- in process: caught where a process can catch it, never a pass or exit 0
-expect 1 "sampler rows_one_hot modified its input rows (target row 1" \
-  verify --in-process --plugin "$hostile" --sampler rows_one_hot "${run[@]}"
+expect 1 "sampler rows_sharpened modified its input rows (target row 1" \
+  verify --in-process --plugin "$hostile" --sampler rows_sharpened "${run[@]}"
 expect 1 "sampler past_tokens wrote 256 bytes past the end of out_tokens" \
   verify --in-process --plugin "$hostile" --sampler past_tokens "${run[@]}"
 expect 1 "sampler past_accepted wrote 4 bytes past the end of out_accepted" \

@@ -2,9 +2,10 @@
  * damaged the harness, for tests/hostile_samplers.sh. Each must end as a
  * finding (exit 1) that names the sampler and what it did, with the reports
  * written; none may crash the harness, hang it or make it pass:
- *   rows_one_hot      sets every target and draft row one-hot at token 0 in
- *                     place and emits token 0 (it once passed: the harness
- *                     judged against the rows the sampler had changed)
+ *   rows_sharpened    squares its target rows and renormalises them in place
+ *                     on its first call, then samples correctly from the rows
+ *                     it changed: it once PASSED, the harness judging it
+ *                     against those same changed rows
  *   bonus_in_place    tempers the bonus row (target row K+1) in place, as an
  *                     in-place softmax does
  *   drafts_overwrite  writes over its input draft tokens
@@ -20,6 +21,7 @@
  *                     (a Ctrl-C that lands mid-call, for the stop-at-the-next-
  *                     batch test)
  * Outputs are otherwise well formed: no draft accepted, y_1 = the first draft. */
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -42,19 +44,84 @@ static size_t n_tokens(const sv_batch *bt)
     return (size_t)bt->B * (size_t)(bt->K + 1);
 }
 
-static int rows_one_hot(void *state, const sv_batch *bt)
+/* A uniform in [0, 1) addressed by (seed, sequence, position, purpose). */
+static double uniform(uint64_t seed, uint64_t index, int32_t k, int purpose)
+{
+    uint64_t z = seed ^ (index * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)k << 40) ^
+                 ((uint64_t)purpose << 56);
+    for (int i = 0; i < 2; i++) { /* splitmix64's finalizer, twice */
+        z += 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+    }
+    return (double)(z >> 11) * 0x1p-53;
+}
+
+/* A token from max(p - q, 0) normalised (q NULL: p as it is), by inverse CDF. */
+static int32_t draw(const float *p, const float *q, int32_t V, double u)
+{
+    double total = 0.0, sum = 0.0;
+    for (int32_t v = 0; v < V; v++)
+        total += q ? fmax(p[v] - q[v], 0.0) : p[v];
+    int32_t last = 0;
+    for (int32_t v = 0; v < V; v++) {
+        double w = q ? fmax(p[v] - q[v], 0.0) : p[v];
+        if (w <= 0.0)
+            continue;
+        last = v;
+        sum += w;
+        if (u * total < sum)
+            return v;
+    }
+    return last;
+}
+
+static int rows_sharpened(void *state, const sv_batch *bt)
 {
     (void)state;
-    float *target = (float *)(uintptr_t)bt->target; /* the const cast is the bug */
-    for (int32_t k = 0; k <= bt->K; k++)
-        for (int32_t v = 0; v < bt->V; v++)
-            target[(size_t)k * (size_t)bt->V + (size_t)v] = v == 0 ? 1.0f : 0.0f;
-    for (int32_t b = 0; b < bt->B; b++) {
-        int32_t *y = bt->out_tokens + (size_t)b * (size_t)(bt->K + 1);
-        y[0] = 0;
-        for (int32_t k = 1; k <= bt->K; k++)
+    static int sharpened;
+    const int32_t K = bt->K, V = bt->V;
+    if (!sharpened) { /* the const cast is the bug */
+        float *target = (float *)(uintptr_t)bt->target;
+        for (int32_t k = 0; k <= K; k++) {
+            float *row = target + (size_t)k * (size_t)V;
+            double sum = 0.0;
+            for (int32_t v = 0; v < V; v++)
+                sum += (double)row[v] * row[v];
+            for (int32_t v = 0; v < V; v++)
+                row[v] = (float)((double)row[v] * row[v] / sum);
+        }
+        sharpened = 1;
+    }
+    for (int32_t b = 0; b < bt->B; b++) { /* chain rejection sampling, correctly */
+        const uint64_t index = bt->first_index + (uint64_t)b;
+        const int32_t *x = bt->draft_tokens + (size_t)b * (size_t)K;
+        int32_t *y = bt->out_tokens + (size_t)b * (size_t)(K + 1), n = 0;
+        for (; n < K; n++) {
+            const float *p = bt->target + (size_t)n * (size_t)V;
+            const float *q = bt->draft ? bt->draft + (size_t)n * (size_t)V : NULL;
+            double ratio = q ? p[x[n]] / q[x[n]] : p[x[n]];
+            if (uniform(bt->seed, index, n, 0) >= ratio)
+                break;
+            y[n] = x[n];
+        }
+        const float *p = bt->target + (size_t)n * (size_t)V;
+        const float *q = n < K && bt->draft ? bt->draft + (size_t)n * (size_t)V : NULL;
+        if (n < K && !bt->draft) { /* one-hot q: p without the rejected draft */
+            float *rest = malloc((size_t)V * sizeof *rest);
+            if (!rest)
+                return SV_SAMPLER_ENOMEM;
+            memcpy(rest, p, (size_t)V * sizeof *rest);
+            rest[x[n]] = 0.0f;
+            y[n] = draw(rest, NULL, V, uniform(bt->seed, index, n, 1));
+            free(rest);
+        } else {
+            y[n] = draw(p, q, V, uniform(bt->seed, index, n, 1));
+        }
+        for (int32_t k = n + 1; k <= K; k++)
             y[k] = -1;
-        bt->out_accepted[b] = 0;
+        bt->out_accepted[b] = n;
     }
     return SV_SAMPLER_OK;
 }
@@ -170,7 +237,7 @@ static int interrupt_harness(void *state, const sv_batch *bt)
 
 #define HOSTILE(name, what) {#name, "test: " what, SV_MEM_HOST, init, name, destroy, 0}
 static const sv_sampler samplers[] = {
-    HOSTILE(rows_one_hot, "sets its target rows one-hot in place"),
+    HOSTILE(rows_sharpened, "sharpens its target rows in place, then samples from them"),
     HOSTILE(bonus_in_place, "tempers the bonus row in place"),
     HOSTILE(drafts_overwrite, "writes over its draft tokens"),
     HOSTILE(past_tokens, "writes 256 bytes past out_tokens"),
