@@ -306,6 +306,9 @@ typedef struct sv_run_eval {
 
 int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
                 double split_alpha, sv_run_eval *ev);
+/* The smallest p-value of a run and its check's name ("accepted length",
+ * "position 2 chi-square"): what made a case SUSPECT. INFINITY if none ran. */
+double sv_weakest_check(const sv_run_eval *ev, char *name, size_t len);
 /* chain.c: the transition counts against the target chain: pooled chi-square
  * and G per visited state, summed over states. */
 int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
@@ -314,7 +317,9 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
 /* ---- describe.c: what looks wrong, in words ------------------------------------ */
 void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, int32_t k,
                           char *out, size_t len);
-void sv_describe_length(const sv_run_eval *ev, char *out, size_t len);
+/* Names the length bin that drives the statistic (pooled as the test pooled
+ * it), with its counts, and whether the mean number accepted is off. */
+void sv_describe_length(const sv_run_eval *ev, const sv_pooled *pooled, char *out, size_t len);
 void sv_describe_independence(const char *which, const sv_gof *g, char *out, size_t len);
 
 /* ---- verify.c: a whole run over cases ------------------------------------------ */
@@ -354,7 +359,7 @@ typedef struct sv_verify_config {
     uint64_t seed;
     double alpha;               /* family-wise false-alarm rate */
     int32_t batch, threads;
-    int progress;
+    int progress;               /* progress, and a notice of each re-run, on stderr */
     int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
     int32_t input;              /* an sv_input: probs, or logits the cases are readied for */
     /* Called after each case with the report so far; nonzero ends the run
