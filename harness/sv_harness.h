@@ -424,16 +424,27 @@ int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
 /* A 1-D dataset of strings: *out holds *n malloc'ed strings, in a malloc'ed array. */
 int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n);
 
-/* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
+/* ---- progress.c: draws done, rate, time left ----------------------------------
+ * On a terminal one line redrawn in place; elsewhere a plain line every
+ * SV_PROGRESS_SECONDS seconds (default 30; 0: none). */
 typedef struct sv_progress {
-    int enabled;
-    const char *label;
+    int enabled, terminal;
+    double interval;            /* seconds between plain lines, not on a terminal */
+    const char *label, *unit;   /* unit: "draws" unless sv_progress_unit says */
     uint64_t total;
     double start, last;
 } sv_progress;
 void sv_progress_start(sv_progress *p, int enabled, const char *label, uint64_t total);
+void sv_progress_unit(sv_progress *p, const char *unit);
 void sv_progress_update(sv_progress *p, uint64_t done);
 void sv_progress_end(sv_progress *p);
+/* SV_PROGRESS_SECONDS, or the default: 0, or -1 with err said if malformed. */
+int sv_progress_interval(double *seconds, char *err, size_t len);
+/* "45 s", "4 min 05 s", "2 h 05 min", "3 days 4 h", "over 100 days", "unknown". */
+void sv_format_duration(double seconds, char *out, size_t len);
+/* "4 min 05 s left", or "time left unknown" until the rate is measured over
+ * 2 s or 5% of the work, or "done". */
+void sv_progress_left(uint64_t done, uint64_t total, double elapsed, char *out, size_t len);
 double sv_now(void);
 
 /* ---- options.c: getopt_long's refusals -------------------------------------------- */
