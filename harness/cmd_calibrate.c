@@ -156,7 +156,8 @@ int sv_cmd_calibrate(int argc, char **argv)
     size_t n_tests = 0;
     double split = 0.0;
     sv_progress progress;
-    sv_progress_start(&progress, 1, "calibrate (runs)", runs);
+    sv_progress_start(&progress, 1, "calibrate", runs);
+    sv_progress_unit(&progress, "runs");
     uint64_t run_seed = seed, finished = 0;
     int interrupted = 0;
     sv_interrupt_install();

@@ -321,7 +321,7 @@ static void usage(FILE *out)
         "  --full           also run the hard variants (float16_ratio, accept_zero_target)\n"
         "                   on their named case for as many draws as power P needs\n"
         "  --variants LIST  comma-separated subset of the broken variants\n"
-        "  --out DIR        where the table goes (default results)\n"
+        "  --out DIR        where the table goes (default: the current folder)\n"
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"
         "  --seed, --alpha, --batch, --threads  as for verify\n"
         SV_ISOLATION_HELP
@@ -344,6 +344,31 @@ static int selected(const char *list, const char *name)
         if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
             return 1;
     return 0;
+}
+
+/* --variants: every item a broken variant; an empty list or item is a
+ * mistake (a list from an unset variable), never "all" or "none". */
+static int check_variants(const char *list)
+{
+    if (!*list)
+        return sv_fail(SV_EBAD, "mutants: --variants: the list is empty (give broken variants, "
+                       "comma-separated: see specverify list; leave the flag out for all)");
+    for (const char *item = list;; item++) {
+        size_t n = strcspn(item, ",");
+        if (n == 0)
+            return sv_fail(SV_EBAD, "mutants: --variants: '%s' has an empty item", list);
+        int known = 0;
+        for (size_t i = 0; i < sv_registry_broken_count(); i++) {
+            const char *name = sv_registry_broken_get(i)->name;
+            known |= strlen(name) == n && strncmp(name, item, n) == 0;
+        }
+        if (!known)
+            return sv_fail(SV_EBAD, "mutants: '%.*s' is not a broken variant (see specverify "
+                           "list)", (int)(n > 200 ? 200 : n), item);
+        item += n;
+        if (!*item)
+            return SV_OK;
+    }
 }
 
 /* 1 if variant s runs: selected, and not a GPU one without a device. */
@@ -371,7 +396,7 @@ int sv_cmd_mutants(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *suite_name = "ci", *variants = NULL, *out_dir = "results";
+    const char *suite_name = "ci", *variants = NULL, *out_dir = NULL;
     uint64_t seed = 1, v;
     double alpha = 1e-6, target = 1.0 - 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
@@ -408,30 +433,21 @@ int sv_cmd_mutants(int argc, char **argv)
     const sv_suite *suite = sv_suite_find(suite_name);
     if (!suite)
         return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
-    if (variants) { /* every name given must be a broken variant */
-        char buf[1024];
-        snprintf(buf, sizeof buf, "%s", variants);
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            int known = 0;
-            for (size_t i = 0; i < sv_registry_broken_count(); i++)
-                known |= strcmp(sv_registry_broken_get(i)->name, t) == 0;
-            if (!known)
-                return sv_fail(SV_EBAD, "mutants: '%s' is not a broken variant (see specverify "
-                               "list)", t);
-        }
-    }
+    if (variants && (rc = check_variants(variants)) != SV_OK)
+        return rc;
     struct stat st;
-    /* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): --out has required_argument */
-    if (stat(out_dir, &st) != 0 && mkdir(out_dir, 0777) != 0)
+    if (out_dir && stat(out_dir, &st) != 0 && mkdir(out_dir, 0777) != 0)
         return sv_fail(SV_EBAD, "mutants: cannot create the output folder %s: %s", out_dir,
                        strerror(errno));
+    /* the current folder by default: never the repository's committed results/ */
     char md_path[1200], h5_path[1200];
-    int len = snprintf(md_path, sizeof md_path, "%s/mutants-%s%s.md", out_dir, suite_name,
-                       full ? "-full" : "");
-    snprintf(h5_path, sizeof h5_path, "%s/mutants-%s%s.h5", out_dir, suite_name, full ? "-full" : "");
+    int len = snprintf(md_path, sizeof md_path, "%s%smutants-%s%s.md", out_dir ? out_dir : "",
+                       out_dir ? "/" : "", suite_name, full ? "-full" : "");
+    snprintf(h5_path, sizeof h5_path, "%s%smutants-%s%s.h5", out_dir ? out_dir : "",
+             out_dir ? "/" : "", suite_name, full ? "-full" : "");
     if (len < 0 || (size_t)len + sizeof ".partial" > sizeof md_path)
-        return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long", out_dir);
+        return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long",
+                       out_dir ? out_dir : ".");
     /* an output that cannot be written fails now, not after hours of sampling */
     if ((rc = sv_atomic_check(md_path)) != SV_OK || (rc = sv_atomic_check(h5_path)) != SV_OK)
         return rc;

@@ -272,7 +272,8 @@ static int record(const record_opts *o, const sv_corpus *c, const sv_ngram *targ
     if (!p || !q || !tgt || !drf || !buf || !ctx || !rng)
         rc = sv_fail(SV_EENV, "record ngram: out of memory");
     sv_progress prog;
-    sv_progress_start(&prog, 1, "record ngram: steps", o->steps);
+    sv_progress_start(&prog, 1, "record ngram", o->steps);
+    sv_progress_unit(&prog, "steps");
     for (uint64_t i = 0; rc == SV_OK && i < o->steps; i++) {
         if (sv_interrupted()) {
             sv_progress_end(&prog);

@@ -200,7 +200,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if (a->power) {
         if (!sv_predict_known(a->power))
             return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
-                           "'%s' (variants with one: see README, 'Power')", a->power);
+                           "'%s' (variants with one: see README, 'Does it catch bugs?')",
+                           a->power);
         return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout);
     }
     if ((a->json && (rc = check_writable(a->json)) != SV_OK) ||

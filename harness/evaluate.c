@@ -96,9 +96,7 @@ static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv
     if (rc != SV_OK)
         return rc;
     ev->length = sv_pearson(&pooled);
-    uint64_t impossible = pooled.stray;
-    sv_pooled_free(&pooled);
-    if (impossible) { /* lengths of probability 0 were seen: no statistics needed */
+    if (pooled.stray) { /* lengths of probability 0 were seen: no statistics needed */
         ev->length.p = 0.0;
         ev->length.df = ev->length.df > 0 ? ev->length.df : 1;
     }
@@ -106,9 +104,10 @@ static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv
         ev->length_verdict = sv_verdict_of(ev->length.p, split);
     if (ev->length_verdict > SV_PASS) {
         char text[SV_FINDING_LEN];
-        sv_describe_length(ev, text, sizeof text);
+        sv_describe_length(ev, &pooled, text, sizeof text);
         add_finding(ev, text);
     }
+    sv_pooled_free(&pooled);
     return SV_OK;
 }
 
@@ -191,4 +190,45 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
     v = sv_verdict_worst(v, ev->seq_verdict);
     ev->verdict = v == SV_NA ? SV_PASS : v;
     return SV_OK;
+}
+
+/* Keeps the smaller p-value and its check's name. */
+static void consider(double p, const char *name, int32_t position, double *best, char *out,
+                     size_t len)
+{
+    if (p >= *best)
+        return;
+    *best = p;
+    if (position > 0)
+        snprintf(out, len, "position %d %s", position, name);
+    else
+        snprintf(out, len, "%s", name);
+}
+
+double sv_weakest_check(const sv_run_eval *ev, char *name, size_t len)
+{
+    double best = INFINITY;
+    snprintf(name, len, "none");
+    for (int32_t k = 0; !ev->chain && k <= ev->K; k++) {
+        const sv_position_eval *pe = &ev->pos[k];
+        if (pe->verdict == SV_NA)
+            continue;
+        if (pe->chi2.df > 0) {
+            consider(pe->chi2.p, "chi-square", k + 1, &best, name, len);
+            consider(pe->g.p, "G", k + 1, &best, name, len);
+        }
+        consider(pe->tv_p, "TV", k + 1, &best, name, len);
+    }
+    if (ev->length_verdict != SV_NA)
+        consider(ev->length.p, ev->chain ? "draft 1 acceptance" : "accepted length", 0, &best,
+                 name, len);
+    if (ev->indep_seq_verdict != SV_NA && !ev->chain)
+        consider(ev->indep_seq.p, "independence of consecutive sequences", 0, &best, name, len);
+    if (ev->indep_pos_verdict != SV_NA && !ev->chain)
+        consider(ev->indep_pos.p, "independence of positions 1 and 2", 0, &best, name, len);
+    if (ev->seq_verdict != SV_NA && ev->chain) {
+        consider(ev->seq_chi2.p, "transitions chi-square", 0, &best, name, len);
+        consider(ev->seq_g.p, "transitions G", 0, &best, name, len);
+    }
+    return best;
 }

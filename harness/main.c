@@ -27,7 +27,10 @@ static void usage(FILE *out)
             "  list       samplers, suites and case families\n"
             "  help       this text; 'specverify COMMAND --help' for one command\n"
             "\n"
-            "environment (cuda_fused's speed, never its tokens; README, Benchmarks):\n"
+            "environment:\n"
+            "  SV_PROGRESS_SECONDS=S  seconds between progress lines when stderr is not a\n"
+            "                       terminal (default 30; 0: none)\n"
+            "cuda_fused's speed, never its tokens (README, 'On a GPU'):\n"
             "  SV_FUSED_PRUNE=0|1   0: time every token of the race exactly (default 1)\n"
             "  SV_FUSED_DEPTH=1|2   rounds of rows in flight per thread (default 1)\n"
             "  SV_FUSED_SPLITS=N    blocks per sequence (default: one wave of the GPU)\n"
@@ -38,13 +41,15 @@ static void usage(FILE *out)
             "3 environment.\n");
 }
 
-/* The environment's knobs (cuda_fused's, fused_tuning.h), checked before
- * any command runs: a typo must not be a run with the defaults. */
+/* The environment's knobs (cuda_fused's, fused_tuning.h; progress lines'),
+ * checked before any command runs: a typo must not be a run with the defaults. */
 static int environment_ok(void)
 {
     sv_fused_tuning tuning;
-    char err[160];
-    if (sv_fused_tuning_read(&tuning, err, sizeof err) == 0)
+    char err[200];
+    double interval;
+    if (sv_fused_tuning_read(&tuning, err, sizeof err) == 0 &&
+        sv_progress_interval(&interval, err, sizeof err) == 0)
         return 1;
     fprintf(stderr, "specverify: %s\n", err);
     return 0;

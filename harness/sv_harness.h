@@ -309,6 +309,9 @@ typedef struct sv_run_eval {
 
 int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
                 double split_alpha, sv_run_eval *ev);
+/* The smallest p-value of a run and its check's name ("accepted length",
+ * "position 2 chi-square"): what made a case SUSPECT. INFINITY if none ran. */
+double sv_weakest_check(const sv_run_eval *ev, char *name, size_t len);
 /* chain.c: the transition counts against the target chain: pooled chi-square
  * and G per visited state, summed over states. */
 int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
@@ -317,7 +320,9 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
 /* ---- describe.c: what looks wrong, in words ------------------------------------ */
 void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, int32_t k,
                           char *out, size_t len);
-void sv_describe_length(const sv_run_eval *ev, char *out, size_t len);
+/* Names the length bin that drives the statistic (pooled as the test pooled
+ * it), with its counts, and whether the mean number accepted is off. */
+void sv_describe_length(const sv_run_eval *ev, const sv_pooled *pooled, char *out, size_t len);
 void sv_describe_independence(const char *which, const sv_gof *g, char *out, size_t len);
 
 /* ---- verify.c: a whole run over cases ------------------------------------------ */
@@ -357,7 +362,7 @@ typedef struct sv_verify_config {
     uint64_t seed;
     double alpha;               /* family-wise false-alarm rate */
     int32_t batch, threads;
-    int progress;
+    int progress;               /* progress, and a notice of each re-run, on stderr */
     int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
     int32_t input;              /* an sv_input: probs, or logits the cases are readied for */
     /* Called after each case with the report so far; nonzero ends the run
@@ -424,16 +429,27 @@ int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
 /* A 1-D dataset of strings: *out holds *n malloc'ed strings, in a malloc'ed array. */
 int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n);
 
-/* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
+/* ---- progress.c: draws done, rate, time left ----------------------------------
+ * On a terminal one line redrawn in place; elsewhere a plain line every
+ * SV_PROGRESS_SECONDS seconds (default 30; 0: none). */
 typedef struct sv_progress {
-    int enabled;
-    const char *label;
+    int enabled, terminal;
+    double interval;            /* seconds between plain lines, not on a terminal */
+    const char *label, *unit;   /* unit: "draws" unless sv_progress_unit says */
     uint64_t total;
     double start, last;
 } sv_progress;
 void sv_progress_start(sv_progress *p, int enabled, const char *label, uint64_t total);
+void sv_progress_unit(sv_progress *p, const char *unit);
 void sv_progress_update(sv_progress *p, uint64_t done);
 void sv_progress_end(sv_progress *p);
+/* SV_PROGRESS_SECONDS, or the default: 0, or -1 with err said if malformed. */
+int sv_progress_interval(double *seconds, char *err, size_t len);
+/* "45 s", "4 min 05 s", "2 h 05 min", "3 days 4 h", "over 100 days", "unknown". */
+void sv_format_duration(double seconds, char *out, size_t len);
+/* "4 min 05 s left", or "time left unknown" until the rate is measured over
+ * 2 s or 5% of the work, or "done". */
+void sv_progress_left(uint64_t done, uint64_t total, double elapsed, char *out, size_t len);
 double sv_now(void);
 
 /* ---- options.c: getopt_long's refusals -------------------------------------------- */

@@ -1,6 +1,7 @@
 /* verify.c: a verification run: every case through the sampler, evaluated
  * under one family-wise false-alarm rate; suspects re-run with a fresh seed
  * and four times the draws. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sv_harness.h"
@@ -39,6 +40,19 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
     return rc;
 }
 
+/* Says at once, before the re-run's minutes start, why it happens. */
+static void announce_rerun(const sv_case *c, const sv_run_eval *first, uint64_t seed,
+                           uint64_t draws)
+{
+    char check[96];
+    double p = sv_weakest_check(first, check, sizeof check);
+    fprintf(stderr, "specverify: %s is SUSPECT on seed %llu (%s: p = %.3g < %g); re-running "
+            "it with seed %llu and %llu draws (4x) to tell a fluke from a defect\n", c->name,
+            (unsigned long long)first->seed, check, p, SV_SUSPECT_P, (unsigned long long)seed,
+            (unsigned long long)draws);
+    fflush(stderr);
+}
+
 static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, double split,
                        sv_case_report *cr)
 {
@@ -60,6 +74,8 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
     if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects &&
         !sv_interrupted()) {
         snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", i + 1, cfg->n_cases, c->name);
+        if (cfg->progress)
+            announce_rerun(c, &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * cfg->draws[i]);
         rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), 4 * cfg->draws[i], split, label,
                       &cr->runs[1]);
         cr->n_runs = 2;

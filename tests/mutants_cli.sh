@@ -35,6 +35,26 @@ fi
 "$sv" mutants --variants nope --out "$out" > /dev/null 2> "$out/err"
 rc=$?
 check '[ $rc -eq 2 ] && grep -q "nope" "$out/err"' "an unknown variant is refused with exit 2, naming it (got $rc: $(cat "$out/err"))"
+# issue 23: an empty list (an unset variable) or an empty item is refused,
+# never read as "every variant" or "none", and nothing is written
+for list in '' ',' 'resample_from_p,' 'resample_from_p,,shared_stream'; do
+  mkdir -p "$out/empty" && cd "$out/empty" || exit 1
+  "$sv" mutants --suite smoke --variants "$list" > /dev/null 2> "$out/err"
+  rc=$?
+  cd - > /dev/null || exit 1
+  check '[ $rc -eq 2 ] && grep -Eq "the list is empty|has an empty item" "$out/err" &&
+    [ -z "$(ls -A "$out/empty")" ]' \
+    "--variants '$list': exit 2, nothing written (got $rc: $(cat "$out/err"))"
+done
+# without --out the table goes to the current folder, not a results/ there
+mkdir -p "$out/here" && cd "$out/here" || exit 1
+"$sv" mutants --suite smoke --variants resample_from_p > "$out/stdout" 2> "$out/err"
+rc=$?
+cd - > /dev/null || exit 1
+check '[ $rc -eq 0 ] && [ -s "$out/here/mutants-smoke.md" ] && [ -s "$out/here/mutants-smoke.h5" ] &&
+  [ ! -e "$out/here/results" ] && grep -q "wrote mutants-smoke.md and mutants-smoke.h5" "$out/stdout"' \
+  "no --out: the table in the current folder (got $rc: $(ls "$out/here"); $(cat "$out/err"))"
+
 "$sv" verify --power nope > /dev/null 2> "$out/err"
 rc=$?
 check '[ $rc -eq 2 ] && grep -q "nope" "$out/err"' "verify --power of an unknown variant: exit 2 (got $rc)"

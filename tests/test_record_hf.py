@@ -399,6 +399,12 @@ def main():
     print("record_hf: python %s" % sys.executable)
 
     rh = load_tool()
+    try:  # issue 23: Debian 12's pip refuses system-wide installs
+        rh.require("sv_no_such_module")
+        check(False, "require() of a missing module raises EnvironmentMissing")
+    except rh.EnvironmentMissing as e:
+        check("python3 -m venv ENV; ENV/bin/pip install sv_no_such_module" in str(e),
+              "a missing module: the message says how to get it on Debian 12 (%s)" % e)
     files = test_writer(rh, tmp)
     files.update(test_loop(rh, tmp))
     have_torch = has_modules(sys.executable, ["torch"])

@@ -69,12 +69,17 @@ def require(*modules):
         except ImportError:
             missing.append(name)
     if missing:
-        debian = [d for m, d in (("numpy", "python3-numpy"), ("h5py", "python3-h5py"))
-                  if m in missing]
-        raise EnvironmentMissing(
-            "needs %s (pip install %s%s)" % (", ".join(missing), " ".join(missing),
-                                             "; on Debian: apt-get install " + " ".join(debian)
-                                             if debian else ""))
+        debian = {"numpy": "python3-numpy", "h5py": "python3-h5py"}
+        if all(m in debian for m in missing):
+            how = "on Debian: apt-get install %s; elsewhere: pip install %s" % (
+                " ".join(debian[m] for m in missing), " ".join(missing))
+        else:  # Debian 12's pip refuses system-wide installs (PEP 668), and
+            # Debian packages no transformers: a virtual environment it is
+            how = ("pip install %s, in a virtual environment where pip refuses a system-wide "
+                   "install (Debian 12): apt-get install python3-venv; python3 -m venv ENV; "
+                   "ENV/bin/pip install %s; then run ENV/bin/python %s" % (
+                       " ".join(missing), " ".join(missing), os.path.basename(__file__)))
+        raise EnvironmentMissing("needs %s (%s)" % (", ".join(missing), how))
     return found if len(found) > 1 else found[0]
 
 

@@ -7,7 +7,9 @@
  * Random123 directly, with its own addressing, to show that a plugin needs
  * nothing from specverify but the header.
  *
- * Build:  cc -shared -fPIC -O2 -I/usr/include/specverify race_plugin.c -o race.so -lm
+ * Build against the installed header (`cmake --install build`; with --prefix
+ * PREFIX it is in PREFIX/include/specverify):
+ *         cc -shared -fPIC -O2 -I/usr/local/include/specverify race_plugin.c -o race.so -lm
  * Run:    specverify verify --plugin ./race.so --sampler example_race
  */
 #include <math.h>
