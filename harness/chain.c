@@ -181,12 +181,17 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split, sv_run_
         for (int32_t j = 0; j <= c->K; j++)
             valid += t->length[j];
         double steps = valid ? (double)valid : 1.0;
+        char gap[64] = ": every chance is 0 or 1, so the count is exact";
+        if (var > 0.0) {
+            const double z = ((double)t->first_accepted - chance) / sqrt(var);
+            snprintf(gap, sizeof gap, ": %.1f sd %s", fabs(z), z < 0 ? "fewer" : "more");
+        }
         snprintf(ev->findings[ev->n_findings++], SV_FINDING_LEN,
-                 "accepted length: draft 1 accepted in %.1f%% of steps, min(1, p/q) says "
-                 "%.1f%%%s (p = %.3g)", 100.0 * (double)t->first_accepted / steps,
-                 100.0 * chance / steps,
-                 t->first_accepted == 0 ? ": it accepts no drafts, so no speedup" : "",
-                 ev->length.p);
+                 "accepted length: draft 1 accepted in %llu of %.0f steps (%.3f%%), min(1, p/q) "
+                 "says %.1f (%.3f%%)%s (p = %.3g)%s", (unsigned long long)t->first_accepted,
+                 steps, 100.0 * (double)t->first_accepted / steps, chance,
+                 100.0 * chance / steps, gap, ev->length.p,
+                 t->first_accepted == 0 ? "; it accepts no drafts, so no speedup" : "");
     }
     if (ev->seq_verdict > SV_PASS && ev->n_findings < SV_MAX_FINDINGS) {
         if (worst_state >= 0 && worst_z > 3.0)
