@@ -136,7 +136,10 @@ static int parse_samplers(const char *text, bench_args *a)
             return sv_fail(SV_EBAD, "--sampler: %s runs on the host; bench times CUDA "
                            "samplers (verify reports a host sampler's draws per second)",
                            items[i]);
-        a->samplers[i] = s;
+        char err[1024];
+        /* bench calls it in this process: a plugin's is loaded here */
+        if (!(a->samplers[i] = sv_sampler_resolve(s, err, sizeof err)))
+            return sv_fail(SV_EBAD, "%s", err);
     }
     for (int i = 0; rc == SV_OK && i < a->n_samplers; i++)
         rc = sv_sampler_takes("bench", a->samplers[i], a->input);
