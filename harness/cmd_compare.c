@@ -31,7 +31,8 @@ static void usage(FILE *out)
             "\n"
             "  --plot DIR   write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
             "\n"
-            "Exit status: 0 compared, 2 bad usage or a file that is not a bench file.\n");
+            "Exit status: 0 compared, 2 bad usage or a file that is not a bench file,\n"
+            "3 gnuplot failed on the plot (the tables are printed, its data written).\n");
 }
 
 static int same_point(const sv_bench_point *a, const sv_bench_point *b)
@@ -67,21 +68,22 @@ static void point_label(const sv_bench_point *p, char *out, size_t len)
              p->cold ? " cold" : "", p->graph ? " graph" : "");
 }
 
+/* DIR/compare.dat (numbers only: index, then the ratio to each other file)
+ * and DIR/compare.gp, whose strings (point labels, file and device names:
+ * all from the files) are quoted by sv_gp_string; then gnuplot. */
 static int plot(const char *dir, const bench_file *files, int n_files)
 {
-    char path[4096];
+    char path[4096], text[4400], quoted[SV_GP_QUOTED(4400)];
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return sv_fail(SV_EBAD, "--plot: cannot create the folder %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/compare.dat", dir);
     FILE *f = fopen(path, "w");
     if (!f)
         return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
-    fprintf(f, "# index label ratio_per_file...\n");
+    fprintf(f, "# index ratio_per_file... (the points' labels are compare.gp's xtics)\n");
     const bench_file *base = &files[0];
     for (size_t i = 0; i < base->n; i++) {
-        char label[256];
-        point_label(&base->pts[i], label, sizeof label);
-        fprintf(f, "%zu \"%s\"", i, label);
+        fprintf(f, "%zu", i);
         for (int j = 1; j < n_files; j++) {
             double ratio = NAN;
             for (size_t m = 0; m < files[j].n; m++)
@@ -91,31 +93,42 @@ static int plot(const char *dir, const bench_file *files, int n_files)
         }
         fprintf(f, "\n");
     }
-    fclose(f);
+    if (fclose(f) != 0)
+        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
     snprintf(path, sizeof path, "%s/compare.gp", dir);
     if (!(f = fopen(path, "w")))
         return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
     fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
     fprintf(f, "set grid\nset key outside right top noenhanced\nset termoption noenhanced\n");
+    for (size_t i = 0; i < base->n; i++) { /* the first replaces the numbered tics */
+        point_label(&base->pts[i], text, sizeof text);
+        fprintf(f, "set xtics %s(%s %zu)\n", i ? "add " : "",
+                sv_gp_string(text, quoted, sizeof quoted), i);
+    }
     fprintf(f, "set xtics rotate by 60 right font ',8'\nset logscale y 2\n");
     fprintf(f, "set offsets 0.5, 0.5, 0, 0\nset bmargin 14\nset xlabel 'point'\n");
-    fprintf(f, "set ylabel 'median time ratio to %s (lower is faster)'\n", base->path);
-    fprintf(f, "set title 'bench comparison against %s (%s)'\n", base->path, base->device.name);
+    snprintf(text, sizeof text, "median time ratio to %s (lower is faster)", base->path);
+    fprintf(f, "set ylabel %s\n", sv_gp_string(text, quoted, sizeof quoted));
+    snprintf(text, sizeof text, "bench comparison against %s (%s)", base->path,
+             base->device.name);
+    fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
     for (int fmt = 0; fmt < 2; fmt++) {
         fprintf(f, "set terminal %s size 1200,700 noenhanced font ',10'\n",
                 fmt ? "svg" : "pngcairo");
         fprintf(f, "set output 'compare.%s'\n", fmt ? "svg" : "png");
         fprintf(f, "plot ");
-        for (int j = 1; j < n_files; j++)
-            fprintf(f, "%s'compare.dat' using 1:%d:xtic(2) with linespoints pt 7 title '%s (%s)'",
-                    j > 1 ? ", " : "", j + 2, files[j].path, files[j].device.name);
+        for (int j = 1; j < n_files; j++) {
+            snprintf(text, sizeof text, "%s (%s)", files[j].path, files[j].device.name);
+            fprintf(f, "%s'compare.dat' using 1:%d with linespoints pt 7 title %s",
+                    j > 1 ? ", " : "", j + 1, sv_gp_string(text, quoted, sizeof quoted));
+        }
         fprintf(f, ", 1 with lines lt 0 notitle\n");
     }
-    fclose(f);
+    if (fclose(f) != 0)
+        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
     char note[1024];
-    if (sv_gnuplot_run(dir, "compare.gp", note, sizeof note) != 0)
-        fprintf(stderr, "specverify: %s\n", note);
-    return SV_OK;
+    return sv_gnuplot_status(SV_OK, sv_gnuplot_run(dir, "compare.gp", note, sizeof note),
+                             note);
 }
 
 int sv_cmd_compare(int argc, char **argv)

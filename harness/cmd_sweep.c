@@ -55,7 +55,8 @@ static void usage(FILE *out)
             "                  the case's, graph timings first, log-log interpolated in B\n"
             "  --sampler-us S0[,S1]  or the sampler's time as S0 + S1 B (us)\n"
             "\n"
-            "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
+            "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
+            "the plots: the tables, sweep.h5 and sweep.md are written).\n");
 }
 
 typedef sv_sweep_point sweep_point;
@@ -809,14 +810,13 @@ int sv_cmd_sweep(int argc, char **argv)
         tables(stdout, &a, pts, done);
     sv_batch_cost_free(&a.cost);
     if (a.out && done > 0) { /* the plots of what finished, even after a failure */
-        char note[512], title[SV_CASE_NAME_MAX + 64];
+        char note[1024], title[SV_CASE_NAME_MAX + 64];
         snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
         int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
-        if (note[0])
-            fprintf(stderr, "specverify: %s\n", note);
-        else if (prc == SV_OK)
+        if (prc == SV_OK && !note[0])
             fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
                     a.out);
+        prc = sv_gnuplot_status(rc, prc, note);
         if (rc == SV_OK)
             rc = prc;
     }

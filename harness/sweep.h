@@ -28,8 +28,9 @@ static inline int sv_same_T(double x, double y)
  * and SVG: acceptance vs temperature (one curve per position), tokens per
  * step and speedup vs K (one curve per c), the histogram of accepted
  * lengths. The script stays beside the data for a user to edit and re-run.
- * Returns SV_OK; when gnuplot is missing or fails, the data and script are
- * still written and *note says what happened and how to install it. */
+ * Returns as sv_gnuplot_run (SV_OK, also when gnuplot is missing: *note
+ * then says so; SV_EENV with *note when gnuplot failed), SV_EBAD when a file
+ * cannot be written. The data and script are written either way. */
 int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts, size_t n,
                   const double *c, int n_c, char *note, size_t note_len);
 

@@ -42,7 +42,8 @@ grep -q "0 faster, 0 slower, 1 same" <<<"$out" || fail "a recording's points did
 out=$("$sv" plot base.h5 --out plots 2>&1) || fail "plot base.h5: exit $? ($out)"
 [ -s plots/base-latency_B.dat ] && [ -s plots/base-latency_V.dat ] && [ -s plots/base-plot.gp ] \
   || fail "plot: no data or script in plots/"
-grep -q '^"cuda_fused K=5 V=128256 a=0.7 hot' plots/base-latency_B.dat || fail "plot: no titled curve"
+grep -q "index 0 using 1:2:3:4 .* title 'cuda_fused K=5 V=128256 a=0.7 hot'" plots/base-plot.gp ||
+  fail "plot: no titled curve"
 if command -v gnuplot >/dev/null; then
   [ -s plots/base-latency_vs_B.png ] && [ -s plots/base-latency_vs_V.svg ] || fail "plot: no images"
 fi
