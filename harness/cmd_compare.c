@@ -31,7 +31,7 @@ static void usage(FILE *out)
             "\n"
             "  --plot DIR   write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
             "\n"
-            "Exit status: 0 compared, 2 bad usage or a file that is not a bench file,\n"
+            "Exit status: 0 compared, 2 bad usage or a file that is not a valid bench file,\n"
             "3 gnuplot failed on the plot (the tables are printed, its data written).\n");
 }
 

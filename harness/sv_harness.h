@@ -416,8 +416,27 @@ void sv_h5_close(sv_h5_reader *r);
 int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t *rows,
                        size_t *cols);
 int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
+int sv_h5_has_attr(sv_h5_reader *r, const char *name);
 /* A 1-D dataset of strings: *out holds *n malloc'ed strings, in a malloc'ed array. */
 int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n);
+/* Every number read back from a file is checked before use: finite and in
+ * [lo, hi] (hi = INFINITY: no upper bound), lo excluded with SV_H5_ABOVE_LO,
+ * a whole number with SV_H5_WHOLE, NaN also allowed with SV_H5_NAN_OK. Else
+ * SV_EBAD naming the file, the dataset or attribute, the row (and column),
+ * the value and what was expected. */
+enum { SV_H5_WHOLE = 1, SV_H5_NAN_OK = 2, SV_H5_ABOVE_LO = 4 };
+int sv_h5_check_values(const sv_h5_reader *r, const char *name, const double *data,
+                       size_t rows, size_t cols, double lo, double hi, unsigned flags);
+/* sv_h5_read_doubles, then sv_h5_check_values (*data freed on a refusal). */
+int sv_h5_read_checked(sv_h5_reader *r, const char *name, double **data, size_t *rows,
+                       size_t *cols, double lo, double hi, unsigned flags);
+/* A text attribute holding one number, checked as above. */
+int sv_h5_read_number(sv_h5_reader *r, const char *name, double lo, double hi, unsigned flags,
+                      double *out);
+/* The refusal of value v at (row, col; SIZE_MAX for a 1-D dataset) of
+ * dataset name, for checks across fields; want says what was expected. */
+int sv_h5_bad_value(const sv_h5_reader *r, const char *name, size_t row, size_t col,
+                    double v, const char *want);
 
 /* ---- progress.c: draws done, rate, time left; on a terminal only ------------- */
 typedef struct sv_progress {

@@ -34,4 +34,29 @@ static inline int sv_same_T(double x, double y)
 int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts, size_t n,
                   const double *c, int n_c, char *note, size_t note_len);
 
+/* ---- sweep_resume.c: --resume ------------------------------------------------- */
+
+/* What makes two runs the same sweep. */
+typedef struct sv_sweep_run {
+    const char *spec, *sampler;
+    uint64_t seed, draws;
+    double level;
+} sv_sweep_run;
+
+/* The points of an earlier run, from DIR/sweep.h5. */
+typedef struct sv_sweep_earlier {
+    size_t n;
+    double *T, *K, *analytic, *tokens, *lengths; /* analytic [n][16], lengths [n][17] */
+} sv_sweep_earlier;
+
+/* Reads DIR/sweep.h5 when there is one (none: *e empty, SV_OK, and a note);
+ * SV_EBAD when it is another sweep's, or when any number is not finite, out
+ * of its range or inconsistent (alpha missing within K, counts not summing to
+ * the draws), naming the file, the dataset, the row and the value. */
+int sv_sweep_earlier_load(const char *dir, const sv_sweep_run *run, sv_sweep_earlier *e);
+/* Fills pt from the earlier run if it has (T, K); returns 1 if it did. */
+int sv_sweep_earlier_take(const sv_sweep_earlier *e, const sv_sweep_run *run, double T,
+                          int32_t K, sv_sweep_point *pt);
+void sv_sweep_earlier_free(sv_sweep_earlier *e);
+
 #endif
