@@ -5,8 +5,10 @@
  * for a recording's inputs), input mode, cold and graph all match. The ratio is median(other) / median(first); it is
  * FASTER or SLOWER only when |log ratio| exceeds 3 times the combined
  * relative error of the two medians (each file's `noise`, the median's
- * relative standard error), and SAME otherwise: judged against the noise
- * each run measured, not a fixed percentage. */
+ * relative standard error): judged against the noise each run measured;
+ * and, as NVBench does, only when it also exceeds a minimum practical
+ * difference (--min-diff, 2%): two very quiet runs would otherwise call a
+ * 0.1% difference, which no one acts on, FASTER. SAME otherwise. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -21,15 +23,19 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify compare BASE.h5 OTHER.h5 [OTHER.h5 ...] [--plot DIR]\n"
+            "usage: specverify compare BASE.h5 OTHER.h5 [OTHER.h5 ...] [--min-diff D]\n"
+            "                          [--plot DIR]\n"
             "\n"
             "Lines up the points of bench files (specverify bench --out) with those of\n"
             "BASE: for each point the medians, the ratio OTHER / BASE, and FASTER, SLOWER\n"
             "or SAME, judged against the noise both runs measured: a difference counts\n"
-            "when |ln ratio| > 3 sqrt(noise_base^2 + noise_other^2). Warns when the devices\n"
-            "differ and lists points found in one file only.\n"
+            "when |ln ratio| > 3 sqrt(noise_base^2 + noise_other^2), and also exceeds\n"
+            "the minimum practical difference D (|ln ratio| > ln(1 + D)). Warns when the\n"
+            "devices differ and lists points found in one file only.\n"
             "\n"
-            "  --plot DIR   write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
+            "  --min-diff D  the smallest relative difference called FASTER or SLOWER\n"
+            "                (default 0.02: 2%%; 0 for the noise rule alone)\n"
+            "  --plot DIR    write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
             "\n"
             "Exit status: 0 compared, 2 bad usage or a file that is not a valid bench file,\n"
             "3 gnuplot failed on the plot (the tables are printed, its data written).\n");
@@ -43,13 +49,16 @@ static int same_point(const sv_bench_point *a, const sv_bench_point *b)
            same_accept && a->input == b->input && a->cold == b->cold && a->graph == b->graph;
 }
 
-/* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units. */
+/* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units:
+ * the noise's, or the minimum difference's when that is larger. */
 static const char *verdict(const sv_bench_point *base, const sv_bench_point *other,
-                           double *log_ratio, double *threshold)
+                           double min_diff, double *log_ratio, double *threshold)
 {
     *log_ratio = log(other->median_us / base->median_us);
     *threshold = 3.0 * sqrt(base->noise * base->noise + other->noise * other->noise);
-    if (fabs(*log_ratio) <= *threshold)
+    if (*threshold < log1p(min_diff))
+        *threshold = log1p(min_diff);
+    if (!(fabs(*log_ratio) > *threshold)) /* a NaN (the reader refuses them) is no verdict */
         return "SAME";
     return *log_ratio < 0.0 ? "FASTER" : "SLOWER";
 }
@@ -134,14 +143,20 @@ static int plot(const char *dir, const bench_file *files, int n_files)
 int sv_cmd_compare(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"plot", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"plot", required_argument, 0, 'p'}, {"min-diff", required_argument, 0, 'm'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *plot_dir = NULL;
+    double min_diff = 0.02;
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":p:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":p:m:h", options, NULL)) != -1) {
         switch (opt) {
         case 'p': plot_dir = optarg; break;
+        case 'm':
+            if (sv_parse_double("--min-diff", optarg, 0.0, 1.0, 0, &min_diff) != SV_OK)
+                return SV_EBAD;
+            break;
         case 'h': usage(stdout); return SV_OK;
         default: return sv_option_error("compare", opt, options, argv);
         }
@@ -164,7 +179,7 @@ int sv_cmd_compare(int argc, char **argv)
             printf("warning: devices differ: %s ran on %s, %s on %s\n", base->path,
                    base->device.name, o->path, o->device.name);
         printf("\n%s against %s\n\n", o->path, base->path);
-        printf("| point | %s median us | %s median us | ratio | noise (3 sigma) | verdict |\n",
+        printf("| point | %s median us | %s median us | ratio | threshold | verdict |\n",
                base->path, o->path);
         printf("|---|---:|---:|---:|---:|---|\n");
         size_t faster = 0, slower = 0, same = 0, only_base = 0;
@@ -182,8 +197,10 @@ int sv_cmd_compare(int argc, char **argv)
                 continue;
             }
             double lr, thr;
-            const char *v = verdict(b, m, &lr, &thr);
-            faster += v[0] == 'F', slower += v[0] == 'S' && v[1] == 'L', same += v[1] == 'A';
+            const char *v = verdict(b, m, min_diff, &lr, &thr);
+            faster += strcmp(v, "FASTER") == 0; /* "FASTER"[1] is 'A' too, as in "SAME" */
+            slower += strcmp(v, "SLOWER") == 0;
+            same += strcmp(v, "SAME") == 0;
             printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n", label, b->median_us,
                    m->median_us, exp(lr), 100.0 * (exp(thr) - 1.0), v);
         }
