@@ -108,13 +108,15 @@ int sv_bench_device_query(sv_bench_device *d);
 /* ---- plots (bench_plot.c) --------------------------------------------------- */
 
 /* Writes DIR/STEM-latency_B.dat, _V.dat and STEM-plot.gp, and runs gnuplot
- * for STEM-latency_vs_B and _vs_V (PNG, SVG). SV_OK also when gnuplot is
- * missing or fails: *note then says so and how to install it. */
+ * for STEM-latency_vs_B and _vs_V (PNG, SVG). As sv_gnuplot_run: SV_OK also
+ * when gnuplot is missing (*note says so and how to install it), SV_EENV
+ * with *note when gnuplot failed; SV_EBAD when a file cannot be written. */
 int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
                   const sv_bench_point *pts, size_t n, char *note, size_t note_len);
 /* The same beside FILE.h5 (or in dir_override), stem FILE; says on stderr
- * what it wrote or why the plots are missing. */
-int sv_bench_plot_beside(const char *h5_path, const sv_bench_device *d,
+ * what it wrote or why the plots are missing. rc_so_far: the command's
+ * status before the plots, kept with its message (sv_gnuplot_status). */
+int sv_bench_plot_beside(int rc_so_far, const char *h5_path, const sv_bench_device *d,
                          const sv_bench_point *pts, size_t n, const char *dir_override);
 
 /* ---- files (bench_h5.c): the HDF5 schema of README.md ------------------------- */

@@ -14,6 +14,32 @@ static const char *const names[N_COLS] = {
     "q75_us", "reps", "noise", "floor_bytes", "floor_gbps", "copy_fraction", "cold", "graph",
     "through_verify"};
 
+/* What each column may hold when read back (sv_h5_check_values): the ranges
+ * `bench` accepts and measures; a time of 0 only for the fastest rep and the
+ * lower quartile (event resolution); the target rate NaN for a recording's
+ * inputs. compare divides by the medians, sweep --latency interpolates them. */
+static const struct {
+    double lo, hi;
+    unsigned flags;
+} ranges[N_COLS] = {
+    {1, 1 << 20, SV_H5_WHOLE},              /* B */
+    {1, SV_MAX_K, SV_H5_WHOLE},             /* K */
+    {2, SV_MAX_V, SV_H5_WHOLE},             /* V */
+    {0, 1, SV_H5_NAN_OK},                   /* accept_target */
+    {0, 1, 0},                              /* accept_measured */
+    {0, INFINITY, SV_H5_ABOVE_LO},          /* median_us */
+    {0, INFINITY, 0},                       /* min_us */
+    {0, INFINITY, 0},                       /* q25_us */
+    {0, INFINITY, SV_H5_ABOVE_LO},          /* q75_us */
+    {1, 9007199254740992.0, SV_H5_WHOLE},   /* reps, at most 2^53 */
+    {0, INFINITY, 0},                       /* noise */
+    {0, INFINITY, 0},                       /* floor_bytes */
+    {0, INFINITY, 0},                       /* floor_gbps */
+    {0, INFINITY, 0},                       /* copy_fraction */
+    {0, 1, SV_H5_WHOLE},                    /* cold */
+    {0, 1, SV_H5_WHOLE},                    /* graph */
+    {0, 1, SV_H5_WHOLE}};                   /* through_verify */
+
 int sv_bench_write_h5(const char *path, const sv_bench_device *d, const sv_bench_point *pts,
                       size_t n, const char *command)
 {
@@ -105,15 +131,11 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
     if (rc == SV_OK)
         rc = sv_h5_read_attr(&r, "device", d->name, sizeof d->name);
     if (rc == SV_OK)
-        rc = sv_h5_read_attr(&r, "copy_gbps", text, sizeof text);
-    if (rc == SV_OK) {
-        char *end;
-        d->copy_gbps = strtod(text, &end);
-        if (end == text || *end != '\0')
-            rc = sv_fail(SV_EBAD, "%s: attribute copy_gbps '%s' is not a number", path, text);
-    }
-    if (rc == SV_OK && sv_h5_read_attr(&r, "sm_count", text, sizeof text) == SV_OK)
-        d->sm_count = (int)strtol(text, NULL, 10); /* shown only; 0 when unreadable */
+        rc = sv_h5_read_number(&r, "copy_gbps", 0, INFINITY, SV_H5_ABOVE_LO, &d->copy_gbps);
+    double sm = 0.0; /* optional: 0 when a file lacks it */
+    if (rc == SV_OK && sv_h5_has_attr(&r, "sm_count"))
+        rc = sv_h5_read_number(&r, "sm_count", 0, 1 << 20, SV_H5_WHOLE, &sm);
+    d->sm_count = (int)sm;
     char **samplers = NULL;
     size_t rows = 0, cols = 0;
     if (rc == SV_OK)
@@ -122,7 +144,8 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
         rc = sv_fail(SV_EENV, "%s: out of memory", path);
     for (int c = 0; rc == SV_OK && c < N_COLS; c++) {
         double *col = NULL;
-        rc = sv_h5_read_doubles(&r, names[c], &col, &rows, &cols);
+        rc = sv_h5_read_checked(&r, names[c], &col, &rows, &cols, ranges[c].lo, ranges[c].hi,
+                                ranges[c].flags);
         if (rc == SV_OK && (rows != *n || cols != 0))
             rc = sv_fail(SV_EBAD, "%s: dataset '%s' has %zu values, 'sampler' has %zu", path,
                          names[c], rows, *n);
@@ -177,7 +200,9 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
     /* "cold_copies": optional, a file from before it rotated nothing (1) */
     double *copies = NULL;
     if (rc == SV_OK && sv_h5_read_doubles(&r, "cold_copies", &copies, &rows, &cols) == SV_OK) {
-        if (rows != *n || cols != 0)
+        rc = sv_h5_check_values(&r, "cold_copies", copies, rows, cols, 1, SV_BENCH_MAX_COPIES,
+                                SV_H5_WHOLE);
+        if (rc == SV_OK && (rows != *n || cols != 0))
             rc = sv_fail(SV_EBAD, "%s: dataset 'cold_copies' has %zu values, 'sampler' has %zu",
                          path, rows, *n);
         for (size_t i = 0; rc == SV_OK && i < *n; i++)

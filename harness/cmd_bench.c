@@ -75,7 +75,8 @@ static void usage(FILE *out)
             "SV_FUSED_EARLY (specverify --help) are read from the environment and head the\n"
             "recorded command.\n"
             "\n"
-            "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU.\n");
+            "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU (or\n"
+            "gnuplot failed on the plots, the results being written).\n");
 }
 
 /* Comma list of whole numbers in [min, max]. */
@@ -416,10 +417,10 @@ int sv_cmd_bench(int argc, char **argv)
         wrc = sv_bench_write_h5(a.out, &dev, pts, done, command);
         if (wrc == SV_OK)
             wrc = write_md(a.out, &dev, pts, done, command);
-        if (wrc == SV_OK)
-            wrc = sv_bench_plot_beside(a.out, &dev, pts, done, NULL);
-        if (wrc == SV_OK)
+        if (wrc == SV_OK) { /* then the plots, whose failure is told apart */
             fprintf(stderr, "wrote %s%s\n", a.out, rc == SV_OK ? "" : " (the points before the failure)");
+            wrc = sv_bench_plot_beside(rc, a.out, &dev, pts, done, NULL);
+        }
     }
     free(pts);
     return rc != SV_OK ? rc : wrc;

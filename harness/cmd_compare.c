@@ -5,8 +5,10 @@
  * for a recording's inputs), input mode, cold and graph all match. The ratio is median(other) / median(first); it is
  * FASTER or SLOWER only when |log ratio| exceeds 3 times the combined
  * relative error of the two medians (each file's `noise`, the median's
- * relative standard error), and SAME otherwise: judged against the noise
- * each run measured, not a fixed percentage. */
+ * relative standard error): judged against the noise each run measured;
+ * and, as NVBench does, only when it also exceeds a minimum practical
+ * difference (--min-diff, 2%): two very quiet runs would otherwise call a
+ * 0.1% difference, which no one acts on, FASTER. SAME otherwise. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -21,17 +23,22 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify compare BASE.h5 OTHER.h5 [OTHER.h5 ...] [--plot DIR]\n"
+            "usage: specverify compare BASE.h5 OTHER.h5 [OTHER.h5 ...] [--min-diff D]\n"
+            "                          [--plot DIR]\n"
             "\n"
             "Lines up the points of bench files (specverify bench --out) with those of\n"
             "BASE: for each point the medians, the ratio OTHER / BASE, and FASTER, SLOWER\n"
             "or SAME, judged against the noise both runs measured: a difference counts\n"
-            "when |ln ratio| > 3 sqrt(noise_base^2 + noise_other^2). Warns when the devices\n"
-            "differ and lists points found in one file only.\n"
+            "when |ln ratio| > 3 sqrt(noise_base^2 + noise_other^2), and also exceeds\n"
+            "the minimum practical difference D (|ln ratio| > ln(1 + D)). Warns when the\n"
+            "devices differ and lists points found in one file only.\n"
             "\n"
-            "  --plot DIR   write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
+            "  --min-diff D  the smallest relative difference called FASTER or SLOWER\n"
+            "                (default 0.02: 2%%; 0 for the noise rule alone)\n"
+            "  --plot DIR    write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
             "\n"
-            "Exit status: 0 compared, 2 bad usage or a file that is not a bench file.\n");
+            "Exit status: 0 compared, 2 bad usage or a file that is not a valid bench file,\n"
+            "3 gnuplot failed on the plot (the tables are printed, its data written).\n");
 }
 
 static int same_point(const sv_bench_point *a, const sv_bench_point *b)
@@ -42,13 +49,16 @@ static int same_point(const sv_bench_point *a, const sv_bench_point *b)
            same_accept && a->input == b->input && a->cold == b->cold && a->graph == b->graph;
 }
 
-/* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units. */
+/* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units:
+ * the noise's, or the minimum difference's when that is larger. */
 static const char *verdict(const sv_bench_point *base, const sv_bench_point *other,
-                           double *log_ratio, double *threshold)
+                           double min_diff, double *log_ratio, double *threshold)
 {
     *log_ratio = log(other->median_us / base->median_us);
     *threshold = 3.0 * sqrt(base->noise * base->noise + other->noise * other->noise);
-    if (fabs(*log_ratio) <= *threshold)
+    if (*threshold < log1p(min_diff))
+        *threshold = log1p(min_diff);
+    if (!(fabs(*log_ratio) > *threshold)) /* a NaN (the reader refuses them) is no verdict */
         return "SAME";
     return *log_ratio < 0.0 ? "FASTER" : "SLOWER";
 }
@@ -67,21 +77,22 @@ static void point_label(const sv_bench_point *p, char *out, size_t len)
              p->cold ? " cold" : "", p->graph ? " graph" : "");
 }
 
+/* DIR/compare.dat (numbers only: index, then the ratio to each other file)
+ * and DIR/compare.gp, whose strings (point labels, file and device names:
+ * all from the files) are quoted by sv_gp_string; then gnuplot. */
 static int plot(const char *dir, const bench_file *files, int n_files)
 {
-    char path[4096];
+    char path[4096], text[4400], quoted[SV_GP_QUOTED(4400)];
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return sv_fail(SV_EBAD, "--plot: cannot create the folder %s: %s", dir, strerror(errno));
     snprintf(path, sizeof path, "%s/compare.dat", dir);
     FILE *f = fopen(path, "w");
     if (!f)
         return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
-    fprintf(f, "# index label ratio_per_file...\n");
+    fprintf(f, "# index ratio_per_file... (the points' labels are compare.gp's xtics)\n");
     const bench_file *base = &files[0];
     for (size_t i = 0; i < base->n; i++) {
-        char label[256];
-        point_label(&base->pts[i], label, sizeof label);
-        fprintf(f, "%zu \"%s\"", i, label);
+        fprintf(f, "%zu", i);
         for (int j = 1; j < n_files; j++) {
             double ratio = NAN;
             for (size_t m = 0; m < files[j].n; m++)
@@ -91,44 +102,61 @@ static int plot(const char *dir, const bench_file *files, int n_files)
         }
         fprintf(f, "\n");
     }
-    fclose(f);
+    if (fclose(f) != 0)
+        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
     snprintf(path, sizeof path, "%s/compare.gp", dir);
     if (!(f = fopen(path, "w")))
         return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
     fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
     fprintf(f, "set grid\nset key outside right top noenhanced\nset termoption noenhanced\n");
+    for (size_t i = 0; i < base->n; i++) { /* the first replaces the numbered tics */
+        point_label(&base->pts[i], text, sizeof text);
+        fprintf(f, "set xtics %s(%s %zu)\n", i ? "add " : "",
+                sv_gp_string(text, quoted, sizeof quoted), i);
+    }
     fprintf(f, "set xtics rotate by 60 right font ',8'\nset logscale y 2\n");
     fprintf(f, "set offsets 0.5, 0.5, 0, 0\nset bmargin 14\nset xlabel 'point'\n");
-    fprintf(f, "set ylabel 'median time ratio to %s (lower is faster)'\n", base->path);
-    fprintf(f, "set title 'bench comparison against %s (%s)'\n", base->path, base->device.name);
+    snprintf(text, sizeof text, "median time ratio to %s (lower is faster)", base->path);
+    fprintf(f, "set ylabel %s\n", sv_gp_string(text, quoted, sizeof quoted));
+    snprintf(text, sizeof text, "bench comparison against %s (%s)", base->path,
+             base->device.name);
+    fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
     for (int fmt = 0; fmt < 2; fmt++) {
         fprintf(f, "set terminal %s size 1200,700 noenhanced font ',10'\n",
                 fmt ? "svg" : "pngcairo");
         fprintf(f, "set output 'compare.%s'\n", fmt ? "svg" : "png");
         fprintf(f, "plot ");
-        for (int j = 1; j < n_files; j++)
-            fprintf(f, "%s'compare.dat' using 1:%d:xtic(2) with linespoints pt 7 title '%s (%s)'",
-                    j > 1 ? ", " : "", j + 2, files[j].path, files[j].device.name);
+        for (int j = 1; j < n_files; j++) {
+            snprintf(text, sizeof text, "%s (%s)", files[j].path, files[j].device.name);
+            fprintf(f, "%s'compare.dat' using 1:%d with linespoints pt 7 title %s",
+                    j > 1 ? ", " : "", j + 1, sv_gp_string(text, quoted, sizeof quoted));
+        }
         fprintf(f, ", 1 with lines lt 0 notitle\n");
     }
-    fclose(f);
+    if (fclose(f) != 0)
+        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
     char note[1024];
-    if (sv_gnuplot_run(dir, "compare.gp", note, sizeof note) != 0)
-        fprintf(stderr, "specverify: %s\n", note);
-    return SV_OK;
+    return sv_gnuplot_status(SV_OK, sv_gnuplot_run(dir, "compare.gp", note, sizeof note),
+                             note);
 }
 
 int sv_cmd_compare(int argc, char **argv)
 {
     static const struct option options[] = {
-        {"plot", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"plot", required_argument, 0, 'p'}, {"min-diff", required_argument, 0, 'm'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *plot_dir = NULL;
+    double min_diff = 0.02;
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":p:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":p:m:h", options, NULL)) != -1) {
         switch (opt) {
         case 'p': plot_dir = optarg; break;
+        case 'm':
+            if (sv_parse_double("--min-diff", optarg, 0.0, 1.0, 0, &min_diff) != SV_OK)
+                return SV_EBAD;
+            break;
         case 'h': usage(stdout); return SV_OK;
         default: return sv_option_error("compare", opt, options, argv);
         }
@@ -151,7 +179,7 @@ int sv_cmd_compare(int argc, char **argv)
             printf("warning: devices differ: %s ran on %s, %s on %s\n", base->path,
                    base->device.name, o->path, o->device.name);
         printf("\n%s against %s\n\n", o->path, base->path);
-        printf("| point | %s median us | %s median us | ratio | noise (3 sigma) | verdict |\n",
+        printf("| point | %s median us | %s median us | ratio | threshold | verdict |\n",
                base->path, o->path);
         printf("|---|---:|---:|---:|---:|---|\n");
         size_t faster = 0, slower = 0, same = 0, only_base = 0;
@@ -169,8 +197,10 @@ int sv_cmd_compare(int argc, char **argv)
                 continue;
             }
             double lr, thr;
-            const char *v = verdict(b, m, &lr, &thr);
-            faster += v[0] == 'F', slower += v[0] == 'S' && v[1] == 'L', same += v[1] == 'A';
+            const char *v = verdict(b, m, min_diff, &lr, &thr);
+            faster += strcmp(v, "FASTER") == 0; /* "FASTER"[1] is 'A' too, as in "SAME" */
+            slower += strcmp(v, "SLOWER") == 0;
+            same += strcmp(v, "SAME") == 0;
             printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n", label, b->median_us,
                    m->median_us, exp(lr), 100.0 * (exp(thr) - 1.0), v);
         }

@@ -24,7 +24,8 @@ static void usage(FILE *out)
             "  --out DIR   write them in DIR instead\n"
             "\n"
             "Exit status: 0 drawn (or gnuplot missing: data and script written, a note\n"
-            "says so), 2 bad usage or a file that is not a bench file.\n");
+            "says so), 2 bad usage or a file that is not a valid bench file, 3 gnuplot\n"
+            "failed (its messages in FILE-plot.log).\n");
 }
 
 int sv_cmd_plot(int argc, char **argv)
@@ -56,7 +57,7 @@ int sv_cmd_plot(int argc, char **argv)
         if (rc == SV_OK && n == 0)
             rc = sv_fail(SV_EBAD, "plot: %s has no points", argv[i]);
         if (rc == SV_OK)
-            rc = sv_bench_plot_beside(argv[i], &d, pts, n, dir);
+            rc = sv_bench_plot_beside(SV_OK, argv[i], &d, pts, n, dir);
         free(pts);
         if (rc != SV_OK)
             return rc;

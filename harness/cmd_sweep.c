@@ -57,7 +57,8 @@ static void usage(FILE *out)
             "  --sampler-us S0[,S1]  or the sampler's time as S0 + S1 B (us)\n"
             SV_ISOLATION_HELP
             "\n"
-            "Exit status: 0 done, 2 bad usage or input, 3 environment.\n");
+            "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
+            "the plots: the tables, sweep.h5 and sweep.md are written).\n");
 }
 
 typedef sv_sweep_point sweep_point;
@@ -680,88 +681,6 @@ static int write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, 
     return sv_atomic_commit(&f);
 }
 
-/* ---- resume ------------------------------------------------------------------- */
-
-/* The points of an earlier run of the same sweep, from DIR/sweep.h5. */
-typedef struct earlier_points {
-    size_t n;
-    double *T, *K, *analytic, *tokens, *lengths; /* analytic [n][16], lengths [n][17] */
-} earlier_points;
-
-static void earlier_free(earlier_points *e)
-{
-    free(e->T), free(e->K), free(e->analytic), free(e->tokens), free(e->lengths);
-    memset(e, 0, sizeof *e);
-}
-
-static int earlier_load(const sweep_args *a, earlier_points *e)
-{
-    char path[4096], text[1024], want[1024];
-    memset(e, 0, sizeof *e);
-    snprintf(path, sizeof path, "%s/sweep.h5", a->out);
-    FILE *exists = fopen(path, "rb");
-    if (!exists) {
-        fprintf(stderr, "specverify: --resume: no %s yet; running every point\n", path);
-        return SV_OK;
-    }
-    fclose(exists);
-    sv_h5_reader r;
-    int rc = sv_h5_open(&r, path);
-    /* the file must be this sweep's: same case, sampler, seed, draws, level */
-    const char *keys[5] = {"case", "sampler", "seed", "draws", "level"};
-    for (int i = 0; rc == SV_OK && i < 5; i++) {
-        switch (i) {
-        case 0: snprintf(want, sizeof want, "%s", a->spec); break;
-        case 1: snprintf(want, sizeof want, "%s", a->sampler->name); break;
-        case 2: snprintf(want, sizeof want, "%llu", (unsigned long long)a->seed); break;
-        case 3: snprintf(want, sizeof want, "%llu", (unsigned long long)a->draws); break;
-        default: snprintf(want, sizeof want, "%.17g", a->level);
-        }
-        rc = sv_h5_read_attr(&r, keys[i], text, sizeof text);
-        if (rc == SV_OK && strcmp(text, want) != 0)
-            rc = sv_fail(SV_EBAD, "--resume: %s has %s '%s', this sweep '%s'; use another "
-                         "--out or remove the file", path, keys[i], text, want);
-    }
-    size_t rows, cols, r2, c2;
-    if (rc == SV_OK)
-        rc = sv_h5_read_doubles(&r, "T", &e->T, &e->n, &cols);
-    if (rc == SV_OK)
-        rc = sv_h5_read_doubles(&r, "K", &e->K, &rows, &cols);
-    if (rc == SV_OK)
-        rc = sv_h5_read_doubles(&r, "tokens_analytic", &e->tokens, &rows, &cols);
-    if (rc == SV_OK)
-        rc = sv_h5_read_doubles(&r, "alpha_analytic", &e->analytic, &rows, &cols);
-    if (rc == SV_OK)
-        rc = sv_h5_read_doubles(&r, "accepted_lengths", &e->lengths, &r2, &c2);
-    if (rc == SV_OK && (rows != e->n || cols != SV_MAX_K || r2 != e->n || c2 != SV_MAX_K + 1))
-        rc = sv_fail(SV_EBAD, "%s: datasets disagree on the number of points (%zu, %zu, %zu)",
-                     path, e->n, rows, r2);
-    sv_h5_close(&r);
-    if (rc != SV_OK)
-        earlier_free(e);
-    return rc;
-}
-
-/* Fills pt from the earlier run if it has (T, K); returns 1 if it did. */
-static int earlier_take(const earlier_points *e, const sweep_args *a, double T, int32_t K,
-                        sweep_point *pt)
-{
-    for (size_t i = 0; i < e->n; i++) {
-        if (!sv_same_T(e->T[i], T) || e->K[i] != (double)K)
-            continue;
-        pt->T = T, pt->K = K, pt->draws = a->draws;
-        for (int32_t k = 0; k < K; k++)
-            pt->analytic[k] = e->analytic[i * SV_MAX_K + (size_t)k];
-        for (int32_t m = 0; m <= K; m++)
-            pt->length[m] = (uint64_t)e->lengths[i * (SV_MAX_K + 1) + (size_t)m];
-        sv_measured_alpha(pt->length, K, a->level, pt->measured);
-        pt->tokens_analytic = e->tokens[i];
-        pt->tokens_measured = sv_mean_tokens(pt->length, K);
-        return 1;
-    }
-    return 0;
-}
-
 int sv_cmd_sweep(int argc, char **argv)
 {
     sweep_args a;
@@ -782,10 +701,11 @@ int sv_cmd_sweep(int argc, char **argv)
     sweep_point *pts = calloc(total, sizeof *pts);
     if (!pts)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
-    earlier_points earlier = {0};
+    sv_sweep_earlier earlier = {0};
+    const sv_sweep_run run = {a.spec, a.sampler->name, a.seed, a.draws, a.level};
     int32_t case_K = 0; /* without --K every point has the case's own K */
     if (a.resume) {
-        rc = earlier_load(&a, &earlier);
+        rc = sv_sweep_earlier_load(a.out, &run, &earlier);
         sv_case *c = NULL;
         if (rc == SV_OK && !has_K)
             rc = first_case(a.spec, &c);
@@ -799,7 +719,8 @@ int sv_cmd_sweep(int argc, char **argv)
             point_spec(a.spec, has_T, has_T ? a.T[i] : 0, has_K, has_K ? a.K[j] : 0, spec,
                        sizeof spec);
             pts[done].T = has_T ? a.T[i] : NAN;
-            if (earlier_take(&earlier, &a, pts[done].T, has_K ? a.K[j] : case_K, &pts[done])) {
+            if (sv_sweep_earlier_take(&earlier, &run, pts[done].T, has_K ? a.K[j] : case_K,
+                                      &pts[done])) {
                 fprintf(stderr, "[%zu/%zu] %s: from the earlier run\n", done + 1, total, spec);
                 done++;
                 continue;
@@ -812,19 +733,18 @@ int sv_cmd_sweep(int argc, char **argv)
             if (a.out)
                 rc = write_outputs(&a, pts, done, total);
         }
-    earlier_free(&earlier);
+    sv_sweep_earlier_free(&earlier);
     if (done > 0)
         tables(stdout, &a, pts, done);
     sv_batch_cost_free(&a.cost);
     if (a.out && done > 0) { /* the plots of what finished, even after a failure */
-        char note[512], title[SV_CASE_NAME_MAX + 64];
+        char note[1024], title[SV_CASE_NAME_MAX + 64];
         snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
         int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
-        if (note[0])
-            fprintf(stderr, "specverify: %s\n", note);
-        else if (prc == SV_OK)
+        if (prc == SV_OK && !note[0])
             fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
                     a.out);
+        prc = sv_gnuplot_status(rc, prc, note);
         if (rc == SV_OK)
             rc = prc;
     }

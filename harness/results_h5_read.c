@@ -1,7 +1,10 @@
 /* results_h5_read.c: reading back what results_h5.c writes: datasets of
  * doubles (1-D or 2-D) and string attributes, with errors that name the
- * file and the dataset. */
+ * file and the dataset; and the check that every number read back is
+ * finite and in its range (a file is input: it may be damaged or forged). */
 #include <hdf5.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +61,11 @@ int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t 
         *data = NULL;
     }
     return rc;
+}
+
+int sv_h5_has_attr(sv_h5_reader *r, const char *name)
+{
+    return H5Aexists(r->file, name) > 0;
 }
 
 int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len)
@@ -123,4 +131,89 @@ int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n
         *out = NULL;
     }
     return rc;
+}
+
+/* "1", "0.25", "1e+300", not "0.10000000000000001": %.15g unless it loses the value. */
+static void number_text(double v, char *out, size_t len)
+{
+    snprintf(out, len, "%.15g", v);
+    if (isfinite(v) && strtod(out, NULL) != v)
+        snprintf(out, len, "%.17g", v);
+}
+
+int sv_h5_bad_value(const sv_h5_reader *r, const char *name, size_t row, size_t col,
+                    double v, const char *want)
+{
+    char value[40], where[48] = "";
+    number_text(v, value, sizeof value);
+    if (col != SIZE_MAX)
+        snprintf(where, sizeof where, ", column %zu", col);
+    return sv_fail(SV_EBAD, "%s: dataset '%s', row %zu%s: %s; expected %s", r->path, name, row,
+                   where, value, want);
+}
+
+/* What a range asks for, in words. */
+static void range_text(double lo, double hi, unsigned flags, char *out, size_t len)
+{
+    char a[40], b[40];
+    number_text(lo, a, sizeof a);
+    number_text(hi, b, sizeof b);
+    const char *kind = flags & SV_H5_WHOLE ? "a whole number" : "a finite number";
+    const char *nan = flags & SV_H5_NAN_OK ? " (or NaN)" : "";
+    if (isinf(hi))
+        snprintf(out, len, "%s %s %s%s", kind, flags & SV_H5_ABOVE_LO ? ">" : ">=", a, nan);
+    else
+        snprintf(out, len, "%s %s %s to %s%s", kind,
+                 flags & SV_H5_ABOVE_LO ? "above" : "from", a, b, nan);
+}
+
+static int in_range(double v, double lo, double hi, unsigned flags)
+{
+    if (isnan(v))
+        return (flags & SV_H5_NAN_OK) != 0;
+    return isfinite(v) && (flags & SV_H5_ABOVE_LO ? v > lo : v >= lo) && v <= hi &&
+           (!(flags & SV_H5_WHOLE) || v == floor(v));
+}
+
+int sv_h5_check_values(const sv_h5_reader *r, const char *name, const double *data,
+                       size_t rows, size_t cols, double lo, double hi, unsigned flags)
+{
+    const size_t width = cols ? cols : 1;
+    for (size_t i = 0; i < rows * width; i++) {
+        if (!in_range(data[i], lo, hi, flags)) {
+            const double v = data[i];
+            char want[160];
+            range_text(lo, hi, flags, want, sizeof want);
+            return sv_h5_bad_value(r, name, i / width, cols ? i % width : SIZE_MAX, v, want);
+        }
+    }
+    return SV_OK;
+}
+
+int sv_h5_read_checked(sv_h5_reader *r, const char *name, double **data, size_t *rows,
+                       size_t *cols, double lo, double hi, unsigned flags)
+{
+    int rc = sv_h5_read_doubles(r, name, data, rows, cols);
+    if (rc == SV_OK)
+        rc = sv_h5_check_values(r, name, *data, *rows, *cols, lo, hi, flags);
+    if (rc != SV_OK) {
+        free(*data);
+        *data = NULL;
+    }
+    return rc;
+}
+
+int sv_h5_read_number(sv_h5_reader *r, const char *name, double lo, double hi, unsigned flags,
+                      double *out)
+{
+    char text[512], want[160];
+    int rc = sv_h5_read_attr(r, name, text, sizeof text);
+    if (rc != SV_OK)
+        return rc;
+    char *end;
+    *out = strtod(text, &end);
+    if (end != text && *end == '\0' && in_range(*out, lo, hi, flags))
+        return SV_OK;
+    range_text(lo, hi, flags, want, sizeof want);
+    return sv_fail(SV_EBAD, "%s: attribute '%s' is '%s'; expected %s", r->path, name, text, want);
 }

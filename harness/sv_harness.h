@@ -426,8 +426,27 @@ void sv_h5_close(sv_h5_reader *r);
 int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t *rows,
                        size_t *cols);
 int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
+int sv_h5_has_attr(sv_h5_reader *r, const char *name);
 /* A 1-D dataset of strings: *out holds *n malloc'ed strings, in a malloc'ed array. */
 int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n);
+/* Every number read back from a file is checked before use: finite and in
+ * [lo, hi] (hi = INFINITY: no upper bound), lo excluded with SV_H5_ABOVE_LO,
+ * a whole number with SV_H5_WHOLE, NaN also allowed with SV_H5_NAN_OK. Else
+ * SV_EBAD naming the file, the dataset or attribute, the row (and column),
+ * the value and what was expected. */
+enum { SV_H5_WHOLE = 1, SV_H5_NAN_OK = 2, SV_H5_ABOVE_LO = 4 };
+int sv_h5_check_values(const sv_h5_reader *r, const char *name, const double *data,
+                       size_t rows, size_t cols, double lo, double hi, unsigned flags);
+/* sv_h5_read_doubles, then sv_h5_check_values (*data freed on a refusal). */
+int sv_h5_read_checked(sv_h5_reader *r, const char *name, double **data, size_t *rows,
+                       size_t *cols, double lo, double hi, unsigned flags);
+/* A text attribute holding one number, checked as above. */
+int sv_h5_read_number(sv_h5_reader *r, const char *name, double lo, double hi, unsigned flags,
+                      double *out);
+/* The refusal of value v at (row, col; SIZE_MAX for a 1-D dataset) of
+ * dataset name, for checks across fields; want says what was expected. */
+int sv_h5_bad_value(const sv_h5_reader *r, const char *name, size_t row, size_t col,
+                    double v, const char *want);
 
 /* ---- progress.c: draws done, rate, time left ----------------------------------
  * On a terminal one line redrawn in place; elsewhere a plain line every
@@ -504,10 +523,27 @@ int sv_interrupted(void);
 const char *sv_signal_name(int signo);
 int sv_cmd_plot(int argc, char **argv);
 
-/* ---- gnuplot.c: gnuplot run on DIR/SCRIPT in DIR ------------------------------ */
-/* 0 when the plots were drawn; -1 with what happened (and how to install
- * gnuplot, when it is missing) in note. */
+/* ---- gnuplot.c: gnuplot scripts, and gnuplot run on DIR/SCRIPT in DIR -------- */
+/* The one way text enters a gnuplot script: as a single-quoted gnuplot
+ * string ('' for a quote, '?' for a control character), which gnuplot
+ * interprets no further. Cut to fit len (SV_GP_QUOTED(strlen) always fits),
+ * quotes balanced. Returns out. */
+#define SV_GP_QUOTED(n) (2 * (n) + 3)
+const char *sv_gp_string(const char *text, char *out, size_t len);
+/* A file in the script's folder: "./NAME" quoted as above, so that no name
+ * reads as gnuplot's pipes ('<cmd', '|cmd') or special files ('-', '+', ''). */
+const char *sv_gp_file(const char *name, char *out, size_t len);
+/* Runs gnuplot (an argument vector, no shell) on SCRIPT in DIR, its messages
+ * in DIR/NAME.log (removed when empty). SV_OK when drawn, and when gnuplot is
+ * not installed (note then says so and how to install it); SV_EENV when
+ * gnuplot failed or could not run (note says why, with its last message).
+ * Sets no error message of its own: see sv_gnuplot_status. */
 int sv_gnuplot_run(const char *dir, const char *script, char *note, size_t note_len);
+/* Tells a plot's outcome (plot_rc, note) within a command whose status so
+ * far is rc_so_far: a failed plot in a command that has not failed becomes
+ * its error message (main prints it); otherwise the note is printed here, so
+ * an earlier error keeps its message. Returns plot_rc. */
+int sv_gnuplot_status(int rc_so_far, int plot_rc, const char *note);
 /* verify --power: the run's predicted power against a variant (cmd_power.c) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out);

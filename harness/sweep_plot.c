@@ -1,8 +1,11 @@
 /* sweep_plot.c: gnuplot plots of a sweep, run as a program on a script
  * written next to the data, so a user can edit and re-run it:
  *     cd DIR && gnuplot plot.gp
- * Data files are plain columns with a header line naming them. */
+ * Data files are plain columns with a header line naming them; the one
+ * string from outside, the title (case spec and sampler), is quoted by
+ * sv_gp_string (unquoted, "the case's T" in it broke the script). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +91,19 @@ static int write_lengths(const char *dir, const sv_sweep_point *p)
     return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/lengths.dat", dir);
 }
 
+/* set title TEXT, TEXT quoted: it holds the case spec (a recording's file
+ * name) and the sampler's name. */
+static void set_title(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_title(FILE *f, const char *fmt, ...)
+{
+    char text[SV_CASE_NAME_MAX + 256], quoted[SV_GP_QUOTED(SV_CASE_NAME_MAX + 256)];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
+}
+
 /* The plotting commands, once per output format. */
 static void script_body(FILE *f, const char *ext, const char *title, int32_t K, int have_T,
                         double T, const sv_sweep_point *hist, const double *c, int n_c)
@@ -96,7 +112,7 @@ static void script_body(FILE *f, const char *ext, const char *title, int32_t K, 
     snprintf(Ttext, sizeof Ttext, isnan(T) ? "the case's T" : "T = %g", T);
     if (have_T) {
         fprintf(f, "set output 'acceptance_vs_T.%s'\n", ext);
-        fprintf(f, "set title '%s: acceptance per draft position, K = %d'\n", title, K);
+        set_title(f, "%s: acceptance per draft position, K = %d", title, K);
         fprintf(f, "set xlabel 'temperature T (target and drafter)'\n");
         fprintf(f, "set ylabel 'acceptance alpha_k (probability)'\nset yrange [0:1.05]\n");
         fprintf(f, "plot for [k=1:%d] 'acceptance.dat' using 1:(column(4*k-2)) with lines "
@@ -108,12 +124,12 @@ static void script_body(FILE *f, const char *ext, const char *title, int32_t K, 
         fprintf(f, "set yrange [*:*]\n");
     }
     fprintf(f, "set output 'tokens_vs_K.%s'\n", ext);
-    fprintf(f, "set title '%s: tokens per step at %s'\n", title, Ttext);
+    set_title(f, "%s: tokens per step at %s", title, Ttext);
     fprintf(f, "set xlabel 'drafts per step K'\nset ylabel 'tokens per step (expected)'\n");
     fprintf(f, "plot 'tokens.dat' using 1:2 with linespoints pt 7 title 'analytic', "
                "'tokens.dat' using 1:3 with points pt 6 ps 1.5 title 'measured'\n");
     fprintf(f, "set output 'speedup_vs_K.%s'\n", ext);
-    fprintf(f, "set title '%s: speedup E / (K c + 1) at %s'\n", title, Ttext);
+    set_title(f, "%s: speedup E / (K c + 1) at %s", title, Ttext);
     fprintf(f, "set xlabel 'drafts per step K'\nset ylabel 'speedup over plain decoding (x)'\n");
     fprintf(f, "plot for [j=1:%d] 'tokens.dat' using 1:(column(3+j)) with linespoints pt 7 "
                "title sprintf('c = %%s', word('",
@@ -122,7 +138,7 @@ static void script_body(FILE *f, const char *ext, const char *title, int32_t K, 
         fprintf(f, "%s%g", j ? " " : "", c[j]);
     fprintf(f, "', j))\n");
     fprintf(f, "set output 'accepted_lengths.%s'\n", ext);
-    fprintf(f, "set title '%s: accepted drafts per step, K = %d, %s'\n", title, hist->K, Ttext);
+    set_title(f, "%s: accepted drafts per step, K = %d, %s", title, hist->K, Ttext);
     fprintf(f, "set xlabel 'accepted drafts n'\nset ylabel 'fraction of steps'\n");
     fprintf(f, "set style fill solid 0.6\nset boxwidth 0.7\nset xtics 1\n");
     fprintf(f, "plot 'lengths.dat' using 1:2 with boxes title 'measured'\n");
@@ -165,6 +181,5 @@ int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts,
     if (fclose(f) != 0)
         return sv_fail(SV_EBAD, "cannot write %s/plot.gp", dir);
 
-    sv_gnuplot_run(dir, "plot.gp", note, note_len); /* a failure is told in note */
-    return SV_OK;
+    return sv_gnuplot_run(dir, "plot.gp", note, note_len);
 }

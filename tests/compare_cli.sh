@@ -37,12 +37,26 @@ grep -q "cuda_fused B=1 K=5 V=128256 a=0.7 logits-bf16.*only in modes.h5" <<<"$o
   || fail "a logits point matched a probs point: $out"
 out=$("$sv" compare rec.h5 rec2.h5 2>&1) || fail "compare rec rec2: exit $?"
 grep -q "0 faster, 0 slower, 1 same" <<<"$out" || fail "a recording's points did not match: $out"
+# a minimum practical difference on top of the noise: two very quiet runs
+# 0.1% apart are SAME (the noise rule alone called it FASTER), 5% is FASTER
+out=$("$sv" compare quiet.h5 quiet2.h5 2>&1) || fail "compare quiet quiet2: exit $?"
+grep -q "cuda_fused B=1 K=5 .* | 0.999 | 2.0% | SAME |" <<<"$out" &&
+  grep -q "cuda_fused B=64 K=5 .* | 0.950 | 2.0% | FASTER |" <<<"$out" &&
+  grep -q "^1 faster, 0 slower, 1 same" <<<"$out" ||
+  fail "quiet runs: 0.1% not SAME or 5% not FASTER under the 2% minimum: $out"
+out=$("$sv" compare quiet.h5 quiet2.h5 --min-diff 0 2>&1) || fail "compare --min-diff 0: exit $?"
+grep -q "cuda_fused B=1 K=5 .* | 0.999 | .* | FASTER |" <<<"$out" ||
+  fail "--min-diff 0 (the noise rule alone) did not call 0.1% FASTER: $out"
+out=$("$sv" compare quiet.h5 quiet2.h5 --min-diff 0.1 2>&1) || fail "compare --min-diff 0.1: exit $?"
+grep -q "0 faster, 0 slower, 2 same" <<<"$out" || fail "--min-diff 0.1 still called 5%: $out"
+"$sv" compare --help | grep -q -- "--min-diff D" || fail "compare --help does not list --min-diff"
 
 # specverify plot: latency against B and V from a bench file
 out=$("$sv" plot base.h5 --out plots 2>&1) || fail "plot base.h5: exit $? ($out)"
 [ -s plots/base-latency_B.dat ] && [ -s plots/base-latency_V.dat ] && [ -s plots/base-plot.gp ] \
   || fail "plot: no data or script in plots/"
-grep -q '^"cuda_fused K=5 V=128256 a=0.7 hot' plots/base-latency_B.dat || fail "plot: no titled curve"
+grep -q "index 0 using 1:2:3:4 .* title 'cuda_fused K=5 V=128256 a=0.7 hot'" plots/base-plot.gp ||
+  fail "plot: no titled curve"
 if command -v gnuplot >/dev/null; then
   [ -s plots/base-latency_vs_B.png ] && [ -s plots/base-latency_vs_V.svg ] || fail "plot: no images"
 fi
@@ -62,5 +76,8 @@ expect2() {
 expect2 "compare needs 2 to 16 bench files, got 1" base.h5
 expect2 "not a bench file" base.h5 sweep.h5
 expect2 "not an HDF5 file" base.h5 compare_cli_missing.h5
+expect2 "--min-diff" base.h5 same.h5 --min-diff -0.1
+expect2 "--min-diff" base.h5 same.h5 --min-diff 2
+expect2 "--min-diff" base.h5 same.h5 --min-diff abc
 echo "$failures failed"
 [ "$failures" -eq 0 ]

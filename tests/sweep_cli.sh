@@ -47,6 +47,13 @@ if command -v gnuplot >/dev/null; then
       [ -s "$dir/logits/$plot.$ext" ] || fail "logits: no $plot.$ext"
     done
   done
+  # without --T too: the titles say "the case's T", which once broke the
+  # script's quoting, so that no plot was drawn and the sweep still exited 0
+  for plot in tokens_vs_K speedup_vs_K accepted_lengths; do
+    for ext in png svg; do
+      [ -s "$dir/zipf/$plot.$ext" ] || fail "zipf (no --T): no $plot.$ext"
+    done
+  done
 fi
 msg=$(PATH=/nonexistent "$sv" sweep --case logits:V=100,K=2 --T 0.5,1 --draws 1000 \
       --out "$dir/nognuplot" 2>&1)

@@ -1,7 +1,8 @@
 /* test_compare.c: bench files written and read back (the HDF5 schema round
  * trip), and synthetic files for compare_cli.sh: an equal copy, one with a
  * planted 2x slowdown on another device, one with other points, one with a
- * logits-input point, two of a recording's inputs (no target rate).
+ * logits-input point, two of a recording's inputs (no target rate), two
+ * very quiet runs 0.1% and 5% apart.
  * argv[1]: the folder to write them in. */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ static sv_bench_point point(const char *sampler, int32_t B, double median)
     p.median_us = median, p.min_us = 0.97 * median;
     p.q25_us = 0.99 * median, p.q75_us = 1.01 * median;
     p.reps = 4096, p.noise = 0.004, p.floor_bytes = 2.0 * 128256 * 4 * B;
+    p.cold_copies = 1; /* hot, as bench writes it */
     return p;
 }
 
@@ -77,6 +79,14 @@ int main(int argc, char **argv)
     recorded.accept_target = NAN;
     CHECK(write(dir, "rec.h5", "NVIDIA H100", &recorded, 1) == SV_OK);
     CHECK(write(dir, "rec2.h5", "NVIDIA H100", &recorded, 1) == SV_OK);
+    /* two very quiet runs (noise 0.01%): one point 0.1% faster, which no one
+     * acts on (SAME below --min-diff), one 5% faster */
+    sv_bench_point quiet[2] = {base[0], base[1]};
+    quiet[0].noise = quiet[1].noise = 0.0001;
+    CHECK(write(dir, "quiet.h5", "NVIDIA H100", quiet, 2) == SV_OK);
+    quiet[0].median_us *= 0.999;
+    quiet[1].median_us *= 0.95;
+    CHECK(write(dir, "quiet2.h5", "NVIDIA H100", quiet, 2) == SV_OK);
     feature("synthetic bench files for compare");
 
     /* a sweep file is not a bench file */
