@@ -85,31 +85,22 @@ typedef struct record_opts {
 static void debian_packages(const char *path, char *out, size_t len)
 {
     out[0] = '\0';
-    char abs[4096], cmd[4400], line[1024];
-    if (!realpath(path, abs) || strchr(abs, '\''))
+    char abs[4096], line[1024];
+    if (!realpath(path, abs))
         return;
-    snprintf(cmd, sizeof cmd, "dpkg-query -S '%s' 2>/dev/null", abs);
-    FILE *p = popen(cmd, "r"); /* NOLINT(cert-env33-c): abs is quoted and holds no quote */
-    if (!p)
-        return;
-    char *got = fgets(line, sizeof line, p);
-    pclose(p);
-    char *colon = got ? strstr(line, ": ") : NULL;
-    if (!colon || strchr(line, '\''))
+    char *search[] = {"dpkg-query", "-S", abs, NULL};
+    char *colon = sv_program_line(search, line, sizeof line) == 0 ? strstr(line, ": ") : NULL;
+    if (!colon)
         return;
     *colon = '\0';
     size_t at = 0, n = 0;
     char *save = NULL;
     for (char *pkg = strtok_r(line, ", ", &save); pkg && at < len;
          pkg = strtok_r(NULL, ", ", &save), n++) {
-        char version[128] = "";
-        snprintf(cmd, sizeof cmd, "dpkg-query -W -f='${Version}' '%.200s' 2>/dev/null", pkg);
-        if ((p = popen(cmd, "r")) != NULL) { /* NOLINT(cert-env33-c): pkg holds no quote */
-            if (!fgets(version, sizeof version, p))
-                version[0] = '\0';
-            pclose(p);
-        }
-        version[strcspn(version, "\n")] = '\0';
+        char version[128];
+        char *show[] = {"dpkg-query", "-W", "-f=${Version}", pkg, NULL};
+        if (sv_program_line(show, version, sizeof version) != 0)
+            version[0] = '\0';
         at += (size_t)snprintf(out + at, len - at, "%s%.100s %.100s", n ? ", " : "", pkg, version);
     }
     if (n && at < len) { /* "Debian package(s) " in front */

@@ -471,6 +471,11 @@ void sv_format_duration(double seconds, char *out, size_t len);
 void sv_progress_left(uint64_t done, uint64_t total, double elapsed, char *out, size_t len);
 double sv_now(void);
 
+/* ---- program_output.c: another program's first line ------------------------ */
+/* Runs argv (posix_spawnp, no shell; stderr to /dev/null) and keeps the first
+ * line it prints in out. 0 when it ran and exited 0; -1 otherwise. */
+int sv_program_line(char *const argv[], char *out, size_t len);
+
 /* ---- options.c: getopt_long's refusals -------------------------------------------- */
 struct option;
 /* SV_EBAD, saying what getopt_long refused (it returned refusal, ':' or '?';
