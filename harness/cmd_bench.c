@@ -210,7 +210,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
         case O_NOISE:
             rc = sv_parse_double("--noise", optarg, 0.0, 1.0, 1, &a->opt.noise_target);
             break;
-        case O_OUT: a->out = optarg; break;
+        case O_OUT: rc = sv_output_flag("bench", "--out", &a->out, optarg); break;
         case O_PLUGIN:
             if (sv_plugin_load(optarg, err, sizeof err) != 0)
                 rc = sv_fail(SV_EBAD, "%s", err);
@@ -265,6 +265,16 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
 }
 
 /* ---- output ------------------------------------------------------------------ */
+
+/* --out FILE.h5 and FILE.md beside it, checked before any device is looked for. */
+static int outputs_ready(const char *h5_path)
+{
+    char path[SV_OUTPUT_PATH + 8];
+    sv_output_beside(h5_path, ".md", path, sizeof path);
+    int rc = sv_h5_check(h5_path);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
+}
+
 #ifdef SV_HAVE_CUDA
 
 static void device_line(FILE *f, const sv_bench_device *d)
@@ -312,12 +322,8 @@ static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, 
 static int write_md(const char *h5_path, const sv_bench_device *d, const sv_bench_point *pts,
                     size_t n, const char *command)
 {
-    char path[1100];
-    size_t len = strlen(h5_path);
-    if (len > 3 && strcmp(h5_path + len - 3, ".h5") == 0)
-        snprintf(path, sizeof path, "%.*s.md", (int)(len - 3), h5_path);
-    else
-        snprintf(path, sizeof path, "%s.md", h5_path);
+    char path[SV_OUTPUT_PATH + 8];
+    sv_output_beside(h5_path, ".md", path, sizeof path);
     sv_atomic_file f;
     int rc = sv_atomic_open(&f, path);
     if (rc != SV_OK)
@@ -351,7 +357,7 @@ int sv_cmd_bench(int argc, char **argv)
         mV = i < a.n_V && a.V[i] > mV ? a.V[i] : mV;
     }
     if ((rc = sv_rows_bytes("bench: the largest input", (uint64_t)mB, mK, mV, NULL)) != SV_OK ||
-        (a.out && (rc = sv_atomic_check(a.out)) != SV_OK))
+        (a.out && (rc = outputs_ready(a.out)) != SV_OK))
         return rc;
     /* a host sampler is bad usage on any build: say so before "no CUDA" */
     rc = parse_samplers(a.sampler_list, &a);
@@ -408,17 +414,16 @@ int sv_cmd_bench(int argc, char **argv)
                 }
     /* what finished is reported and kept even when a later point failed */
     table(stdout, &dev, pts, done);
-    int wrc = SV_OK;
+    sv_outputs_status written = {0}; /* each file is attempted when another fails */
     if (a.out && done > 0) {
-        wrc = sv_bench_write_h5(a.out, &dev, pts, done, command);
-        if (wrc == SV_OK)
-            wrc = write_md(a.out, &dev, pts, done, command);
-        if (wrc == SV_OK)
-            wrc = sv_bench_plot_beside(a.out, &dev, pts, done, NULL);
-        if (wrc == SV_OK)
+        sv_outputs_note(&written, sv_bench_write_h5(a.out, &dev, pts, done, command));
+        sv_outputs_note(&written, write_md(a.out, &dev, pts, done, command));
+        if (written.rc == SV_OK)
+            sv_outputs_note(&written, sv_bench_plot_beside(a.out, &dev, pts, done, NULL));
+        if (written.rc == SV_OK)
             fprintf(stderr, "wrote %s%s\n", a.out, rc == SV_OK ? "" : " (the points before the failure)");
     }
     free(pts);
-    return rc != SV_OK ? rc : wrc;
+    return sv_outputs_end(&written, rc);
 #endif
 }

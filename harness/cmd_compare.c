@@ -67,15 +67,21 @@ static void point_label(const sv_bench_point *p, char *out, size_t len)
              p->cold ? " cold" : "", p->graph ? " graph" : "");
 }
 
-static int plot(const char *dir, const bench_file *files, int n_files)
+/* DIR, made if missing, and its two files checked before the files are read. */
+static int plot_ready(const char *dir)
 {
     char path[4096];
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return sv_fail(SV_EBAD, "--plot: cannot create the folder %s: %s", dir, strerror(errno));
-    snprintf(path, sizeof path, "%s/compare.dat", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+    if (snprintf(path, sizeof path, "%s/compare.dat", dir) >= (int)sizeof path)
+        return sv_fail(SV_EBAD, "--plot %.60s...: the path is too long", dir);
+    int rc = sv_atomic_check(path);
+    snprintf(path, sizeof path, "%s/compare.gp", dir);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
+}
+
+static void write_data(FILE *f, const bench_file *files, int n_files)
+{
     fprintf(f, "# index label ratio_per_file...\n");
     const bench_file *base = &files[0];
     for (size_t i = 0; i < base->n; i++) {
@@ -91,10 +97,11 @@ static int plot(const char *dir, const bench_file *files, int n_files)
         }
         fprintf(f, "\n");
     }
-    fclose(f);
-    snprintf(path, sizeof path, "%s/compare.gp", dir);
-    if (!(f = fopen(path, "w")))
-        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+}
+
+static void write_script(FILE *f, const bench_file *files, int n_files)
+{
+    const bench_file *base = &files[0];
     fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
     fprintf(f, "set grid\nset key outside right top noenhanced\nset termoption noenhanced\n");
     fprintf(f, "set xtics rotate by 60 right font ',8'\nset logscale y 2\n");
@@ -111,7 +118,26 @@ static int plot(const char *dir, const bench_file *files, int n_files)
                     j > 1 ? ", " : "", j + 2, files[j].path, files[j].device.name);
         fprintf(f, ", 1 with lines lt 0 notitle\n");
     }
-    fclose(f);
+}
+
+/* DIR/compare.dat and DIR/compare.gp (through sv_atomic: a device there is
+ * written, never replaced), then gnuplot on them. */
+static int plot(const char *dir, const bench_file *files, int n_files)
+{
+    char path[4096];
+    for (int script = 0; script < 2; script++) {
+        snprintf(path, sizeof path, "%s/compare.%s", dir, script ? "gp" : "dat");
+        sv_atomic_file f;
+        int rc = sv_atomic_open(&f, path);
+        if (rc != SV_OK)
+            return rc;
+        if (script)
+            write_script(f.fp, files, n_files);
+        else
+            write_data(f.fp, files, n_files);
+        if ((rc = sv_atomic_commit(&f)) != SV_OK)
+            return rc;
+    }
     char note[1024];
     if (sv_gnuplot_run(dir, "compare.gp", note, sizeof note) != 0)
         fprintf(stderr, "specverify: %s\n", note);
@@ -128,7 +154,10 @@ int sv_cmd_compare(int argc, char **argv)
     optind = 1;
     while ((opt = getopt_long(argc, argv, ":p:h", options, NULL)) != -1) {
         switch (opt) {
-        case 'p': plot_dir = optarg; break;
+        case 'p':
+            if (sv_output_flag("compare", "--plot", &plot_dir, optarg) != SV_OK)
+                return SV_EBAD;
+            break;
         case 'h': usage(stdout); return SV_OK;
         default: return sv_option_error("compare", opt, options, argv);
         }
@@ -139,7 +168,7 @@ int sv_cmd_compare(int argc, char **argv)
                        "compare --help)", MAX_FILES, n_files);
     bench_file files[MAX_FILES];
     memset(files, 0, sizeof files);
-    int rc = SV_OK;
+    int rc = plot_dir ? plot_ready(plot_dir) : SV_OK;
     for (int j = 0; rc == SV_OK && j < n_files; j++) {
         files[j].path = argv[optind + j];
         rc = sv_bench_read_h5(files[j].path, &files[j].device, &files[j].pts, &files[j].n);

@@ -241,7 +241,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
             rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
             a->batch = (int32_t)v;
             break;
-        case O_OUT: a->out = optarg; break;
+        case O_OUT: rc = sv_output_flag("sweep", "--out", &a->out, optarg); break;
         case O_RESUME: a->resume = 1; break;
         case O_B: B = optarg; break;
         case O_TARGET_US: target_us = optarg; break;
@@ -651,25 +651,40 @@ static int write_h5(const char *path, const sweep_args *a, const sweep_point *pt
     return rc;
 }
 
-/* DIR/sweep.h5 and DIR/sweep.md, each replaced whole. */
-static int write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total)
+/* DIR/sweep.h5 and DIR/sweep.md, each replaced whole; each is attempted
+ * when the other fails, and the failures noted in written. */
+static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total,
+                          sv_outputs_status *written)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.h5", a->out);
-    int rc = write_h5(path, a, pts, n);
-    if (rc != SV_OK)
-        return rc;
+    sv_outputs_note(written, write_h5(path, a, pts, n));
     snprintf(path, sizeof path, "%s/sweep.md", a->out);
     sv_atomic_file f;
-    rc = sv_atomic_open(&f, path);
-    if (rc != SV_OK)
-        return rc;
-    fprintf(f.fp, "# specverify sweep: %s, sampler %s, %llu draws per point, seed %llu\n\n",
-            a->spec, a->sampler->name, (unsigned long long)a->draws, (unsigned long long)a->seed);
-    if (n < total)
-        fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
-    tables(f.fp, a, pts, n);
-    return sv_atomic_commit(&f);
+    int rc = sv_atomic_open(&f, path);
+    if (rc == SV_OK) {
+        fprintf(f.fp, "# specverify sweep: %s, sampler %s, %llu draws per point, seed %llu\n\n",
+                a->spec, a->sampler->name, (unsigned long long)a->draws,
+                (unsigned long long)a->seed);
+        if (n < total)
+            fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
+        tables(f.fp, a, pts, n);
+        rc = sv_atomic_commit(&f);
+    }
+    sv_outputs_note(written, rc);
+}
+
+/* DIR, made if missing, and its two files checked before the first point. */
+static int outputs_ready(const char *dir)
+{
+    char path[4096];
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", dir, strerror(errno));
+    if (snprintf(path, sizeof path, "%s/sweep.h5", dir) >= (int)sizeof path)
+        return sv_fail(SV_EBAD, "--out %.60s...: the path is too long", dir);
+    int rc = sv_h5_check(path);
+    snprintf(path, sizeof path, "%s/sweep.md", dir);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
 }
 
 /* ---- resume ------------------------------------------------------------------- */
@@ -766,8 +781,8 @@ int sv_cmd_sweep(int argc, char **argv)
     }
     if (rc != SV_OK)
         return rc;
-    if (a.out && mkdir(a.out, 0777) != 0 && errno != EEXIST)
-        return sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", a.out, strerror(errno));
+    if (a.out && (rc = outputs_ready(a.out)) != SV_OK)
+        return rc;
     const int has_T = a.n_T > 0, has_K = a.n_K > 0;
     const int n_T = has_T ? a.n_T : 1, n_K = has_K ? a.n_K : 1;
     const size_t total = (size_t)n_T * (size_t)n_K;
@@ -775,6 +790,7 @@ int sv_cmd_sweep(int argc, char **argv)
     if (!pts)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
     earlier_points earlier = {0};
+    sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
     int32_t case_K = 0; /* without --K every point has the case's own K */
     if (a.resume) {
         rc = earlier_load(&a, &earlier);
@@ -801,8 +817,8 @@ int sv_cmd_sweep(int argc, char **argv)
             if (rc != SV_OK)
                 break;
             done++;
-            if (a.out)
-                rc = write_outputs(&a, pts, done, total);
+            if (a.out && written.rc == SV_OK)
+                write_outputs(&a, pts, done, total, &written);
         }
     earlier_free(&earlier);
     if (done > 0)
@@ -814,12 +830,12 @@ int sv_cmd_sweep(int argc, char **argv)
         int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
         if (note[0])
             fprintf(stderr, "specverify: %s\n", note);
-        else if (prc == SV_OK)
+        else if (prc == SV_OK && written.rc == SV_OK)
             fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
                     a.out);
         if (rc == SV_OK)
             rc = prc;
     }
     free(pts);
-    return rc;
+    return sv_outputs_end(&written, rc);
 }
