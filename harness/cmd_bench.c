@@ -163,30 +163,34 @@ static int parse_sampling(bench_args *a)
 }
 
 
+enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
+       O_OUT, O_PLUGIN, O_NO_HOLD, O_RECORDED, O_T, O_TOP_K, O_TOP_P };
+static const struct option options[] = {
+    {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
+    {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
+    {"accept-rate", required_argument, 0, O_ACCEPT},
+    {"input", required_argument, 0, O_INPUT}, {"cold", no_argument, 0, O_COLD},
+    {"hot", no_argument, 0, O_HOT},         {"graph", no_argument, 0, O_GRAPH},
+    {"no-hold", no_argument, 0, O_NO_HOLD},
+    {"time-limit", required_argument, 0, O_LIMIT},
+    {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
+    {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
+    {"recorded", required_argument, 0, O_RECORDED}, {"T", required_argument, 0, O_T},
+    {"top-k", required_argument, 0, O_TOP_K}, {"top-p", required_argument, 0, O_TOP_P},
+    {0, 0, 0, 0}};
+static const char optstring[] = ":s:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_bench_flags = {optstring, options};
+
 static int parse_args(int argc, char **argv, bench_args *a, int *help)
 {
-    enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
-           O_OUT, O_PLUGIN, O_NO_HOLD, O_RECORDED, O_T, O_TOP_K, O_TOP_P };
-    static const struct option options[] = {
-        {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
-        {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
-        {"accept-rate", required_argument, 0, O_ACCEPT},
-        {"input", required_argument, 0, O_INPUT}, {"cold", no_argument, 0, O_COLD},
-        {"hot", no_argument, 0, O_HOT},         {"graph", no_argument, 0, O_GRAPH},
-        {"no-hold", no_argument, 0, O_NO_HOLD},
-        {"time-limit", required_argument, 0, O_LIMIT},
-        {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
-        {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
-        {"recorded", required_argument, 0, O_RECORDED}, {"T", required_argument, 0, O_T},
-        {"top-k", required_argument, 0, O_TOP_K}, {"top-p", required_argument, 0, O_TOP_P},
-        {0, 0, 0, 0}};
     const char *samplers = NULL, *B = "1,64", *K = "5", *V = NULL, *accept = NULL;
     a->opt = (sv_bench_options){.cold = 0, .graph = 0, .time_limit = 2.0, .noise_target = 0.01};
     int cold = -1, c, rc = SV_OK;
     char err[1024];
     opterr = 0;
     optind = 1;
-    while (rc == SV_OK && (c = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
+    while (rc == SV_OK && (c = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (c) {
         case 's': samplers = optarg; break;
         case O_B: B = optarg; break;

@@ -144,15 +144,19 @@ static int plot(const char *dir, const bench_file *files, int n_files)
     return SV_OK;
 }
 
+static const struct option options[] = {
+    {"plot", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+static const char optstring[] = ":p:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_compare_flags = {optstring, options};
+
 int sv_cmd_compare(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"plot", required_argument, 0, 'p'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *plot_dir = NULL;
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":p:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case 'p':
             if (sv_output_flag("compare", "--plot", &plot_dir, optarg) != SV_OK)

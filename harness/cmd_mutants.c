@@ -350,23 +350,27 @@ static int runs_here(const char *list, const sv_sampler *s, int gpu)
     return selected(list, s->name) && (gpu || s->memspace != SV_MEM_CUDA);
 }
 
+enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
+       O_THREADS };
+static const struct option options[] = {
+    {"suite", required_argument, NULL, O_SUITE},
+    {"full", no_argument, NULL, O_FULL},
+    {"variants", required_argument, NULL, O_VARIANTS},
+    {"out", required_argument, NULL, O_OUT},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"power", required_argument, NULL, O_POWER},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_mutants_flags = {optstring, options};
+
 int sv_cmd_mutants(int argc, char **argv)
 {
-    enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
-           O_THREADS };
-    static const struct option options[] = {
-        {"suite", required_argument, NULL, O_SUITE},
-        {"full", no_argument, NULL, O_FULL},
-        {"variants", required_argument, NULL, O_VARIANTS},
-        {"out", required_argument, NULL, O_OUT},
-        {"seed", required_argument, NULL, O_SEED},
-        {"alpha", required_argument, NULL, O_ALPHA},
-        {"power", required_argument, NULL, O_POWER},
-        {"batch", required_argument, NULL, O_BATCH},
-        {"threads", required_argument, NULL, O_THREADS},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *suite_name = "ci", *variants = NULL, *out_dir = NULL;
     uint64_t seed = 1, v;
@@ -374,7 +378,7 @@ int sv_cmd_mutants(int argc, char **argv)
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
     int full = 0, opt, rc = SV_OK;
     opterr = 0;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_SUITE: suite_name = optarg; break;
         case O_FULL: full = 1; break;

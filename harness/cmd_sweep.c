@@ -196,23 +196,27 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
     return rc;
 }
 
+enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
+       O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
+static const struct option options[] = {
+    {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
+    {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
+    {"sampler", required_argument, 0, 's'},   {"draws", required_argument, 0, O_DRAWS},
+    {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
+    {"threads", required_argument, 0, O_THREADS},
+    {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
+    {"resume", no_argument, 0, O_RESUME},
+    {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
+    {"sampler-us", required_argument, 0, O_SAMPLER_US},
+    {"latency", required_argument, 0, O_LATENCY},
+    {"recorded", required_argument, 0, O_RECORDED},
+    {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+static const char optstring[] = ":s:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_sweep_flags = {optstring, options};
+
 static int parse_args(int argc, char **argv, sweep_args *a, int *help)
 {
-    enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
-           O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
-    static const struct option options[] = {
-        {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
-        {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
-        {"sampler", required_argument, 0, 's'},   {"draws", required_argument, 0, O_DRAWS},
-        {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
-        {"threads", required_argument, 0, O_THREADS},
-        {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
-        {"resume", no_argument, 0, O_RESUME},
-        {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
-        {"sampler-us", required_argument, 0, O_SAMPLER_US},
-        {"latency", required_argument, 0, O_LATENCY},
-        {"recorded", required_argument, 0, O_RECORDED},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
     const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
     const char *recorded = NULL;
@@ -223,7 +227,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     a->threads = cores > 0 ? (int32_t)cores : 1;
     opterr = 0;
     optind = 1;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_CASE: a->spec = optarg; break;
         case O_T: T = optarg; break;

@@ -98,41 +98,45 @@ static int distinct_outputs(const char *json, const char *junit)
     return SV_OK;
 }
 
+enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
+       O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
+       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
+static const struct option options[] = {
+    {"sampler", required_argument, NULL, O_SAMPLER},
+    {"plugin", required_argument, NULL, O_PLUGIN},
+    {"suite", required_argument, NULL, O_SUITE},
+    {"case", required_argument, NULL, O_CASE},
+    {"draws", required_argument, NULL, O_DRAWS},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"json", required_argument, NULL, O_JSON},
+    {"junit", required_argument, NULL, O_JUNIT},
+    {"no-rerun", no_argument, NULL, O_NORERUN},
+    {"power", required_argument, NULL, O_POWER},
+    {"power-target", required_argument, NULL, O_POWER_TARGET},
+    {"recorded", required_argument, NULL, O_RECORDED},
+    {"steps", required_argument, NULL, O_STEPS},
+    {"T", required_argument, NULL, O_T},
+    {"top-k", required_argument, NULL, O_TOP_K},
+    {"top-p", required_argument, NULL, O_TOP_P},
+    {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
+    {"K", required_argument, NULL, O_K},
+    {"input", required_argument, NULL, O_INPUT},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_verify_flags = {optstring, options};
+
 static int parse(int argc, char **argv, verify_args *a)
 {
-    enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
-           O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
-           O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
-    static const struct option options[] = {
-        {"sampler", required_argument, NULL, O_SAMPLER},
-        {"plugin", required_argument, NULL, O_PLUGIN},
-        {"suite", required_argument, NULL, O_SUITE},
-        {"case", required_argument, NULL, O_CASE},
-        {"draws", required_argument, NULL, O_DRAWS},
-        {"seed", required_argument, NULL, O_SEED},
-        {"alpha", required_argument, NULL, O_ALPHA},
-        {"batch", required_argument, NULL, O_BATCH},
-        {"threads", required_argument, NULL, O_THREADS},
-        {"json", required_argument, NULL, O_JSON},
-        {"junit", required_argument, NULL, O_JUNIT},
-        {"no-rerun", no_argument, NULL, O_NORERUN},
-        {"power", required_argument, NULL, O_POWER},
-        {"power-target", required_argument, NULL, O_POWER_TARGET},
-        {"recorded", required_argument, NULL, O_RECORDED},
-        {"steps", required_argument, NULL, O_STEPS},
-        {"T", required_argument, NULL, O_T},
-        {"top-k", required_argument, NULL, O_TOP_K},
-        {"top-p", required_argument, NULL, O_TOP_P},
-        {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
-        {"K", required_argument, NULL, O_K},
-        {"input", required_argument, NULL, O_INPUT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     uint64_t v;
     int opt, rc = SV_OK;
     opterr = 0;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_SAMPLER: a->sampler = optarg; break;
         case O_PLUGIN: {

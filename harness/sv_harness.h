@@ -487,6 +487,15 @@ int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);
 int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
 
 /* ---- commands ------------------------------------------------------------------ */
+/* A command's flags as getopt_long takes them (in its cmd_*.c): `run` checks
+ * an experiment file's keys against them before it runs anything. */
+struct option;
+typedef struct sv_command_flags {
+    const char *optstring; /* starts with ':' */
+    const struct option *options;
+} sv_command_flags;
+extern const sv_command_flags sv_verify_flags, sv_sweep_flags, sv_bench_flags,
+    sv_compare_flags, sv_mutants_flags, sv_calibrate_flags, sv_list_flags;
 int sv_cmd_list(int argc, char **argv);
 int sv_cmd_verify(int argc, char **argv);
 int sv_cmd_calibrate(int argc, char **argv);
