@@ -171,17 +171,18 @@ static int parse(int argc, char **argv, record_opts *o)
         {"block", required_argument, 0, 'b'},   {"context", required_argument, 0, 'C'},
         {"dtype", required_argument, 0, 't'},   {"seed", required_argument, 0, 's'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
-    *o = (record_opts){.out = NULL, .V = 4096, .K = 4, .order = 4, .draft_order = 2,
+    *o = (record_opts){.out = "ngram.h5", .V = 4096, .K = 4, .order = 4, .draft_order = 2,
                        .context = 16, .steps = 200, .block = 1000, .seed = 1,
                        .draft_fraction = 1.0, .held_out = 0.1, .dtype = SV_REC_FLOAT16,
                        .dtype_name = "float16"};
+    const char *out = NULL; /* --out as given: once, and not empty */
     int opt, rc = SV_OK;
     opterr = 0;
     optind = 2; /* argv: record ngram ... */
     while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (opt) {
         case 'c': o->corpus = optarg; break;
-        case 'o': rc = sv_output_flag("record ngram", "--out", &o->out, optarg); break;
+        case 'o': rc = sv_output_flag("record ngram", "--out", &out, optarg); break;
         case 'S': o->source = optarg; break;
         case 'V': rc = parse_int("--V", optarg, 3, SV_RECORDED_MAX_V, &o->V); break;
         case 'K': rc = parse_int("--K", optarg, 1, SV_RECORDED_MAX_K, &o->K); break;
@@ -224,8 +225,8 @@ static int parse(int argc, char **argv, record_opts *o)
     if (!o->corpus)
         return sv_fail(SV_EBAD, "record ngram: --corpus PATH is required (a text file or a "
                                 "folder of text files)");
-    if (!o->out)
-        o->out = "ngram.h5";
+    if (out)
+        o->out = out;
     return SV_OK;
 }
 

@@ -161,10 +161,10 @@ static int is_input_flag(const char *name)
 }
 
 /* The command's own name for key, as getopt_long reads --key[=value] with
- * the command's table (an abbreviation is known by its whole name); 0, with
- * the command's refusal at this line, where the command would refuse it. */
-static int flag_name(experiment *x, const run_spec *r, const char *key, const char *value,
-                     const char **name)
+ * the command's table (an abbreviation is known by its whole name); NULL,
+ * with the command's refusal at this line, where the command would refuse it. */
+static const char *flag_name(experiment *x, const run_spec *r, const char *key,
+                             const char *value)
 {
     char command[sizeof r->command], word[MAX_TEXT];
     snprintf(command, sizeof command, "%s", r->command);
@@ -176,10 +176,10 @@ static int flag_name(experiment *x, const run_spec *r, const char *key, const ch
     int c = getopt_long(2, argv, r->flags->optstring, r->flags->options, &index);
     if (c == '?' || c == ':' || index < 0) { /* the key is not empty: "--" is never the word */
         sv_option_error(r->command, c, r->flags->options, argv);
-        return bad(x, "[run %s]: %s", r->name, sv_error_message());
+        bad(x, "[run %s]: %s", r->name, sv_error_message());
+        return NULL;
     }
-    *name = r->flags->options[index].name;
-    return 1;
+    return r->flags->options[index].name;
 }
 
 /* An output's path stays under --out-root: relative, with no '..'. */
@@ -286,10 +286,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
         }
         return 1;
     }
-    const char *flag = NULL;
     if (key[0] == '\0')
         return bad(x, "[run %s]: a value with no key ('= %s')", name, value);
-    if (!flag_name(x, r, key, value, &flag))
+    const char *flag = flag_name(x, r, key, value);
+    if (!flag)
         return 0;
     char word[96];
     snprintf(word, sizeof word, "--%s", flag);
