@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "ngram.h"
+#include "sv_output.h"
 
 int sv_ngram_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -498,18 +499,10 @@ int sv_corpus_train_stream(const sv_corpus *c, double fraction, int32_t **out, s
 
 int sv_corpus_write_vocab(const sv_corpus *c, const char *path, char *err, size_t errlen)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return sv_ngram_fail(err, errlen, "%s: path too long", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return sv_ngram_fail(err, errlen, "%s: %s", tmp, strerror(errno));
+    sv_output_file f;
+    if (sv_output_open(&f, path, err, errlen) != 0)
+        return -1;
     for (int32_t i = 0; i < c->V; i++)
-        fprintf(f, "%s\n", c->words[i]);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return sv_ngram_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-    }
-    return 0;
+        fprintf(f.fp, "%s\n", c->words[i]);
+    return sv_output_commit(&f, err, errlen);
 }

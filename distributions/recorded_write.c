@@ -1,14 +1,18 @@
 /* recorded_write.c: writes recorded p/q steps in the format of sv_recorded.h,
- * one step at a time, into PATH.tmp renamed into place at commit. */
+ * one step at a time, into a temporary beside PATH renamed into place at
+ * commit (sv_output.h: PATH must be a regular file, a link to one, or new). */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sv_recorded.h"
 #include "sv_bf16.h"
+#include "sv_output.h"
 
 struct sv_recorded_writer {
-    char path[1024], tmp[1040];
+    sv_output out;                        /* where it goes: out.path as given, out.target */
+    char tmp[SV_OUTPUT_PATH + 16];
     hid_t file, group;
     hid_t target, draft, drafts, context; /* datasets; drafts/context may be < 0 */
     hid_t file_type;                      /* how logits are stored */
@@ -140,8 +144,13 @@ int sv_recorded_writer_open(const char *path, const char *group, const sv_record
         return -1;
     }
     w->file = w->group = w->target = w->draft = w->drafts = w->context = w->file_type = -1;
-    snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp", path);
+    int fd = -1;
+    if (sv_output_resolve(path, 1, &w->out, err, errlen) != 0 ||
+        (fd = sv_output_temp(&w->out, w->tmp, sizeof w->tmp, err, errlen)) < 0) {
+        free(w);
+        return -1;
+    }
+    close(fd); /* the name is reserved; HDF5 truncates it */
     w->K = m->K, w->V = m->V, w->context_len = context_len, w->dtype = dtype;
     w->drafts_given = -1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, in words */
@@ -152,8 +161,8 @@ int sv_recorded_writer_open(const char *path, const char *group, const sv_record
     w->file = H5Fcreate(w->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
     if (w->file < 0) {
-        snprintf(err, errlen, "%s: cannot create %s (does the directory exist and is it "
-                 "writable?)", path, w->tmp);
+        snprintf(err, errlen, "%s: cannot create an HDF5 file at %s", path, w->tmp);
+        remove(w->tmp);
         free(w);
         return -1;
     }
@@ -213,14 +222,14 @@ int sv_recorded_writer_append(sv_recorded_writer *w, const float *target, const 
 {
     int given = drafts != NULL;
     if (w->drafts_given >= 0 && given != w->drafts_given) {
-        snprintf(err, errlen, "%s: step %lld %s draft tokens but earlier steps %s", w->path,
+        snprintf(err, errlen, "%s: step %lld %s draft tokens but earlier steps %s", w->out.path,
                  (long long)w->n, given ? "gives" : "lacks", given ? "did not" : "did");
         return -1;
     }
     if (given && w->drafts < 0) {
         w->drafts = step_dataset(w->group, "draft_tokens", H5T_STD_I32LE, 0, (hsize_t)w->K);
         if (w->drafts < 0) {
-            snprintf(err, errlen, "%s: cannot create dataset draft_tokens", w->path);
+            snprintf(err, errlen, "%s: cannot create dataset draft_tokens", w->out.path);
             return -1;
         }
     }
@@ -233,7 +242,7 @@ int sv_recorded_writer_append(sv_recorded_writer *w, const float *target, const 
     if (rc == 0 && w->context >= 0)
         rc = append_block(w->context, w->n, H5T_NATIVE_INT32, context);
     if (rc != 0) {
-        snprintf(err, errlen, "%s: cannot write step %lld (disk full?)", w->path,
+        snprintf(err, errlen, "%s: cannot write step %lld (disk full?)", w->out.path,
                  (long long)w->n);
         return -1;
     }
@@ -249,11 +258,11 @@ int sv_recorded_writer_commit(sv_recorded_writer *w, char *err, size_t errlen)
     if (w->file >= 0 && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
         rc = -1;
     close_all(w);
-    if (rc == 0 && rename(w->tmp, w->path) != 0)
+    if (rc == 0 && rename(w->tmp, w->out.target) != 0)
         rc = -1;
     if (rc != 0) {
-        snprintf(err, errlen, "%s: cannot finish the file (it was written to %s)", w->path,
-                 w->tmp);
+        snprintf(err, errlen, "could not write %s: cannot finish the file (it was written to "
+                 "%s)", w->out.path, w->tmp);
         remove(w->tmp);
     }
     free(w->bf16);

@@ -76,10 +76,12 @@ typedef enum { SV_REC_FLOAT32, SV_REC_FLOAT16, SV_REC_BFLOAT16 } sv_recorded_dty
 
 typedef struct sv_recorded_writer sv_recorded_writer;
 
-/* Creates PATH.tmp with the group (NULL or "" or "/": the root) and its
- * attributes; sv_recorded_writer_commit renames it to PATH, so a failed or
- * interrupted recording never leaves a file that looks whole. context_len 0:
- * no context_ids dataset. */
+/* Creates a temporary PATH.tmp.XXXXXX beside PATH (beside the file a link
+ * names) with the group (NULL or "" or "/": the root) and its attributes;
+ * sv_recorded_writer_commit renames it to PATH, so a failed or interrupted
+ * recording never leaves a file that looks whole. PATH must be a regular
+ * file, a link to one, or new: a device or a FIFO is refused (sv_output.h).
+ * context_len 0: no context_ids dataset. */
 int sv_recorded_writer_open(const char *path, const char *group, const sv_recorded_meta *m,
                             sv_recorded_dtype_t dtype, int32_t context_len,
                             sv_recorded_writer **out, char *err, size_t errlen);
@@ -91,9 +93,9 @@ int sv_recorded_writer_append(sv_recorded_writer *w, const float *target, const 
                               const int32_t *drafts, const int32_t *context, char *err,
                               size_t errlen);
 
-/* Closes and renames into place. Returns 0, or -1 (the .tmp is removed). */
+/* Closes and renames into place. Returns 0, or -1 (the temporary is removed). */
 int sv_recorded_writer_commit(sv_recorded_writer *w, char *err, size_t errlen);
-/* Closes and removes the .tmp: nothing is left behind. */
+/* Closes and removes the temporary: nothing is left behind. */
 void sv_recorded_writer_abort(sv_recorded_writer *w);
 
 #endif

@@ -1,87 +1,90 @@
-/* atomic_file.c: write to a temporary beside the target, then rename, so a
- * reader never sees half a file and a failure loses nothing already there. */
-#include <errno.h>
+/* atomic_file.c: the commands' outputs. Text files through sv_output
+ * (distributions/sv_output.h): a regular file is written to a temporary
+ * beside it and renamed, so a reader never sees half a file and a failure
+ * loses nothing already there; a device or a FIFO is written in place, never
+ * replaced. Here its errors become the harness's statuses; and the rules
+ * every command applies to its output flags and to a write that fails after
+ * the verdict. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "sv_harness.h"
 
 int sv_atomic_open(sv_atomic_file *f, const char *path)
 {
-    memset(f, 0, sizeof *f);
-    size_t n = strlen(path);
-    f->path = malloc(n + 1);
-    f->tmp = malloc(n + 16);
-    if (!f->path || !f->tmp) {
-        sv_atomic_abort(f);
-        return sv_fail(SV_EENV, "%s: out of memory", path);
-    }
-    memcpy(f->path, path, n + 1);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* rename would fail at the end */
-        sv_atomic_abort(f);
-        return sv_fail(SV_EBAD, "%s: cannot write there: it is a folder", path);
-    }
-    snprintf(f->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(f->tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(f->tmp);
-        f->tmp = NULL;
-        sv_atomic_abort(f);
-        return sv_fail(SV_EBAD, "%s: cannot write there: %s", path, strerror(e));
-    }
-    /* mkstemp makes the file 0600; a report is as readable as any file the
-     * user creates (0666 less the umask) */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    f->fp = fdopen(fd, "w");
-    if (!f->fp) {
-        close(fd);
-        sv_atomic_abort(f);
-        return sv_fail(SV_EENV, "%s: cannot open a stream", path);
-    }
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_open(f, path, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
     return SV_OK;
 }
 
 int sv_atomic_commit(sv_atomic_file *f)
 {
-    int bad = ferror(f->fp) || fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0;
-    int e = errno;
-    bad |= fclose(f->fp) != 0;
-    f->fp = NULL;
-    if (bad || rename(f->tmp, f->path) != 0) {
-        if (!bad)
-            e = errno;
-        int status = sv_fail(SV_EBAD, "%s: write failed: %s", f->path, strerror(e));
-        sv_atomic_abort(f);
-        return status;
-    }
-    free(f->tmp);
-    f->tmp = NULL;
-    sv_atomic_abort(f);
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_commit(f, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
     return SV_OK;
 }
 
 void sv_atomic_abort(sv_atomic_file *f)
 {
-    if (f->fp)
-        fclose(f->fp);
-    if (f->tmp)
-        unlink(f->tmp);
-    free(f->tmp);
-    free(f->path);
-    memset(f, 0, sizeof *f);
+    sv_output_abort(f);
 }
 
 int sv_atomic_check(const char *path)
 {
-    sv_atomic_file f;
-    int rc = sv_atomic_open(&f, path);
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_check(path, 0, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
+    return SV_OK;
+}
+
+int sv_atomic_partial(const char *path, char *out, size_t len)
+{
+    sv_output o;
+    char err[SV_OUTPUT_PATH + 256];
+    const int stream = sv_output_resolve(path, 0, &o, err, sizeof err) == 0 && o.stream;
+    if (snprintf(out, len, "%s%s", path, stream ? "" : ".partial") >= (int)len)
+        return sv_fail(SV_EBAD, "%.60s...: the path is too long", path);
+    return SV_OK;
+}
+
+void sv_output_beside(const char *h5_path, const char *ext, char *out, size_t len)
+{
+    size_t n = strlen(h5_path);
+    if (n > 3 && strcmp(h5_path + n - 3, ".h5") == 0)
+        n -= 3;
+    snprintf(out, len, "%.*s%s", (int)n, h5_path, ext);
+}
+
+int sv_output_flag(const char *command, const char *flag, const char **slot, const char *value)
+{
+    if (*slot)
+        return sv_fail(SV_EBAD, "%s: %s given twice ('%s', then '%s'): give it once", command,
+                       flag, *slot, value);
+    if (!value[0])
+        return sv_fail(SV_EBAD, "%s: %s: the path is empty", command, flag);
+    *slot = value;
+    return SV_OK;
+}
+
+void sv_outputs_note(sv_outputs_status *s, int rc)
+{
     if (rc == SV_OK)
-        sv_atomic_abort(&f);
-    return rc;
+        return;
+    if (s->rc == SV_OK)
+        s->rc = rc;
+    size_t used = strlen(s->said);
+    snprintf(s->said + used, sizeof s->said - used, "%s%s", used ? "; " : "",
+             sv_error_message());
+}
+
+int sv_outputs_end(const sv_outputs_status *s, int verdict)
+{
+    if (s->rc == SV_OK)
+        return verdict;
+    if (verdict != SV_OK) { /* main says nothing for 1 or a signal's status */
+        fprintf(stderr, "specverify: %s\n", s->said);
+        return verdict;
+    }
+    return sv_fail(s->rc, "%s", s->said);
 }

@@ -167,30 +167,34 @@ static int parse_sampling(bench_args *a)
 }
 
 
+enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
+       O_OUT, O_PLUGIN, O_NO_HOLD, O_RECORDED, O_T, O_TOP_K, O_TOP_P };
+static const struct option options[] = {
+    {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
+    {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
+    {"accept-rate", required_argument, 0, O_ACCEPT},
+    {"input", required_argument, 0, O_INPUT}, {"cold", no_argument, 0, O_COLD},
+    {"hot", no_argument, 0, O_HOT},         {"graph", no_argument, 0, O_GRAPH},
+    {"no-hold", no_argument, 0, O_NO_HOLD},
+    {"time-limit", required_argument, 0, O_LIMIT},
+    {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
+    {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
+    {"recorded", required_argument, 0, O_RECORDED}, {"T", required_argument, 0, O_T},
+    {"top-k", required_argument, 0, O_TOP_K}, {"top-p", required_argument, 0, O_TOP_P},
+    {0, 0, 0, 0}};
+static const char optstring[] = ":s:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_bench_flags = {optstring, options};
+
 static int parse_args(int argc, char **argv, bench_args *a, int *help)
 {
-    enum { O_B = 256, O_K, O_V, O_ACCEPT, O_INPUT, O_COLD, O_HOT, O_GRAPH, O_LIMIT, O_NOISE,
-           O_OUT, O_PLUGIN, O_NO_HOLD, O_RECORDED, O_T, O_TOP_K, O_TOP_P };
-    static const struct option options[] = {
-        {"sampler", required_argument, 0, 's'}, {"B", required_argument, 0, O_B},
-        {"K", required_argument, 0, O_K},       {"V", required_argument, 0, O_V},
-        {"accept-rate", required_argument, 0, O_ACCEPT},
-        {"input", required_argument, 0, O_INPUT}, {"cold", no_argument, 0, O_COLD},
-        {"hot", no_argument, 0, O_HOT},         {"graph", no_argument, 0, O_GRAPH},
-        {"no-hold", no_argument, 0, O_NO_HOLD},
-        {"time-limit", required_argument, 0, O_LIMIT},
-        {"noise", required_argument, 0, O_NOISE}, {"out", required_argument, 0, O_OUT},
-        {"plugin", required_argument, 0, O_PLUGIN}, {"help", no_argument, 0, 'h'},
-        {"recorded", required_argument, 0, O_RECORDED}, {"T", required_argument, 0, O_T},
-        {"top-k", required_argument, 0, O_TOP_K}, {"top-p", required_argument, 0, O_TOP_P},
-        {0, 0, 0, 0}};
     const char *samplers = NULL, *B = "1,64", *K = "5", *V = NULL, *accept = NULL;
     a->opt = (sv_bench_options){.cold = 0, .graph = 0, .time_limit = 2.0, .noise_target = 0.01};
     int cold = -1, c, rc = SV_OK;
     char err[1024];
     opterr = 0;
     optind = 1;
-    while (rc == SV_OK && (c = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
+    while (rc == SV_OK && (c = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (c) {
         case 's': samplers = optarg; break;
         case O_B: B = optarg; break;
@@ -214,7 +218,7 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
         case O_NOISE:
             rc = sv_parse_double("--noise", optarg, 0.0, 1.0, 1, &a->opt.noise_target);
             break;
-        case O_OUT: a->out = optarg; break;
+        case O_OUT: rc = sv_output_flag("bench", "--out", &a->out, optarg); break;
         case O_PLUGIN:
             if (sv_plugin_load(optarg, err, sizeof err) != 0)
                 rc = sv_fail(SV_EBAD, "%s", err);
@@ -269,6 +273,16 @@ static int parse_args(int argc, char **argv, bench_args *a, int *help)
 }
 
 /* ---- output ------------------------------------------------------------------ */
+
+/* --out FILE.h5 and FILE.md beside it, checked before any device is looked for. */
+static int outputs_ready(const char *h5_path)
+{
+    char path[SV_OUTPUT_PATH + 8];
+    sv_output_beside(h5_path, ".md", path, sizeof path);
+    int rc = sv_h5_check(h5_path);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
+}
+
 #ifdef SV_HAVE_CUDA
 
 static void device_line(FILE *f, const sv_bench_device *d)
@@ -316,12 +330,8 @@ static void table(FILE *f, const sv_bench_device *d, const sv_bench_point *pts, 
 static int write_md(const char *h5_path, const sv_bench_device *d, const sv_bench_point *pts,
                     size_t n, const char *command)
 {
-    char path[1100];
-    size_t len = strlen(h5_path);
-    if (len > 3 && strcmp(h5_path + len - 3, ".h5") == 0)
-        snprintf(path, sizeof path, "%.*s.md", (int)(len - 3), h5_path);
-    else
-        snprintf(path, sizeof path, "%s.md", h5_path);
+    char path[SV_OUTPUT_PATH + 8];
+    sv_output_beside(h5_path, ".md", path, sizeof path);
     sv_atomic_file f;
     int rc = sv_atomic_open(&f, path);
     if (rc != SV_OK)
@@ -355,7 +365,7 @@ int sv_cmd_bench(int argc, char **argv)
         mV = i < a.n_V && a.V[i] > mV ? a.V[i] : mV;
     }
     if ((rc = sv_rows_bytes("bench: the largest input", (uint64_t)mB, mK, mV, NULL)) != SV_OK ||
-        (a.out && (rc = sv_atomic_check(a.out)) != SV_OK))
+        (a.out && (rc = outputs_ready(a.out)) != SV_OK))
         return rc;
     /* a host sampler is bad usage on any build: say so before "no CUDA" */
     rc = parse_samplers(a.sampler_list, &a);
@@ -412,17 +422,16 @@ int sv_cmd_bench(int argc, char **argv)
                 }
     /* what finished is reported and kept even when a later point failed */
     table(stdout, &dev, pts, done);
-    int wrc = SV_OK;
+    sv_outputs_status written = {0}; /* each file is attempted when another fails */
     if (a.out && done > 0) {
-        wrc = sv_bench_write_h5(a.out, &dev, pts, done, command);
-        if (wrc == SV_OK)
-            wrc = write_md(a.out, &dev, pts, done, command);
-        if (wrc == SV_OK) { /* then the plots, whose failure is told apart */
+        sv_outputs_note(&written, sv_bench_write_h5(a.out, &dev, pts, done, command));
+        sv_outputs_note(&written, write_md(a.out, &dev, pts, done, command));
+        if (written.rc == SV_OK) { /* then the plots, whose failure is told apart */
             fprintf(stderr, "wrote %s%s\n", a.out, rc == SV_OK ? "" : " (the points before the failure)");
-            wrc = sv_bench_plot_beside(rc, a.out, &dev, pts, done, NULL);
+            sv_outputs_note(&written, sv_bench_plot_beside(rc, a.out, &dev, pts, done, NULL));
         }
     }
     free(pts);
-    return rc != SV_OK ? rc : wrc;
+    return sv_outputs_end(&written, rc);
 #endif
 }

@@ -71,22 +71,26 @@ static int collect(const sv_report *r, double **pv, size_t *n, size_t *cap)
     return SV_OK;
 }
 
+enum { O_SAMPLER = 1000, O_PLUGIN, O_RUNS, O_SUITE, O_SEED, O_ALPHA, O_BATCH, O_THREADS };
+static const struct option options[] = {
+    {"sampler", required_argument, NULL, O_SAMPLER},
+    {"plugin", required_argument, NULL, O_PLUGIN},
+    {"runs", required_argument, NULL, O_RUNS},
+    {"suite", required_argument, NULL, O_SUITE},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_calibrate_flags = {optstring, options};
+
 int sv_cmd_calibrate(int argc, char **argv)
 {
-    enum { O_SAMPLER = 1000, O_PLUGIN, O_RUNS, O_SUITE, O_SEED, O_ALPHA, O_BATCH, O_THREADS };
-    static const struct option options[] = {
-        {"sampler", required_argument, NULL, O_SAMPLER},
-        {"plugin", required_argument, NULL, O_PLUGIN},
-        {"runs", required_argument, NULL, O_RUNS},
-        {"suite", required_argument, NULL, O_SUITE},
-        {"seed", required_argument, NULL, O_SEED},
-        {"alpha", required_argument, NULL, O_ALPHA},
-        {"batch", required_argument, NULL, O_BATCH},
-        {"threads", required_argument, NULL, O_THREADS},
-        SV_ISOLATION_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *sampler_name = "ref", *suite_name = "smoke";
     uint64_t runs = 200, seed = 1, v;
@@ -95,7 +99,7 @@ int sv_cmd_calibrate(int argc, char **argv)
     sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
     int opt, rc = SV_OK;
     opterr = 0;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_SAMPLER: sampler_name = optarg; break;
         case O_PLUGIN: {

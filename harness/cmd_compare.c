@@ -77,18 +77,21 @@ static void point_label(const sv_bench_point *p, char *out, size_t len)
              p->cold ? " cold" : "", p->graph ? " graph" : "");
 }
 
-/* DIR/compare.dat (numbers only: index, then the ratio to each other file)
- * and DIR/compare.gp, whose strings (point labels, file and device names:
- * all from the files) are quoted by sv_gp_string; then gnuplot. */
-static int plot(const char *dir, const bench_file *files, int n_files)
+/* DIR, made if missing, and its two files checked before the files are read. */
+static int plot_ready(const char *dir)
 {
-    char path[4096], text[4400], quoted[SV_GP_QUOTED(4400)];
+    char path[4096];
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return sv_fail(SV_EBAD, "--plot: cannot create the folder %s: %s", dir, strerror(errno));
-    snprintf(path, sizeof path, "%s/compare.dat", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+    if (snprintf(path, sizeof path, "%s/compare.dat", dir) >= (int)sizeof path)
+        return sv_fail(SV_EBAD, "--plot %.60s...: the path is too long", dir);
+    int rc = sv_atomic_check(path);
+    snprintf(path, sizeof path, "%s/compare.gp", dir);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
+}
+
+static void write_data(FILE *f, const bench_file *files, int n_files)
+{
     fprintf(f, "# index ratio_per_file... (the points' labels are compare.gp's xtics)\n");
     const bench_file *base = &files[0];
     for (size_t i = 0; i < base->n; i++) {
@@ -102,11 +105,14 @@ static int plot(const char *dir, const bench_file *files, int n_files)
         }
         fprintf(f, "\n");
     }
-    if (fclose(f) != 0)
-        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
-    snprintf(path, sizeof path, "%s/compare.gp", dir);
-    if (!(f = fopen(path, "w")))
-        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+}
+
+/* Its strings (point labels, file and device names: all from the files) are
+ * quoted by sv_gp_string. */
+static void write_script(FILE *f, const bench_file *files, int n_files)
+{
+    const bench_file *base = &files[0];
+    char text[4400], quoted[SV_GP_QUOTED(4400)];
     fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
     fprintf(f, "set grid\nset key outside right top noenhanced\nset termoption noenhanced\n");
     for (size_t i = 0; i < base->n; i++) { /* the first replaces the numbered tics */
@@ -133,26 +139,51 @@ static int plot(const char *dir, const bench_file *files, int n_files)
         }
         fprintf(f, ", 1 with lines lt 0 notitle\n");
     }
-    if (fclose(f) != 0)
-        return sv_fail(SV_EBAD, "--plot: cannot write %s", path);
+}
+
+/* DIR/compare.dat and DIR/compare.gp (through sv_atomic: a device there is
+ * written, never replaced), then gnuplot on them. */
+static int plot(const char *dir, const bench_file *files, int n_files)
+{
+    char path[4096];
+    for (int script = 0; script < 2; script++) {
+        snprintf(path, sizeof path, "%s/compare.%s", dir, script ? "gp" : "dat");
+        sv_atomic_file f;
+        int rc = sv_atomic_open(&f, path);
+        if (rc != SV_OK)
+            return rc;
+        if (script)
+            write_script(f.fp, files, n_files);
+        else
+            write_data(f.fp, files, n_files);
+        if ((rc = sv_atomic_commit(&f)) != SV_OK)
+            return rc;
+    }
     char note[1024];
     return sv_gnuplot_status(SV_OK, sv_gnuplot_run(dir, "compare.gp", note, sizeof note),
                              note);
 }
 
+static const struct option options[] = {
+    {"plot", required_argument, 0, 'p'}, {"min-diff", required_argument, 0, 'm'},
+    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+static const char optstring[] = ":p:m:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_compare_flags = {optstring, options};
+
 int sv_cmd_compare(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"plot", required_argument, 0, 'p'}, {"min-diff", required_argument, 0, 'm'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *plot_dir = NULL;
     double min_diff = 0.02;
     int opt;
     opterr = 0;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, ":p:m:h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
-        case 'p': plot_dir = optarg; break;
+        case 'p':
+            if (sv_output_flag("compare", "--plot", &plot_dir, optarg) != SV_OK)
+                return SV_EBAD;
+            break;
         case 'm':
             if (sv_parse_double("--min-diff", optarg, 0.0, 1.0, 0, &min_diff) != SV_OK)
                 return SV_EBAD;
@@ -167,7 +198,7 @@ int sv_cmd_compare(int argc, char **argv)
                        "compare --help)", MAX_FILES, n_files);
     bench_file files[MAX_FILES];
     memset(files, 0, sizeof files);
-    int rc = SV_OK;
+    int rc = plot_dir ? plot_ready(plot_dir) : SV_OK;
     for (int j = 0; rc == SV_OK && j < n_files; j++) {
         files[j].path = argv[optind + j];
         rc = sv_bench_read_h5(files[j].path, &files[j].device, &files[j].pts, &files[j].n);

@@ -17,18 +17,22 @@ static void usage(FILE *out)
             "  -h, --help     this text\n");
 }
 
+static const struct option options[] = {
+    {"plugin", required_argument, NULL, 'p'},
+    {"suite", required_argument, NULL, 's'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_list_flags = {optstring, options};
+
 int sv_cmd_list(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"plugin", required_argument, NULL, 'p'},
-        {"suite", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     int opt;
     const char *suite_name = NULL;
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case 'p': {
             char err[1024];

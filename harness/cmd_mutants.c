@@ -377,24 +377,28 @@ static int runs_here(const char *list, const sv_sampler *s, int gpu)
     return selected(list, s->name) && (gpu || s->memspace != SV_MEM_CUDA);
 }
 
+enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
+       O_THREADS };
+static const struct option options[] = {
+    {"suite", required_argument, NULL, O_SUITE},
+    {"full", no_argument, NULL, O_FULL},
+    {"variants", required_argument, NULL, O_VARIANTS},
+    {"out", required_argument, NULL, O_OUT},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"power", required_argument, NULL, O_POWER},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_mutants_flags = {optstring, options};
+
 int sv_cmd_mutants(int argc, char **argv)
 {
-    enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
-           O_THREADS };
-    static const struct option options[] = {
-        {"suite", required_argument, NULL, O_SUITE},
-        {"full", no_argument, NULL, O_FULL},
-        {"variants", required_argument, NULL, O_VARIANTS},
-        {"out", required_argument, NULL, O_OUT},
-        {"seed", required_argument, NULL, O_SEED},
-        {"alpha", required_argument, NULL, O_ALPHA},
-        {"power", required_argument, NULL, O_POWER},
-        {"batch", required_argument, NULL, O_BATCH},
-        {"threads", required_argument, NULL, O_THREADS},
-        SV_ISOLATION_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *suite_name = "ci", *variants = NULL, *out_dir = NULL;
     uint64_t seed = 1, v;
@@ -403,12 +407,12 @@ int sv_cmd_mutants(int argc, char **argv)
     sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
     int full = 0, opt, rc = SV_OK;
     opterr = 0;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_SUITE: suite_name = optarg; break;
         case O_FULL: full = 1; break;
         case O_VARIANTS: variants = optarg; break;
-        case O_OUT: out_dir = optarg; break;
+        case O_OUT: rc = sv_output_flag("mutants", "--out", &out_dir, optarg); break;
         case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed); break;
         case O_ALPHA: rc = sv_parse_double("--alpha", optarg, 0.0, 1.0, 1, &alpha); break;
         case O_POWER: rc = sv_parse_double("--power", optarg, 0.0, 1.0, 1, &target); break;
@@ -430,6 +434,8 @@ int sv_cmd_mutants(int argc, char **argv)
         rc = sv_fail(SV_EBAD, "mutants: unexpected argument '%s'", argv[optind]);
     if (rc != SV_OK)
         return rc;
+    if (!out_dir)
+        out_dir = "results";
     const sv_suite *suite = sv_suite_find(suite_name);
     if (!suite)
         return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
@@ -449,7 +455,7 @@ int sv_cmd_mutants(int argc, char **argv)
         return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long",
                        out_dir ? out_dir : ".");
     /* an output that cannot be written fails now, not after hours of sampling */
-    if ((rc = sv_atomic_check(md_path)) != SV_OK || (rc = sv_atomic_check(h5_path)) != SV_OK)
+    if ((rc = sv_atomic_check(md_path)) != SV_OK || (rc = sv_h5_check(h5_path)) != SV_OK)
         return rc;
 
     size_t n_cases = suite->n_entries;
@@ -544,11 +550,12 @@ int sv_cmd_mutants(int argc, char **argv)
         snprintf(partial, sizeof partial, "interrupted by %s: %zu of %zu variants ran whole%s",
                  sv_signal_name(interrupted), whole, n_planned,
                  whole < n_rows ? ", the next cut short" : "");
-        size_t md_len = strlen(md_path), h5_len = strlen(h5_path); /* room checked above */
-        snprintf(md_path + md_len, sizeof md_path - md_len, ".partial");
-        snprintf(h5_path + h5_len, sizeof h5_path - h5_len, ".partial");
+        char whole_md[sizeof md_path], whole_h5[sizeof h5_path];
+        memcpy(whole_md, md_path, sizeof md_path);
+        memcpy(whole_h5, h5_path, sizeof h5_path);
+        sv_atomic_partial(whole_md, md_path, sizeof md_path); /* room checked above */
+        sv_atomic_partial(whole_h5, h5_path, sizeof h5_path);
     }
-
     printf("specverify %s mutants: suite %s%s, seed %llu, family-wise false-alarm rate %g\n\n",
            SV_VERSION, suite_name, full ? " (--full)" : "", (unsigned long long)seed, alpha);
     print_table(rows, n_rows, stdout, 0);
@@ -559,21 +566,21 @@ int sv_cmd_mutants(int argc, char **argv)
         printf("\nnot run: %s\n", not_run);
     if (interrupted)
         printf("\nPARTIAL: %s\n", partial);
-    rc = write_markdown(md_path, rows, n_rows, suite_name, seed, alpha, target, full, note,
-                        not_run);
-    if (rc == SV_OK)
-        rc = write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target, note, not_run);
-    if (rc != SV_OK)
-        return rc;
-    printf("wrote %s and %s\n", md_path, h5_path);
-    if (interrupted) {
-        fprintf(stderr, "specverify: %s; partial results in %s and %s\n", partial, md_path,
-                h5_path);
-        return 128 + interrupted;
-    }
-
     size_t missed = 0;
     for (size_t i = 0; i < n_rows; i++)
         missed += !rows[i].caught && (!rows[i].is_hard || full);
-    return missed ? SV_EVERIFY : SV_OK;
+    /* the table is out; each file is still attempted when the other fails */
+    sv_outputs_status written = {0};
+    sv_outputs_note(&written, write_markdown(md_path, rows, n_rows, suite_name, seed, alpha,
+                                             target, full, note, not_run));
+    sv_outputs_note(&written, write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target,
+                                       note, not_run));
+    if (written.rc == SV_OK)
+        printf("wrote %s and %s\n", md_path, h5_path);
+    if (interrupted) {
+        fprintf(stderr, "specverify: %s; partial results in %s and %s\n", partial, md_path,
+                h5_path);
+        return sv_outputs_end(&written, 128 + interrupted);
+    }
+    return sv_outputs_end(&written, missed ? SV_EVERIFY : SV_OK);
 }

@@ -41,8 +41,8 @@ static void usage(FILE *out)
             "\n"
             "  --corpus PATH       a text file, or a folder: its regular files in name order\n"
             "                      (links and files holding a NUL byte skipped)  [required]\n"
-            "  --out FILE.h5       where to write (default ngram.h5); written to FILE.h5.tmp\n"
-            "                      and renamed when whole\n"
+            "  --out FILE.h5       where to write (default ngram.h5), a regular file; written\n"
+            "                      to a temporary beside it and renamed when whole\n"
             "  --source TEXT       the source attribute (default: PATH, its size, and the\n"
             "                      Debian package that owns it, from dpkg-query)\n"
             "  --V N               vocabulary size, 3 to %d (default 4096)\n"
@@ -120,16 +120,6 @@ static void command_line(int argc, char **argv, char *out, size_t len)
     }
 }
 
-/* FILE.h5 -> FILE.vocab; another name gets .vocab appended. */
-static void vocab_path(const char *out, char *path, size_t len)
-{
-    size_t n = strlen(out);
-    if (n > 3 && strcmp(out + n - 3, ".h5") == 0)
-        snprintf(path, len, "%.*s.vocab", (int)(n - 3), out);
-    else
-        snprintf(path, len, "%s.vocab", out);
-}
-
 /* Candidate positions: in held-out blocks, at least `lead` tokens after the
  * block's start (the models' context is held-out text). Returns the count;
  * with `want` >= 0 also the position of candidate number `want` in *pos. */
@@ -176,13 +166,14 @@ static int parse(int argc, char **argv, record_opts *o)
                        .context = 16, .steps = 200, .block = 1000, .seed = 1,
                        .draft_fraction = 1.0, .held_out = 0.1, .dtype = SV_REC_FLOAT16,
                        .dtype_name = "float16"};
+    const char *out = NULL; /* --out as given: once, and not empty */
     int opt, rc = SV_OK;
     opterr = 0;
     optind = 2; /* argv: record ngram ... */
     while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (opt) {
         case 'c': o->corpus = optarg; break;
-        case 'o': o->out = optarg; break;
+        case 'o': rc = sv_output_flag("record ngram", "--out", &out, optarg); break;
         case 'S': o->source = optarg; break;
         case 'V': rc = parse_int("--V", optarg, 3, SV_RECORDED_MAX_V, &o->V); break;
         case 'K': rc = parse_int("--K", optarg, 1, SV_RECORDED_MAX_K, &o->K); break;
@@ -225,8 +216,8 @@ static int parse(int argc, char **argv, record_opts *o)
     if (!o->corpus)
         return sv_fail(SV_EBAD, "record ngram: --corpus PATH is required (a text file or a "
                                 "folder of text files)");
-    if (!o->out[0])
-        return sv_fail(SV_EBAD, "record ngram: --out is empty");
+    if (out)
+        o->out = out;
     return SV_OK;
 }
 
@@ -330,7 +321,12 @@ static int record_ngram(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc != SV_OK)
         return rc < 0 ? SV_OK : rc; /* -1: --help */
-    char err[1024];
+    char err[SV_OUTPUT_PATH + 256], vocab[4096];
+    sv_output_beside(o.out, ".vocab", vocab, sizeof vocab);
+    /* the outputs are checked before the corpus is read and the models trained */
+    if (sv_output_check(o.out, 1, err, sizeof err) != 0 ||
+        sv_output_check(vocab, 0, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "record ngram: --out: %s", err);
     sv_corpus *c = NULL;
     if (sv_corpus_load(o.corpus, o.V, o.held_out, (size_t)o.block, &c, err, sizeof err) != 0)
         return sv_fail(SV_EBAD, "record ngram: --corpus: %s", err);
@@ -353,8 +349,6 @@ static int record_ngram(int argc, char **argv)
     memset(&meta, 0, sizeof meta);
     meta.K = o.K;
     meta.V = o.V;
-    char vocab[4096];
-    vocab_path(o.out, vocab, sizeof vocab);
     const char *vocab_name = strrchr(vocab, '/') ? strrchr(vocab, '/') + 1 : vocab;
     if (rc == SV_OK) {
         if (o.source) {

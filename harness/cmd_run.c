@@ -12,10 +12,15 @@
  *
  * In a run, every key but `command` and `args` becomes a flag, in file
  * order: `key = value` is --key value, `key =` alone is --key, a key given
- * twice is passed twice. `args` holds positional arguments (compare's
- * files), split at spaces. Relative `out`, `json` and `junit` paths are put
- * under --out-root. Each run is this program run again (/proc/self/exe), so
- * runs share no state and a crash names its run. */
+ * twice is passed twice. Each key is checked against the command's own
+ * flags (its getopt_long table) as the file is read, so a bad one stops the
+ * experiment before anything runs. `args` holds positional arguments
+ * (compare's files), split at spaces. Outputs (out, json, junit, plot) are
+ * put under --out-root and must stay there: no absolute path, no '..'.
+ * Inputs (recorded, plugin, latency, a recorded: case's file=, args) are
+ * relative to the experiment file's folder, as a file's own references are.
+ * Each run is this program run again (/proc/self/exe), so runs share no
+ * state and a crash names its run. */
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -35,12 +40,14 @@
 typedef struct run_spec {
     char name[64];
     char command[32];
+    const sv_command_flags *flags;  /* the command's own */
     int argc;
     char *argv[MAX_RUN_ARGS];       /* malloc'ed words after the command */
 } run_spec;
 
 typedef struct experiment {
     const char *path, *out_root;
+    char dir[MAX_TEXT];             /* the file's folder, inputs' base; "" for the working one */
     char description[MAX_TEXT];
     run_spec runs[MAX_RUNS];
     int n_runs;
@@ -81,15 +88,20 @@ static int bad(experiment *x, const char *fmt, ...)
     return 0;
 }
 
-static const char *const run_commands[] = {"verify", "sweep", "bench", "compare", "mutants",
-                                           "calibrate", "list"};
+static const struct {
+    const char *name;
+    const sv_command_flags *flags;
+} run_commands[] = {{"verify", &sv_verify_flags},   {"sweep", &sv_sweep_flags},
+                    {"bench", &sv_bench_flags},     {"compare", &sv_compare_flags},
+                    {"mutants", &sv_mutants_flags}, {"calibrate", &sv_calibrate_flags},
+                    {"list", &sv_list_flags}};
 
-static int known_command(const char *name)
+static const sv_command_flags *known_command(const char *name)
 {
     for (size_t i = 0; i < sizeof run_commands / sizeof run_commands[0]; i++)
-        if (strcmp(name, run_commands[i]) == 0)
-            return 1;
-    return 0;
+        if (strcmp(name, run_commands[i].name) == 0)
+            return run_commands[i].flags;
+    return NULL;
 }
 
 static int add_word(experiment *x, run_spec *r, const char *word)
@@ -126,9 +138,97 @@ static int make_parent(const char *path)
     return SV_OK;
 }
 
-static int is_path_key(const char *key)
+static int in_list(const char *name, const char *const *list, size_t n)
 {
-    return strcmp(key, "out") == 0 || strcmp(key, "json") == 0 || strcmp(key, "junit") == 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, list[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Flags that name an output, put under --out-root. */
+static int is_output_flag(const char *name)
+{
+    static const char *const outputs[] = {"out", "json", "junit", "plot"};
+    return in_list(name, outputs, sizeof outputs / sizeof outputs[0]);
+}
+
+/* Flags that name a file read, relative to the experiment file. */
+static int is_input_flag(const char *name)
+{
+    static const char *const inputs[] = {"recorded", "plugin", "latency"};
+    return in_list(name, inputs, sizeof inputs / sizeof inputs[0]);
+}
+
+/* The command's own name for key, as getopt_long reads --key[=value] with
+ * the command's table (an abbreviation is known by its whole name); NULL,
+ * with the command's refusal at this line, where the command would refuse it. */
+static const char *flag_name(experiment *x, const run_spec *r, const char *key,
+                             const char *value)
+{
+    char command[sizeof r->command], word[MAX_TEXT];
+    snprintf(command, sizeof command, "%s", r->command);
+    snprintf(word, sizeof word, value[0] ? "--%s=%s" : "--%s", key, value);
+    char *argv[] = {command, word, NULL};
+    int index = -1;
+    optind = 0; /* glibc: start afresh */
+    opterr = 0;
+    int c = getopt_long(2, argv, r->flags->optstring, r->flags->options, &index);
+    if (c == '?' || c == ':' || index < 0) { /* the key is not empty: "--" is never the word */
+        sv_option_error(r->command, c, r->flags->options, argv);
+        bad(x, "[run %s]: %s", r->name, sv_error_message());
+        return NULL;
+    }
+    return r->flags->options[index].name;
+}
+
+/* An output's path stays under --out-root: relative, with no '..'. */
+static int output_inside(experiment *x, const run_spec *r, const char *name, const char *value)
+{
+    const char *why = value[0] == '/' ? "an absolute path" : NULL;
+    for (const char *p = value; !why && *p;) { /* each component */
+        size_t n = strcspn(p, "/");
+        if (n == 2 && strncmp(p, "..", 2) == 0)
+            why = "a '..'";
+        p += n + (p[n] == '/');
+    }
+    if (!why)
+        return 1;
+    return bad(x, "[run %s]: %s = %s: %s; outputs stay inside --out-root (%s), so give a path "
+               "under it", r->name, name, value, why, x->out_root ? x->out_root : "none given");
+}
+
+/* base/value, or value itself when it is absolute or there is no base. */
+static int join(experiment *x, const run_spec *r, const char *base, const char *value,
+                char *out, size_t len)
+{
+    int n = value[0] == '/' || !base || !base[0]
+                ? snprintf(out, len, "%s", value)
+                : snprintf(out, len, "%s/%s", base, value);
+    if (n >= 0 && (size_t)n < len)
+        return 1;
+    return bad(x, "[run %s]: %s/%s: the path is longer than %zu characters", r->name,
+               base ? base : "", value, len - 1);
+}
+
+/* A recorded: case spec with its file= relative to the experiment file. */
+static int case_input(experiment *x, const run_spec *r, const char *value, char *out,
+                      size_t len)
+{
+    const char *file = NULL;
+    for (const char *p = strncmp(value, "recorded:", 9) == 0 ? value + 9 : NULL; p && !file;) {
+        if (strncmp(p, "file=", 5) == 0)
+            file = p + 5;
+        if ((p = strchr(p, ',')) != NULL)
+            p++;
+    }
+    if (!file || file[0] == '/' || !x->dir[0])
+        return join(x, r, NULL, value, out, len);
+    int n = snprintf(out, len, "%.*s%s/%s", (int)(file - value), value, x->dir, file);
+    if (n >= 0 && (size_t)n < len)
+        return 1;
+    return bad(x, "[run %s]: case = %s: longer than %zu characters with the file's folder",
+               r->name, value, len - 1);
 }
 
 /* inih calls this for every key (section = "" before any header); builds
@@ -165,7 +265,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     if (strcmp(key, "command") == 0) {
         if (r->command[0] || r->argc)
             return bad(x, "[run %s]: command must come first, and once", name);
-        if (!known_command(value))
+        if (!(r->flags = known_command(value)))
             return bad(x, "[run %s]: unknown command '%s' (verify, sweep, bench, compare, "
                           "mutants, calibrate, list)", name, value);
         snprintf(r->command, sizeof r->command, "%s", value);
@@ -173,26 +273,40 @@ static int on_key(void *user, const char *section, const char *key, const char *
     }
     if (!r->command[0])
         return bad(x, "[run %s]: '%s' before 'command ='", name, key);
-    if (strcmp(key, "args") == 0) { /* positional, split at spaces */
+    char path[MAX_TEXT];
+    if (strcmp(key, "args") == 0) { /* positional, split at spaces: files read */
         char copy[MAX_TEXT], *save = NULL;
         snprintf(copy, sizeof copy, "%s", value);
-        for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-            if (!add_word(x, r, w))
+        for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+            if (w[0] == '-') /* a flag here would pass the checks below by */
+                return bad(x, "[run %s]: args = %s: '%s' is a flag; give flags as keys "
+                              "(key = value)", name, value, w);
+            if (!join(x, r, x->dir, w, path, sizeof path) || !add_word(x, r, path))
                 return 0;
+        }
         return 1;
     }
-    char flag[96];
-    snprintf(flag, sizeof flag, "--%s", key);
-    if (!add_word(x, r, flag))
+    if (key[0] == '\0')
+        return bad(x, "[run %s]: a value with no key ('= %s')", name, value);
+    const char *flag = flag_name(x, r, key, value);
+    if (!flag)
+        return 0;
+    char word[96];
+    snprintf(word, sizeof word, "--%s", flag);
+    if (!add_word(x, r, word))
         return 0;
     if (value[0] == '\0')
         return 1;
-    if (is_path_key(key) && value[0] != '/' && x->out_root) {
-        char path[MAX_TEXT];
-        snprintf(path, sizeof path, "%s/%s", x->out_root, value);
-        return add_word(x, r, path);
-    }
-    return add_word(x, r, value);
+    int ok;
+    if (is_output_flag(flag))
+        ok = output_inside(x, r, flag, value) && join(x, r, x->out_root, value, path, sizeof path);
+    else if (is_input_flag(flag))
+        ok = join(x, r, x->dir, value, path, sizeof path);
+    else if (strcmp(flag, "case") == 0)
+        ok = case_input(x, r, value, path, sizeof path);
+    else
+        ok = join(x, r, NULL, value, path, sizeof path);
+    return ok && add_word(x, r, path);
 }
 
 static void experiment_free(experiment *x)
@@ -210,6 +324,9 @@ static int experiment_read(experiment *x, FILE *file, const char *path, const ch
     memset(x, 0, sizeof *x);
     x->path = path;
     x->out_root = out_root;
+    const char *slash = strrchr(path, '/'); /* "/x.ini": the root folder */
+    if (slash)
+        snprintf(x->dir, sizeof x->dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     x->file = file;
     int line = ini_parse_stream(read_line, x, on_key, x);
     x->file = NULL;
@@ -295,10 +412,13 @@ static void usage(FILE *out)
             "Runs an experiment file: each [run NAME] section is one specverify command\n"
             "(command = verify|sweep|bench|compare|mutants|calibrate|list); its other keys\n"
             "are the command's flags (key = value gives --key value, key = alone gives\n"
-            "--key, args = holds positional arguments). See experiments/README.md.\n"
+            "--key, args = holds positional arguments). Every key is checked against the\n"
+            "command's flags before anything runs. Files read (recorded, plugin, latency,\n"
+            "args) are relative to FILE's folder. See experiments/README.md.\n"
             "\n"
             "  --only NAME     run only [run NAME]\n"
-            "  --out-root DIR  put relative out, json and junit paths under DIR (default out)\n"
+            "  --out-root DIR  put the outputs (out, json, junit, plot) under DIR (default\n"
+            "                  out); they must stay inside it: no absolute path, no '..'\n"
             "  --dry-run       print the commands, run nothing\n"
             "\n"
             "Exit status: 0 every run succeeded, 1 a verification failed (the other runs\n"
@@ -314,14 +434,17 @@ int sv_cmd_run(int argc, char **argv)
                                             {"dry-run", no_argument, 0, O_DRY},
                                             {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
-    const char *only = NULL, *root = "out";
+    const char *only = NULL, *root = NULL;
     int dry = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
         switch (c) {
         case O_ONLY: only = optarg; break;
-        case O_ROOT: root = optarg; break;
+        case O_ROOT:
+            if (sv_output_flag("run", "--out-root", &root, optarg) != SV_OK)
+                return SV_EBAD;
+            break;
         case O_DRY: dry = 1; break;
         case 'h': usage(stdout); return SV_OK;
         default: return sv_option_error("run", c, options, argv);
@@ -331,6 +454,8 @@ int sv_cmd_run(int argc, char **argv)
         usage(stderr);
         return sv_fail(SV_EBAD, "run: give exactly one experiment file");
     }
+    if (!root)
+        root = "out";
     FILE *file = fopen(argv[optind], "r");
     if (!file)
         return sv_fail(SV_EBAD, "run: cannot open %s: %s", argv[optind], strerror(errno));
@@ -359,7 +484,7 @@ int sv_cmd_run(int argc, char **argv)
         if (dry)
             continue;
         for (int j = 0; j + 1 < r->argc; j++) /* the folders the outputs go to */
-            if (strncmp(r->argv[j], "--", 2) == 0 && is_path_key(r->argv[j] + 2) &&
+            if (strncmp(r->argv[j], "--", 2) == 0 && is_output_flag(r->argv[j] + 2) &&
                 (worst = make_parent(r->argv[j + 1])) != SV_OK)
                 break;
         if (worst > SV_EVERIFY)

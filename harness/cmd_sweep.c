@@ -200,24 +200,28 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
     return rc;
 }
 
+enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
+       O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
+static const struct option options[] = {
+    {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
+    {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
+    {"sampler", required_argument, 0, 's'},   {"draws", required_argument, 0, O_DRAWS},
+    {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
+    {"threads", required_argument, 0, O_THREADS},
+    {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
+    {"resume", no_argument, 0, O_RESUME},
+    {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
+    {"sampler-us", required_argument, 0, O_SAMPLER_US},
+    {"latency", required_argument, 0, O_LATENCY},
+    {"recorded", required_argument, 0, O_RECORDED},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+static const char optstring[] = ":s:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_sweep_flags = {optstring, options};
+
 static int parse_args(int argc, char **argv, sweep_args *a, int *help)
 {
-    enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
-           O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
-    static const struct option options[] = {
-        {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
-        {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
-        {"sampler", required_argument, 0, 's'},   {"draws", required_argument, 0, O_DRAWS},
-        {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
-        {"threads", required_argument, 0, O_THREADS},
-        {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
-        {"resume", no_argument, 0, O_RESUME},
-        {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
-        {"sampler-us", required_argument, 0, O_SAMPLER_US},
-        {"latency", required_argument, 0, O_LATENCY},
-        {"recorded", required_argument, 0, O_RECORDED},
-        SV_ISOLATION_OPTIONS,
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
     const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
     const char *recorded = NULL;
@@ -229,7 +233,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     a->iso = (sv_isolation){0, SV_CALL_TIMEOUT_DEFAULT};
     opterr = 0;
     optind = 1;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":s:h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_CASE: a->spec = optarg; break;
         case O_T: T = optarg; break;
@@ -247,7 +251,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
             rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
             a->batch = (int32_t)v;
             break;
-        case O_OUT: a->out = optarg; break;
+        case O_OUT: rc = sv_output_flag("sweep", "--out", &a->out, optarg); break;
         case O_RESUME: a->resume = 1; break;
         case O_B: B = optarg; break;
         case O_TARGET_US: target_us = optarg; break;
@@ -660,25 +664,40 @@ static int write_h5(const char *path, const sweep_args *a, const sweep_point *pt
     return rc;
 }
 
-/* DIR/sweep.h5 and DIR/sweep.md, each replaced whole. */
-static int write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total)
+/* DIR/sweep.h5 and DIR/sweep.md, each replaced whole; each is attempted
+ * when the other fails, and the failures noted in written. */
+static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total,
+                          sv_outputs_status *written)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.h5", a->out);
-    int rc = write_h5(path, a, pts, n);
-    if (rc != SV_OK)
-        return rc;
+    sv_outputs_note(written, write_h5(path, a, pts, n));
     snprintf(path, sizeof path, "%s/sweep.md", a->out);
     sv_atomic_file f;
-    rc = sv_atomic_open(&f, path);
-    if (rc != SV_OK)
-        return rc;
-    fprintf(f.fp, "# specverify sweep: %s, sampler %s, %llu draws per point, seed %llu\n\n",
-            a->spec, a->sampler->name, (unsigned long long)a->draws, (unsigned long long)a->seed);
-    if (n < total)
-        fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
-    tables(f.fp, a, pts, n);
-    return sv_atomic_commit(&f);
+    int rc = sv_atomic_open(&f, path);
+    if (rc == SV_OK) {
+        fprintf(f.fp, "# specverify sweep: %s, sampler %s, %llu draws per point, seed %llu\n\n",
+                a->spec, a->sampler->name, (unsigned long long)a->draws,
+                (unsigned long long)a->seed);
+        if (n < total)
+            fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
+        tables(f.fp, a, pts, n);
+        rc = sv_atomic_commit(&f);
+    }
+    sv_outputs_note(written, rc);
+}
+
+/* DIR, made if missing, and its two files checked before the first point. */
+static int outputs_ready(const char *dir)
+{
+    char path[4096];
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", dir, strerror(errno));
+    if (snprintf(path, sizeof path, "%s/sweep.h5", dir) >= (int)sizeof path)
+        return sv_fail(SV_EBAD, "--out %.60s...: the path is too long", dir);
+    int rc = sv_h5_check(path);
+    snprintf(path, sizeof path, "%s/sweep.md", dir);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
 }
 
 int sv_cmd_sweep(int argc, char **argv)
@@ -693,8 +712,8 @@ int sv_cmd_sweep(int argc, char **argv)
     }
     if (rc != SV_OK)
         return rc;
-    if (a.out && mkdir(a.out, 0777) != 0 && errno != EEXIST)
-        return sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", a.out, strerror(errno));
+    if (a.out && (rc = outputs_ready(a.out)) != SV_OK)
+        return rc;
     const int has_T = a.n_T > 0, has_K = a.n_K > 0;
     const int n_T = has_T ? a.n_T : 1, n_K = has_K ? a.n_K : 1;
     const size_t total = (size_t)n_T * (size_t)n_K;
@@ -703,6 +722,7 @@ int sv_cmd_sweep(int argc, char **argv)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
     sv_sweep_earlier earlier = {0};
     const sv_sweep_run run = {a.spec, a.sampler->name, a.seed, a.draws, a.level};
+    sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
     int32_t case_K = 0; /* without --K every point has the case's own K */
     if (a.resume) {
         rc = sv_sweep_earlier_load(a.out, &run, &earlier);
@@ -730,8 +750,8 @@ int sv_cmd_sweep(int argc, char **argv)
             if (rc != SV_OK)
                 break;
             done++;
-            if (a.out)
-                rc = write_outputs(&a, pts, done, total);
+            if (a.out && written.rc == SV_OK)
+                write_outputs(&a, pts, done, total, &written);
         }
     sv_sweep_earlier_free(&earlier);
     if (done > 0)
@@ -741,7 +761,7 @@ int sv_cmd_sweep(int argc, char **argv)
         char note[1024], title[SV_CASE_NAME_MAX + 64];
         snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
         int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
-        if (prc == SV_OK && !note[0])
+        if (prc == SV_OK && !note[0] && written.rc == SV_OK)
             fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
                     a.out);
         prc = sv_gnuplot_status(rc, prc, note);
@@ -749,5 +769,5 @@ int sv_cmd_sweep(int argc, char **argv)
             rc = prc;
     }
     free(pts);
-    return rc;
+    return sv_outputs_end(&written, rc);
 }

@@ -86,42 +86,62 @@ typedef struct verify_args {
     sv_isolation iso;
 } verify_args;
 
+/* --json and --junit must not name one file (however spelt): the second
+ * would replace the first. On a device or a FIFO both are written, one after
+ * the other, and nothing is lost. */
+static int distinct_outputs(const char *json, const char *junit)
+{
+    sv_output a, b;
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_resolve(json, 0, &a, err, sizeof err) != 0 ||
+        sv_output_resolve(junit, 0, &b, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "verify: %s", err);
+    if (sv_output_same(&a, &b))
+        return sv_fail(SV_EBAD, "verify: --json %s and --junit %s are the same file: the "
+                       "JUnit report would replace the JSON; give each its own", json, junit);
+    return SV_OK;
+}
+
+enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
+       O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
+       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
+static const struct option options[] = {
+    {"sampler", required_argument, NULL, O_SAMPLER},
+    {"plugin", required_argument, NULL, O_PLUGIN},
+    {"suite", required_argument, NULL, O_SUITE},
+    {"case", required_argument, NULL, O_CASE},
+    {"draws", required_argument, NULL, O_DRAWS},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"json", required_argument, NULL, O_JSON},
+    {"junit", required_argument, NULL, O_JUNIT},
+    {"no-rerun", no_argument, NULL, O_NORERUN},
+    {"power", required_argument, NULL, O_POWER},
+    {"power-target", required_argument, NULL, O_POWER_TARGET},
+    {"recorded", required_argument, NULL, O_RECORDED},
+    {"steps", required_argument, NULL, O_STEPS},
+    {"T", required_argument, NULL, O_T},
+    {"top-k", required_argument, NULL, O_TOP_K},
+    {"top-p", required_argument, NULL, O_TOP_P},
+    {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
+    {"K", required_argument, NULL, O_K},
+    {"input", required_argument, NULL, O_INPUT},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_verify_flags = {optstring, options};
+
 static int parse(int argc, char **argv, verify_args *a)
 {
-    enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
-           O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
-           O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
-    static const struct option options[] = {
-        {"sampler", required_argument, NULL, O_SAMPLER},
-        {"plugin", required_argument, NULL, O_PLUGIN},
-        {"suite", required_argument, NULL, O_SUITE},
-        {"case", required_argument, NULL, O_CASE},
-        {"draws", required_argument, NULL, O_DRAWS},
-        {"seed", required_argument, NULL, O_SEED},
-        {"alpha", required_argument, NULL, O_ALPHA},
-        {"batch", required_argument, NULL, O_BATCH},
-        {"threads", required_argument, NULL, O_THREADS},
-        {"json", required_argument, NULL, O_JSON},
-        {"junit", required_argument, NULL, O_JUNIT},
-        {"no-rerun", no_argument, NULL, O_NORERUN},
-        {"power", required_argument, NULL, O_POWER},
-        {"power-target", required_argument, NULL, O_POWER_TARGET},
-        {"recorded", required_argument, NULL, O_RECORDED},
-        {"steps", required_argument, NULL, O_STEPS},
-        {"T", required_argument, NULL, O_T},
-        {"top-k", required_argument, NULL, O_TOP_K},
-        {"top-p", required_argument, NULL, O_TOP_P},
-        {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
-        {"K", required_argument, NULL, O_K},
-        {"input", required_argument, NULL, O_INPUT},
-        SV_ISOLATION_OPTIONS,
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     uint64_t v;
     int opt, rc = SV_OK;
     opterr = 0;
-    while (rc == SV_OK && (opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
         case O_SAMPLER: a->sampler = optarg; break;
         case O_PLUGIN: {
@@ -148,8 +168,8 @@ static int parse(int argc, char **argv, verify_args *a)
             rc = sv_parse_u64("--threads", optarg, 1, 1024, &v);
             a->threads = (int32_t)v;
             break;
-        case O_JSON: a->json = optarg; break;
-        case O_JUNIT: a->junit = optarg; break;
+        case O_JSON: rc = sv_output_flag("verify", "--json", &a->json, optarg); break;
+        case O_JUNIT: rc = sv_output_flag("verify", "--junit", &a->junit, optarg); break;
         case O_NORERUN: a->rerun = 0; break;
         case O_POWER: a->power = optarg; break;
         case O_POWER_TARGET:
@@ -178,16 +198,20 @@ static int parse(int argc, char **argv, verify_args *a)
                      a->suite ? "--suite" : "--case");
     if (rc == SV_OK)
         rc = sv_recorded_opts_check(&a->recorded);
+    if (rc == SV_OK && a->json && a->junit)
+        rc = distinct_outputs(a->json, a->junit);
     return rc;
 }
 
-/* Fails early if an output path cannot be written, before any sampling. */
-static int check_writable(const char *path)
+/* Writes the JSON or JUnit report to path, named in name; an interrupted
+ * run writes FILE.partial instead, leaving an earlier FILE whole. */
+static int write_report(const sv_report *r, const char *path, int junit, char *name, size_t len)
 {
-    sv_atomic_file f;
-    int rc = sv_atomic_open(&f, path);
+    int rc = r->interrupted ? sv_atomic_partial(path, name, len) : SV_OK;
+    if (rc == SV_OK && !r->interrupted && snprintf(name, len, "%s", path) >= (int)len)
+        rc = sv_fail(SV_EBAD, "%.60s...: the path is too long", path);
     if (rc == SV_OK)
-        sv_atomic_abort(&f);
+        rc = junit ? sv_report_junit(r, name) : sv_report_json(r, name);
     return rc;
 }
 
@@ -204,8 +228,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
                            a->power);
         return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout);
     }
-    if ((a->json && (rc = check_writable(a->json)) != SV_OK) ||
-        (a->junit && (rc = check_writable(a->junit)) != SV_OK))
+    if ((a->json && (rc = sv_atomic_check(a->json)) != SV_OK) ||
+        (a->junit && (rc = sv_atomic_check(a->junit)) != SV_OK))
         return rc;
 
     sv_verify_config cfg = {
@@ -220,34 +244,24 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     rc = sv_verify(&cfg, &report);
     if (rc != SV_OK)
         return rc;
+    /* the verdict first: a report that cannot be written loses nothing else */
     sv_report_text(report, stdout);
     fflush(stdout);
-    /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
-    char json[4200], junit[4200];
-    const char *suffix = report->interrupted ? ".partial" : "";
+    char json[SV_OUTPUT_PATH + 16], junit[SV_OUTPUT_PATH + 16];
+    sv_outputs_status written = {0};
     if (a->json)
-        snprintf(json, sizeof json, "%s%s", a->json, suffix);
+        sv_outputs_note(&written, write_report(report, a->json, 0, json, sizeof json));
     if (a->junit)
-        snprintf(junit, sizeof junit, "%s%s", a->junit, suffix);
-    if (a->json && (rc = sv_report_json(report, json)) != SV_OK) {
-        sv_report_free(report);
-        return rc;
-    }
-    if (a->junit && (rc = sv_report_junit(report, junit)) != SV_OK) {
-        sv_report_free(report);
-        return rc;
-    }
+        sv_outputs_note(&written, write_report(report, a->junit, 1, junit, sizeof junit));
+    int verdict = report->failed ? SV_EVERIFY : SV_OK;
     if (report->interrupted) {
         fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",
                 sv_signal_name(report->interrupted), a->json || a->junit ? " in " : " above",
                 a->json ? json : "", a->json && a->junit ? " and " : "", a->junit ? junit : "");
-        rc = 128 + report->interrupted;
-        sv_report_free(report);
-        return rc;
+        verdict = 128 + report->interrupted;
     }
-    rc = report->failed ? SV_EVERIFY : SV_OK;
     sv_report_free(report);
-    return rc;
+    return sv_outputs_end(&written, verdict);
 }
 
 int sv_cmd_verify(int argc, char **argv)

@@ -1,6 +1,8 @@
 /* results_h5.c: small HDF5 helpers for result files: 1-D and 2-D datasets of
  * doubles, bytes and strings, string attributes, and an atomic create/close
- * (the file is built under a temporary name and renamed into place). */
+ * (the file is built under a temporary name beside its target and renamed
+ * into place; sv_output.h decides the target, and refuses a device). */
+#include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +13,30 @@
 int sv_h5_create(sv_h5 *f, const char *path)
 {
     memset(f, 0, sizeof *f);
-    snprintf(f->path, sizeof f->path, "%s", path);
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp.%ld", path, (long)getpid());
+    f->file = -1;
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_resolve(path, 1, &f->out, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
+    /* the name mkstemp reserved beside the target, truncated by HDF5 */
+    int fd = sv_output_temp(&f->out, f->tmp, sizeof f->tmp, err, sizeof err);
+    if (fd < 0)
+        return sv_fail(SV_EBAD, "%s", err);
+    close(fd);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, in words */
     f->file = H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f->file < 0)
+    if (f->file < 0) {
+        unlink(f->tmp);
+        f->tmp[0] = '\0';
         return sv_fail(SV_EBAD, "%s: cannot create an HDF5 file there", path);
+    }
+    return SV_OK;
+}
+
+int sv_h5_check(const char *path)
+{
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_check(path, 1, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
     return SV_OK;
 }
 
@@ -31,7 +51,7 @@ static int dataset(sv_h5 *f, const char *name, hid_t type, int rank, const hsize
     H5Sclose(space);
     if (w < 0)
         f->failed = 1;
-    return w < 0 ? sv_fail(SV_EBAD, "%s: cannot write dataset %s", f->path, name) : SV_OK;
+    return w < 0 ? sv_fail(SV_EBAD, "could not write %s (dataset %s)", f->out.path, name) : SV_OK;
 }
 
 int sv_h5_doubles(sv_h5 *f, const char *name, const double *data, size_t rows, size_t cols)
@@ -73,22 +93,32 @@ int sv_h5_attr(sv_h5 *f, const char *name, const char *value)
     H5Tclose(t);
     if (w < 0)
         f->failed = 1;
-    return w < 0 ? sv_fail(SV_EBAD, "%s: cannot write attribute %s", f->path, name) : SV_OK;
+    return w < 0 ? sv_fail(SV_EBAD, "could not write %s (attribute %s)", f->out.path, name)
+                 : SV_OK;
 }
 
 int sv_h5_commit(sv_h5 *f)
 {
-    herr_t c = H5Fclose(f->file);
-    if (c < 0 || f->failed || rename(f->tmp, f->path) != 0) {
-        unlink(f->tmp);
-        return sv_fail(SV_EBAD, "%s: could not write the HDF5 file", f->path);
+    const int closed = H5Fclose(f->file) >= 0 && !f->failed;
+    f->file = -1;
+    if (closed && rename(f->tmp, f->out.target) == 0) {
+        f->tmp[0] = '\0';
+        return SV_OK;
     }
-    return SV_OK;
+    /* the library says no more than that it failed */
+    const char *why = closed ? strerror(errno)
+                             : "the HDF5 library could not finish it (disk full?)";
+    int rc = sv_fail(SV_EBAD, "could not write %s: %s", f->out.path, why);
+    sv_h5_abort(f);
+    return rc;
 }
 
 void sv_h5_abort(sv_h5 *f)
 {
-    if (f->file > 0)
+    if (f->file >= 0)
         H5Fclose(f->file);
-    unlink(f->tmp);
+    f->file = -1;
+    if (f->tmp[0])
+        unlink(f->tmp);
+    f->tmp[0] = '\0';
 }

@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include "sv_cases.h"
+#include "sv_output.h"
 #include "sv_registry.h"
 
 /* ---- error.c: one reporting path ------------------------------------------
@@ -386,27 +387,54 @@ void sv_report_text(const sv_report *r, FILE *out);
 int sv_report_json(const sv_report *r, const char *path);
 int sv_report_junit(const sv_report *r, const char *path);
 
-/* ---- atomic_file.c: nothing is written half --------------------------------- */
-typedef struct sv_atomic_file {
-    FILE *fp;
-    char *path, *tmp;
-} sv_atomic_file;
-/* Opens a temporary file beside path. */
+/* ---- atomic_file.c: nothing is written half, no device is replaced --------
+ * Text outputs through sv_output (sv_output.h): a regular file (or a link to
+ * one, which stays a link) is written to a temporary and renamed; a device or
+ * a FIFO is written in place. */
+typedef sv_output_file sv_atomic_file;
+/* Opens a temporary file beside path, or the device path names. */
 int sv_atomic_open(sv_atomic_file *f, const char *path);
-/* Flushes, syncs and renames into place; on error removes the temporary. */
+/* Flushes, syncs and renames into place; on error removes the temporary, and
+ * the message is "could not write PATH: why". */
 int sv_atomic_commit(sv_atomic_file *f);
 void sv_atomic_abort(sv_atomic_file *f);
-/* SV_OK if path can be written: a temporary is made beside it and removed.
- * Commands check their outputs so before long work, not after it. */
+/* SV_OK if path can be written: a temporary is made beside it and removed (a
+ * device is only asked for permission). Commands check their outputs so
+ * before long work, not after it. */
 int sv_atomic_check(const char *path);
+/* Where an interrupted run writes what it finished: PATH.partial, leaving an
+ * earlier PATH whole; a device or a FIFO has nothing to keep: PATH itself. */
+int sv_atomic_partial(const char *path, char *out, size_t len);
+/* The file written beside an HDF5 output: FILE.h5 -> FILE.EXT (ext ".md",
+ * ".vocab"); another name gets EXT appended. */
+void sv_output_beside(const char *h5_path, const char *ext, char *out, size_t len);
+/* An output flag's value into *slot: SV_EBAD, naming the command and the
+ * flag, when the flag was given before (*slot set) or the path is empty. */
+int sv_output_flag(const char *command, const char *flag, const char **slot, const char *value);
+/* After a command printed its verdict, every output is still attempted; a
+ * failure is noted (messages joined) and the next one written, so the disk
+ * filling up loses neither the verdict nor the other outputs. */
+typedef struct sv_outputs_status {
+    int rc;          /* the first write's error status, SV_OK if none */
+    char said[1024]; /* their messages, "could not write FILE: why; ..." */
+} sv_outputs_status;
+void sv_outputs_note(sv_outputs_status *s, int rc);
+/* The command's status: the verdict's when it is not SV_OK (a failed
+ * verification is never hidden behind a write error; the write errors are
+ * said on stderr here), else the write error's, with its message for main. */
+int sv_outputs_end(const sv_outputs_status *s, int verdict);
 
 /* ---- results_h5.c: HDF5 result files, written atomically ------------------------- */
 typedef struct sv_h5 {
     int64_t file; /* hid_t */
     int failed;
-    char path[1024], tmp[1100];
+    sv_output out;
+    char tmp[SV_OUTPUT_PATH + 16];
 } sv_h5;
+/* An HDF5 output must be a regular file (or a link to one, or new): a device
+ * or a FIFO is refused, by sv_h5_create and by sv_h5_check before the work. */
 int sv_h5_create(sv_h5 *f, const char *path);
+int sv_h5_check(const char *path);
 /* cols = 0: a 1-D dataset of `rows` values */
 int sv_h5_doubles(sv_h5 *f, const char *name, const double *data, size_t rows, size_t cols);
 int sv_h5_bytes(sv_h5 *f, const char *name, const signed char *data, size_t rows, size_t cols);
@@ -504,6 +532,15 @@ int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);
 int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
 
 /* ---- commands ------------------------------------------------------------------ */
+/* A command's flags as getopt_long takes them (in its cmd_*.c): `run` checks
+ * an experiment file's keys against them before it runs anything. */
+struct option;
+typedef struct sv_command_flags {
+    const char *optstring; /* starts with ':' */
+    const struct option *options;
+} sv_command_flags;
+extern const sv_command_flags sv_verify_flags, sv_sweep_flags, sv_bench_flags,
+    sv_compare_flags, sv_mutants_flags, sv_calibrate_flags, sv_list_flags;
 int sv_cmd_list(int argc, char **argv);
 int sv_cmd_verify(int argc, char **argv);
 int sv_cmd_calibrate(int argc, char **argv);

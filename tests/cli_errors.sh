@@ -165,6 +165,38 @@ expect 2 "$dir/mutants-out/mutants-smoke.md: cannot write there: it is a folder"
 expect 2 "$dir/file/b.h5: cannot write there: Not a directory" bench --out "$dir/file/b.h5"
 expect 2 "$dir/folder: cannot write there: it is a folder" bench --out "$dir/folder"
 
+# ---- output flags (issue 23): one file named twice (however spelt), an empty
+# path, a flag given twice: exit 2 before any work (1e9 draws would take hours)
+mkdir -p "$dir/sub"
+: >"$dir/same.json"
+ln -sf same.json "$dir/same-link.json"
+rm -f "$dir/new.json" "$dir/new2.json"
+big=(verify --case zipf:V=50,K=2 --draws 1000000000)
+expect 2 "verify: --json $dir/same.json and --junit $dir/same.json are the same file" \
+  "${big[@]}" --json "$dir/same.json" --junit "$dir/same.json"
+expect 2 "are the same file" "${big[@]}" --json "$dir/same-link.json" --junit "$dir/./same.json"
+expect 2 "are the same file" "${big[@]}" --json "$dir/sub/../new.json" --junit "$dir/new.json"
+expect 2 "are the same file" "${big[@]}" --json "$dir//new2.json" --junit "$dir/new2.json"
+[ ! -s "$dir/same.json" ] && [ ! -e "$dir/new.json" ] && [ -L "$dir/same-link.json" ] ||
+  { echo "FAIL: a refused run wrote a report"; failures=$((failures + 1)); }
+expect 2 "verify: --json: the path is empty" "${big[@]}" --json ''
+expect 2 "verify: --junit: the path is empty" "${big[@]}" --junit ''
+expect 2 "verify: --json given twice ('$dir/a.json', then '$dir/b.json')" \
+  "${big[@]}" --json "$dir/a.json" --json "$dir/b.json"
+expect 2 "verify: --junit given twice" "${big[@]}" --junit "$dir/a.xml" --junit "$dir/a.xml"
+expect 2 "sweep: --out: the path is empty" sweep --case logits:V=50,K=2 --draws 1000 --out ''
+expect 2 "sweep: --out given twice" sweep --case logits:V=50,K=2 --out "$dir/s1" --out "$dir/s2"
+expect 2 "bench: --out: the path is empty" bench --out ''
+expect 2 "bench: --out given twice" bench --out "$dir/b1.h5" --out "$dir/b2.h5"
+expect 2 "mutants: --out: the path is empty" mutants --suite smoke --out ''
+expect 2 "mutants: --out given twice" mutants --suite smoke --out "$dir/m1" --out "$dir/m2"
+expect 2 "compare: --plot: the path is empty" compare a.h5 b.h5 --plot ''
+expect 2 "compare: --plot given twice" compare a.h5 b.h5 --plot "$dir/p1" --plot "$dir/p2"
+expect 2 "record ngram: --out: the path is empty" record ngram --corpus "$dir/file" --out ''
+expect 2 "record ngram: --out given twice" record ngram --corpus "$dir/file" --out a.h5 --out b.h5
+[ ! -e "$dir/s1" ] && [ ! -e "$dir/m1" ] && [ ! -e "$dir/p1" ] && [ ! -e a.h5 ] ||
+  { echo "FAIL: a refused output flag left a folder or a file"; failures=$((failures + 1)); }
+
 # ---- environment: a CUDA sampler without a usable GPU says why (exit 3)
 out=$("$sv" verify --sampler cuda_fused --case binary --draws 1000 2>&1)
 rc=$?

@@ -25,7 +25,7 @@ args=(--corpus "$corpus" --V 64 --K 3 --steps 24 --order 3 --draft-order 2
 out=$("$sv" record ngram "${args[@]}" --out a.h5 2>&1) || fail "record: exit $? ($out)"
 echo "$out"
 echo "$out" | grep -q "alpha at T=1 by position" || fail "no alpha line"
-[ -f a.h5 ] && [ ! -e a.h5.tmp ] || fail "a.h5 missing or a.h5.tmp left"
+[ -f a.h5 ] && ! compgen -G "a.h5.tmp*" >/dev/null || fail "a.h5 missing or a.h5.tmp.* left"
 [ "$(wc -l <a.vocab)" = 64 ] || fail "a.vocab has $(wc -l <a.vocab) lines, not 64"
 [ "$(sed -n 1p a.vocab)" = "<unk>" ] && [ "$(sed -n 2p a.vocab)" = "</s>" ] ||
   fail "a.vocab does not start with <unk>, </s>"
@@ -61,7 +61,8 @@ expect2() { # expect2 PATTERN ARGS...: exit 2 and PATTERN in the message
   rc=$?
   [ "$rc" = 2 ] || fail "$* : exit $rc, expected 2 ($msg)"
   echo "$msg" | grep -q -- "$pattern" || fail "$* : message '$msg' lacks '$pattern'"
-  [ ! -e bad.h5 ] && [ ! -e bad.h5.tmp ] && [ ! -e bad.vocab ] || fail "$* : left a file"
+  [ ! -e bad.h5 ] && ! compgen -G "bad.h5.tmp*" >/dev/null && [ ! -e bad.vocab ] ||
+    fail "$* : left a file"
 }
 expect2 "no-such-file.txt: No such file or directory" record ngram --corpus no-such-file.txt
 mkdir -p unreadable && chmod 000 unreadable

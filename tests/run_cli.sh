@@ -92,6 +92,54 @@ out=$("$sv" run usage.ini 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q "unknown option '--flavour'" <<<"$out" && ! grep -q "== run b" <<<"$out" \
   || fail "a run with bad usage: exit $rc ($out)"
 
+# issue 23: every run's flags are checked with the command's own table before
+# anything runs, --dry-run included: the bad flag of the second run stops the
+# first from running, naming FILE:LINE and the flag
+printf '[run a]\ncommand = list\n[run b]\ncommand = verify\ndraws = 5\nflavour = 3\n' >flag.ini
+for dry in "" --dry-run; do
+  out=$("$sv" run flag.ini $dry 2>&1); rc=$?
+  [ $rc -eq 2 ] && grep -qF "flag.ini:6: [run b]: verify: unknown option '--flavour'" <<<"$out" &&
+    ! grep -q "== run" <<<"$out" || fail "a bad flag in the second run ($dry): exit $rc ($out)"
+done
+printf '[run a]\ncommand = verify\nno-rerun = yes\n' >value.ini
+bad value "value.ini:3: [run a]: verify: --no-rerun takes no value"
+printf '[run a]\ncommand = verify\njson =\n' >novalue.ini
+bad novalue "novalue.ini:3: [run a]: verify: --json needs a value"
+printf '[run a]\ncommand = compare\nargs = a.h5 b.h5 --plot /tmp/x\n' >argsflag.ini
+bad argsflag "argsflag.ini:3: [run a]: args = a.h5 b.h5 --plot /tmp/x: '--plot' is a flag"
+# outputs stay inside --out-root: no '..', no absolute path (an abbreviated
+# key is its flag), and an empty --out-root is no root at all
+printf '[run a]\ncommand = verify\ncase = binary\njson = a/../../escaped.json\n' >dotdot.ini
+bad dotdot "dotdot.ini:4: [run a]: json = a/../../escaped.json: a '..'"
+printf '[run a]\ncommand = mutants\nsuite = smoke\nvariants = resample_from_p\nout = %s/abs\n' \
+  "$PWD" >absolute.ini
+bad absolute "absolute.ini:5: [run a]: out = $PWD/abs: an absolute path"
+printf '[run a]\ncommand = verify\ncase = binary\ndraws = 100\nju = %s/x.xml\n' "$PWD" >abbrev.ini
+bad abbrev "abbrev.ini:5: [run a]: junit = $PWD/x.xml: an absolute path"
+printf '[run a]\ncommand = verify\ncase = binary\ndraws = 100\njson = r.json\n' >root.ini
+out=$("$sv" run root.ini --out-root '' --dry-run 2>&1); rc=$? # a regression writes nothing
+[ $rc -eq 2 ] && grep -q "run: --out-root: the path is empty" <<<"$out" && [ ! -e /r.json ] ||
+  fail "--out-root '': exit $rc ($out)"
+out=$("$sv" run root.ini --out-root r1 --out-root r2 --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "run: --out-root given twice ('r1', then 'r2')" <<<"$out" ||
+  fail "--out-root twice: exit $rc ($out)"
+[ ! -e escaped.json ] && [ ! -e ../escaped.json ] || fail "an output escaped --out-root"
+# files read are relative to the experiment file's folder, not the working one
+mkdir -p exp/recordings
+cp "$src/distributions/recordings/ngram-fortunes.h5" exp/recordings/fortunes.h5
+printf '[run a]\ncommand = verify\nrecorded = recordings/fortunes.h5\nsteps = 0\ndraws = 2000\n' \
+  >exp/rel.ini
+printf '[run a]\ncommand = verify\ncase = %s\ndraws = 2000\n' \
+  "recorded:file=recordings/fortunes.h5,step=0" >exp/relcase.ini
+for f in rel relcase; do
+  out=$("$sv" run "exp/$f.ini" 2>&1) || fail "$f.ini run from another folder: exit $? ($out)"
+  grep -q "exp/recordings/fortunes.h5" <<<"$out" || fail "$f.ini: the input not under exp/: $out"
+done
+out=$(cd / && "$sv" run "$src/experiments/acceptance-vs-temperature.ini" --only ngram-fortunes-T \
+  --dry-run 2>&1) || fail "acceptance-vs-temperature.ini from /: exit $?"
+rec=$(grep -o -- "--recorded [^ ]*" <<<"$out" | cut -d' ' -f2)
+[ -f "$rec" ] || fail "acceptance-vs-temperature.ini names a recording that is not there: '$rec'"
+
 for f in "$src"/experiments/*.ini; do
   "$sv" run "$f" --dry-run >/dev/null 2>&1 || fail "$f does not parse"
 done
