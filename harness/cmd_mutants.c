@@ -434,8 +434,6 @@ int sv_cmd_mutants(int argc, char **argv)
         rc = sv_fail(SV_EBAD, "mutants: unexpected argument '%s'", argv[optind]);
     if (rc != SV_OK)
         return rc;
-    if (!out_dir)
-        out_dir = "results";
     const sv_suite *suite = sv_suite_find(suite_name);
     if (!suite)
         return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
