@@ -69,6 +69,24 @@ static int collect(const sv_report *r, double **pv, size_t *n, size_t *cap)
     return SV_OK;
 }
 
+/* "95% CI [lo, hi]" of x of n, its ends as %.5f when fixed, else %.4g;
+ * when GSL cannot give it, says so there and keeps the first error in why. */
+static void interval_text(uint64_t x, uint64_t n, int fixed, char *out, size_t len, char *why,
+                          size_t why_len)
+{
+    double lo, hi;
+    if (sv_binomial_interval(x, n, 0.95, &lo, &hi) != SV_OK) {
+        snprintf(out, len, "95%% CI not computed, see below");
+        if (!why[0])
+            snprintf(why, why_len, "%s", sv_error_message());
+        return;
+    }
+    if (fixed)
+        snprintf(out, len, "95%% CI [%.5f, %.5f]", lo, hi);
+    else
+        snprintf(out, len, "95%% CI [%.4g, %.4g]", lo, hi);
+}
+
 int sv_cmd_calibrate(int argc, char **argv)
 {
     enum { O_SAMPLER = 1000, O_PLUGIN, O_RUNS, O_SUITE, O_SEED, O_ALPHA, O_BATCH, O_THREADS };
@@ -203,9 +221,9 @@ int sv_cmd_calibrate(int argc, char **argv)
         small += pv[i] < 1e-3;
     sv_gof bins = sv_chi2_uniform_bins(pv, n, 10, counts);
     sv_gof ks = sv_ks_uniform(pv, n);
-    double fa_lo, fa_hi, sm_lo, sm_hi;
-    sv_binomial_interval(failed_runs, runs, 0.95, &fa_lo, &fa_hi);
-    sv_binomial_interval(small, n, 0.95, &sm_lo, &sm_hi);
+    char sm_ci[160], fa_ci[160], ci_error[1024] = "";
+    interval_text(small, n, 1, sm_ci, sizeof sm_ci, ci_error, sizeof ci_error);
+    interval_text(failed_runs, runs, 0, fa_ci, sizeof fa_ci, ci_error, sizeof ci_error);
     int uniform = ks.p >= 1e-3 && bins.p >= 1e-3;
 
     printf("specverify %s calibrate: sampler %s, suite %s, %llu runs from seed %llu\n",
@@ -218,15 +236,16 @@ int sv_cmd_calibrate(int argc, char **argv)
     for (int b = 0; b < 10; b++)
         printf(" %llu", (unsigned long long)counts[b]);
     printf("\n\n");
-    printf("p < 1e-3: %llu of %zu p-values = %.5f (stated 0.001; 95%% CI [%.5f, %.5f])\n",
-           (unsigned long long)small, n, n ? (double)small / n : 0.0, sm_lo, sm_hi);
+    printf("p < 1e-3: %llu of %zu p-values = %.5f (stated 0.001; %s)\n",
+           (unsigned long long)small, n, n ? (double)small / n : 0.0, sm_ci);
     printf("false alarms: %llu of %llu runs failed = %.4g (stated %g per run, each p-value "
-           "at %.2g; 95%% CI [%.4g, %.4g])\n", (unsigned long long)failed_runs,
-           (unsigned long long)runs, (double)failed_runs / (double)runs, alpha, split, fa_lo,
-           fa_hi);
+           "at %.2g; %s)\n", (unsigned long long)failed_runs, (unsigned long long)runs,
+           (double)failed_runs / (double)runs, alpha, split, fa_ci);
     printf("\n%s%s: p-values %s uniform at the 1e-3 level\n", interrupted ? "PARTIAL, " : "",
            uniform ? "CALIBRATED" : "NOT CALIBRATED", uniform ? "are" : "are not");
     free(pv);
+    if (ci_error[0]) /* everything else is printed; the report lacks an interval */
+        return sv_fail(SV_EENV, "calibrate: %s", ci_error);
     if (interrupted) {
         fprintf(stderr, "specverify: interrupted by %s after %llu of %llu runs; partial "
                 "results above\n", sv_signal_name(interrupted), (unsigned long long)finished,

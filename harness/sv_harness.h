@@ -31,6 +31,14 @@ static inline int sv_fail_status(int status, int set_error)
 }
 #define sv_fail(status, ...) sv_fail_status((status), sv_set_error(__VA_ARGS__))
 const char *sv_error_message(void);
+/* GSL's errors are recorded on the thread that raised them, never an abort
+ * (GSL's default): its handler is installed before main (and again by main,
+ * at once). Code that calls GSL clears, calls, then takes: the take returns
+ * 0, or the first error's gsl_errno with its words (file, line, reason) in
+ * out, and clears it. */
+void sv_gsl_errors_install(void);
+void sv_gsl_error_clear(void);
+int sv_gsl_error_take(char *out, size_t len);
 
 /* ---- philox_gsl.c: a GSL generator over addressed Philox numbers ----------- */
 extern const gsl_rng_type *sv_gsl_rng_philox;
@@ -165,8 +173,10 @@ double sv_kolmogorov_q(double t);
 sv_gof sv_ks_uniform(double *values, size_t n);
 /* Chi-square of values in `bins` equal bins of [0, 1] (NIST SP 800-22 uses 10). */
 sv_gof sv_chi2_uniform_bins(const double *values, size_t n, int32_t bins, uint64_t *counts);
-/* Clopper-Pearson interval for a binomial proportion x / n. */
-void sv_binomial_interval(uint64_t x, uint64_t n, double confidence, double *lo, double *hi);
+/* Clopper-Pearson interval for a binomial proportion x / n ([0, 1] for n =
+ * 0). SV_OK, or SV_EENV naming the count when GSL cannot give the beta CDF
+ * there (counts in the millions on both sides), SV_EBAD for x > n. */
+int sv_binomial_interval(uint64_t x, uint64_t n, double confidence, double *lo, double *hi);
 
 /* ---- verdict.c: one family-wise rate, Bonferroni-split ---------------------- */
 typedef enum sv_verdict {
