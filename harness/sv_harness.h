@@ -455,6 +455,15 @@ int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max,
 /* open: the range excludes its ends */
 int sv_parse_double(const char *flag, const char *text, double min, double max, int open,
                     double *out);
+/* Splits the comma list text into at most max items; errors name the flag. */
+#define SV_LIST_ITEM 256
+int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
+
+/* ---- sampler_args.c: the sampler a command runs, and its input ------------- */
+/* The sampler named, or with name NULL the one sampler the loaded plugins
+ * brought (ref when they brought none); SV_EBAD naming the command when the
+ * name is unknown or the plugins brought several. */
+int sv_sampler_choose(const char *command, const char *name, const sv_sampler **out);
 /* "probs", "logits-f32" or "logits-bf16" -> an sv_input; SV_EBAD naming the flag. */
 int sv_parse_input(const char *flag, const char *text, int32_t *input);
 /* The sv_input of a name, or -1. */
@@ -464,9 +473,6 @@ const char *sv_input_name(int32_t input);
 /* SV_EBAD, naming the command and the modes the sampler takes, unless the
  * sampler takes input (an sv_input). */
 int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);
-/* Splits the comma list text into at most max items; errors name the flag. */
-#define SV_LIST_ITEM 256
-int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
 
 /* ---- commands ------------------------------------------------------------------ */
 int sv_cmd_list(int argc, char **argv);

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # cli_errors.sh: exit codes and messages of the command line.
-# usage: cli_errors.sh SPECVERIFY SCRATCH_DIR EXAMPLE_PLUGIN BAD_VERSION_PLUGIN
+# usage: cli_errors.sh SPECVERIFY SCRATCH_DIR EXAMPLE_PLUGIN BAD_VERSION_PLUGIN SEEDLESS_PLUGIN
 set -u
 sv=$1
 dir=$2
 plugin=$3
 bad_plugin=$4
+seedless=$5
 mkdir -p "$dir"
 failures=0
 total=0
@@ -101,6 +102,14 @@ expect 2 "--runs: 1 is out of range [2, 1000000]" calibrate --runs 1
 expect 2 "--alpha: 2 is outside (0, 1)" calibrate --alpha 2
 expect 2 "calibrate: unknown sampler 'nope'" calibrate --sampler nope
 expect 2 "calibrate: unknown suite 'nope'" calibrate --suite nope
+# issue 23: a sampler on a fixed seed is named as such, not "NOT CALIBRATED";
+# --plugin without --sampler calibrates the plugin's one sampler, as verify does
+expect 1 "identical p-values in 3 runs: the sampler's randomness ignores the seed" \
+  calibrate --plugin "$seedless" --sampler seedless --runs 3 --threads 2
+expect 1 "calibrate: sampler seedless, suite smoke" calibrate --plugin "$seedless" --runs 2 \
+  --threads 2
+expect 2 "calibrate: the plugins offer 2 samplers; choose one with --sampler" \
+  calibrate --plugin "$plugin" --plugin "$seedless" --runs 2
 expect 2 "mutants: unknown option '--bogus'" mutants --bogus
 expect 2 "mutants: unknown suite 'nope'" mutants --suite nope
 expect 2 "--alpha: 0 is outside (0, 1)" mutants --alpha 0
