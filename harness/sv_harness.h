@@ -10,6 +10,7 @@
 #include <gsl/gsl_rng.h>
 #include "sv_cases.h"
 #include "sv_registry.h"
+#include "sv_syntax.h"
 
 /* ---- error.c: one reporting path ------------------------------------------
  * Functions that can fail return a status; the message is kept per thread.
