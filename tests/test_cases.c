@@ -53,7 +53,8 @@ static void audit_keys(void)
             sv_case_free(c);
         }
     }
-    CHECK(spec_fails_with("markov:V=64,support=65", "support=65 is out of range [0, 64] with V=64"));
+    CHECK(spec_fails_with("markov:V=64,support=65",
+                          "support=65 is out of range [0, 64] with V=64"));
     CHECK(spec_fails_with("logits:T2=-0.5", "T2=-0.5 is out of range [0, 100] or -1"));
     CHECK(spec_fails_with("logits:V=100,topk=101", "topk=101 is out of range [0, 100]"));
     CHECK(spec_fails_with("tail:V=20,head=20", "head=20 is out of range [1, 19] with V=20"));
