@@ -67,11 +67,12 @@ static int parse_steps(const char *text, int64_t steps, size_t max, int64_t **ou
                            "steps)", text, (long long)steps);
         if (range[0] != floor(range[0]) || range[1] != floor(range[1]))
             return sv_fail(SV_EBAD, "--steps '%s' is not FROM:TO (two whole numbers)", text);
+        const double count = range[1] - range[0] + 1.0; /* exact: both below 2^53 */
+        if (count > (double)max)
+            return sv_fail(SV_EBAD, "--steps %s: %.0f steps; at most %zu per run", text, count,
+                           max);
         const int64_t from = (int64_t)range[0], to = (int64_t)range[1];
-        if ((uint64_t)(to - from + 1) > max)
-            return sv_fail(SV_EBAD, "--steps %s: %lld steps; at most %zu per run", text,
-                           (long long)(to - from + 1), max);
-        *out = malloc((size_t)(to - from + 1) * sizeof **out);
+        *out = malloc((size_t)count * sizeof **out);
         if (!*out)
             return sv_fail(SV_EENV, "out of memory");
         for (int64_t s = from; s <= to; s++)
