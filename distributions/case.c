@@ -81,9 +81,10 @@ int sv_case_use_logits(sv_case *c, int32_t input, char *err, size_t errlen)
             ((float *)c->input_logits)[j] = f;
             rounded[j] = f;
         }
-        if (!isfinite(rounded[j])) {
-            snprintf(err, errlen, "case %s, logits row %zu, token %zu: %g is not finite as %s",
-                     c->name, j / V + 1, j % V, c->logits[j], bf16 ? "bfloat16" : "float");
+        if (isnan(rounded[j]) || rounded[j] == INFINITY) { /* -inf: a masked token, p = 0 */
+            snprintf(err, errlen, "case %s, logits row %zu, token %zu: %g is %s as %s", c->name,
+                     j / V + 1, j % V, c->logits[j], isnan(rounded[j]) ? "NaN" : "+inf",
+                     bf16 ? "bfloat16" : "float");
             free(rounded);
             return -1;
         }

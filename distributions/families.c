@@ -18,7 +18,8 @@ enum { V_, K_, SEED_ }; /* every family's first three values */
 
 /* top-k and top-p of the logits families: values 7 and 8 */
 #define CUTS                                                                      \
-    {"topk", 0, 0, SV_MAX_V, 1, "keep the k most likely tokens, target and drafter (0: all)"}, \
+    {"topk", 0, 0, SV_MAX_V, SV_WHOLE | SV_UPTO_V,                                \
+     "keep the k most likely tokens, target and drafter (0: all)"},               \
     {"topp", 1, 0.001, 1, 0, "keep the most likely tokens of mass >= topp, both (1: all)"}
 
 static gsl_rng *position_rng(const double *v, int32_t k)
@@ -163,7 +164,7 @@ static void onehot_build(sv_case *c, const double *v)
 /* values: 3 head, 4 tailmass; the drafter is half uniform, half the target */
 static void tail_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double *w)
 {
-    const int32_t V = c->V, head = (int32_t)v[3] < V ? (int32_t)v[3] : V - 1;
+    const int32_t V = c->V, head = (int32_t)v[3]; /* below V: spec.c */
     double head_sum = 0.0, tail_sum = 0.0;
     for (int32_t i = 0; i < V; i++) {
         w[i] = i < head ? exp(gsl_ran_gaussian(r, 1.0)) : gsl_ran_exponential(r, 1.0);
@@ -282,28 +283,28 @@ static const sv_family families[] = {
      {COMMON(1000, 5), {"sigma", 2, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 1, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 1, 0, 100, 0, "temperature of target and drafter (0: greedy)"},
-      {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"},
+      {"T2", -1, 0, 100, SV_OR_MINUS_ONE, "drafter temperature if not T (-1: same as T)"},
       CUTS},
      logits_build},
     {"peaked", "near-one-hot target (random logits at T = 0.05), drafter at T2 = 1",
      {COMMON(1000, 5), {"sigma", 1, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 0.5, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 0.05, 0, 100, 0, "target temperature"},
-      {"T2", 1, -1, 100, 0, "drafter temperature"},
+      {"T2", 1, 0, 100, SV_OR_MINUS_ONE, "drafter temperature (-1: same as T)"},
       CUTS},
      logits_build},
     {"greedy", "greedy target (temperature 0: one-hot at the argmax), sampled drafter",
      {COMMON(1000, 5), {"sigma", 1, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 0.5, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 0, 0, 0, 0, "target temperature (greedy)"},
-      {"T2", 0.5, -1, 100, 0, "drafter temperature"},
+      {"T2", 0.5, 0, 100, SV_OR_MINUS_ONE, "drafter temperature (-1: same as T)"},
       CUTS},
      logits_build},
     {"onehot", "one-hot drafter: drafts drawn from q, the sampler gets no draft probs",
      {COMMON(1000, 5), {"sigma", 2, 0, 20, 0, "spread of the Gaussian logits"},
       {"noise", 1, 0, 20, 0, "spread of the drafter's logit noise"},
       {"T", 0.3, 0, 100, 0, "temperature of target and drafter"},
-      {"T2", -1, -1, 100, 0, "drafter temperature if not T (-1: same as T)"},
+      {"T2", -1, 0, 100, SV_OR_MINUS_ONE, "drafter temperature if not T (-1: same as T)"},
       CUTS},
      onehot_build},
     {"binary", "two tokens: target (p, 1 - p) and drafter (q, 1 - q) at every position",
@@ -321,10 +322,13 @@ static const sv_family families[] = {
       {"eps", 0.5, 0, 20, 0, "spread of the drafter's logit perturbation"},
       {"T", 1, 0.01, 100, 0, "temperature of both chains"},
       {"streams", 1024, 1, 1048576, 1, "independent streams the draws are spread over"},
-      {"support", 0, 0, 4096, 1, "target transitions kept per state, the rest p = 0 (0: all)"}},
+      {"support", 0, 0, 4096, SV_WHOLE | SV_UPTO_V,
+       "target transitions kept per state, the rest p = 0 (0: all)"}},
      markov_build},
     {"tail", "a head of H tokens; the rest share tailmass, most tokens below p = 1e-7",
-     {COMMON(32000, 3), {"head", 50, 1, SV_MAX_V, 1, "tokens in the head"},
+     {COMMON(32000, 3),
+      {"head", 50, 1, SV_MAX_V, SV_WHOLE | SV_BELOW_V,
+       "tokens in the head (the default at most V - 1)"},
       {"tailmass", 1e-3, 0, 0.5, 0, "mass shared by the tail"}},
      tail_build},
 };

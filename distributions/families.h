@@ -6,10 +6,18 @@
 
 #define SV_FAMILY_MAX_PARAMS 10
 
+/* What a key takes besides a number in [min, max] (sv_family_param.flags). */
+enum {
+    SV_WHOLE = 1,        /* a whole number */
+    SV_OR_MINUS_ONE = 2, /* -1 too, outside [min, max] (T2: the same as T) */
+    SV_UPTO_V = 4,       /* at most V */
+    SV_BELOW_V = 8       /* at most V - 1 */
+};
+
 typedef struct sv_family_param {
     const char *key;
     double def, min, max;
-    int integer;       /* 1: must be a whole number */
+    int flags;         /* SV_WHOLE, ... */
     const char *help;
 } sv_family_param;
 

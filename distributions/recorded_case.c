@@ -1,13 +1,13 @@
 /* recorded_case.c: one step of a recording as a case: its logits through the
  * sampling pipeline (temperature, top-k, top-p), the same for target and
  * draft unless a mismatch is asked for on purpose. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sv_cases.h"
 #include "sv_recorded.h"
+#include "sv_syntax.h"
 
 typedef struct recorded_spec {
     char file[1024], group[256];
@@ -20,13 +20,14 @@ typedef struct recorded_spec {
 static int number(const char *key, const char *text, double min, double max, int whole,
                   double *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !isfinite(v) || (whole && v != floor(v)) ||
-        v < min || v > max) {
-        snprintf(err, errlen, "case recorded: %s=%s must be a %s in [%g, %g]", key, text,
-                 whole ? "whole number" : "number", min, max);
+    double v = 0.0;
+    const int read = sv_number_read(text, &v);
+    if (read != SV_NUMBER_OK || (whole && v != floor(v)) || v < min || v > max) {
+        snprintf(err, errlen, "case recorded: %s=%s %s a %s in [%s, %s]", key, text,
+                 read == SV_NUMBER_HUGE || read == SV_NUMBER_TINY ? "is out of range: need"
+                                                                  : "must be",
+                 whole ? "whole number" : "number", sv_number_show(min).s,
+                 sv_number_show(max).s);
         return -1;
     }
     *out = v;
@@ -49,9 +50,15 @@ static int parse(const char *spec, recorded_spec *r, char *err, size_t errlen)
                  sizeof buf - 1);
         return -1;
     }
-    char *save = NULL;
+    char *cursor = buf;
     double v = 0.0;
-    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    int position = 0;
+    for (char *item = sv_list_next(&cursor); item; item = sv_list_next(&cursor)) {
+        position++;
+        if (!*item) { /* ",," or a comma first or last */
+            snprintf(err, errlen, "case recorded: '%s': item %d is empty", spec + 9, position);
+            return -1;
+        }
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !eq[1]) {
             snprintf(err, errlen, "case recorded: '%s' is not key=value", item);

@@ -1,31 +1,77 @@
 /* spec.c: case specs, "family[:key=value,...]", into cases. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "families.h"
+#include "sv_syntax.h"
+
+/* The bound V puts on a key, or infinity. */
+static double v_bound(const sv_family_param *fp, double V)
+{
+    return fp->flags & SV_UPTO_V ? V : fp->flags & SV_BELOW_V ? V - 1 : HUGE_VAL;
+}
+
+/* "[min, max]" and what else the key takes: -1, or a bound by V. */
+static void range_text(const sv_family_param *fp, double V, char *out, size_t len)
+{
+    const double bound = v_bound(fp, V);
+    snprintf(out, len, "[%s, %s]%s", sv_number_show(fp->min).s,
+             sv_number_show(bound < fp->max ? bound : fp->max).s,
+             fp->flags & SV_OR_MINUS_ONE ? " or -1" : "");
+}
 
 static int parse_value(const sv_family *f, const sv_family_param *fp, const char *text,
                        double *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    double v = 0.0;
+    const int read = sv_number_read(text, &v);
+    char range[96];
+    range_text(fp, HUGE_VAL, range, sizeof range);
+    if (read == SV_NUMBER_SYNTAX) {
         snprintf(err, errlen, "case %s: %s='%s' is not a number", f->name, fp->key, text);
         return -1;
     }
-    if (fp->integer && v != floor(v)) {
+    if (read == SV_NUMBER_TINY) {
+        snprintf(err, errlen, "case %s: %s=%s is out of range: nearer 0 than a double holds",
+                 f->name, fp->key, text);
+        return -1;
+    }
+    if (read == SV_NUMBER_OK && (fp->flags & SV_WHOLE) && v != floor(v)) {
         snprintf(err, errlen, "case %s: %s=%s must be a whole number", f->name, fp->key, text);
         return -1;
     }
-    if (v < fp->min || v > fp->max) {
-        snprintf(err, errlen, "case %s: %s=%s is out of range [%g, %g] (%s)", f->name, fp->key,
-                 text, fp->min, fp->max, fp->help);
+    const int minus_one = (fp->flags & SV_OR_MINUS_ONE) && v == -1.0;
+    if (read == SV_NUMBER_HUGE || ((v < fp->min || v > fp->max) && !minus_one)) {
+        snprintf(err, errlen, "case %s: %s=%s is out of range %s (%s)", f->name, fp->key, text,
+                 range, fp->help);
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+/* Keys bounded by V (known only once every key is read): a value given
+ * beyond the bound is refused; a default beyond it is cut to it. */
+static int check_v_bounds(const sv_family *f, double *values, const int *given, char *err,
+                          size_t errlen)
+{
+    for (size_t j = 0; j < sv_family_param_count(f); j++) {
+        const sv_family_param *fp = &f->params[j];
+        const double bound = v_bound(fp, values[0]);
+        if (values[j] <= bound)
+            continue;
+        if (!given[j]) {
+            values[j] = bound;
+            continue;
+        }
+        char range[96];
+        range_text(fp, values[0], range, sizeof range);
+        snprintf(err, errlen, "case %s: %s=%s is out of range %s with V=%s (%s)", f->name,
+                 fp->key, sv_number_show(values[j]).s, range, sv_number_show(values[0]).s,
+                 fp->help);
+        return -1;
+    }
     return 0;
 }
 
@@ -55,8 +101,14 @@ static int parse_params(const sv_family *f, const char *text, double *values, in
         snprintf(err, errlen, "case %s: parameter list too long", f->name);
         return -1;
     }
-    char *save = NULL;
-    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    char *cursor = buf;
+    int position = 0;
+    for (char *item = sv_list_next(&cursor); item; item = sv_list_next(&cursor)) {
+        position++;
+        if (!*item) { /* "V=10,,K=2", or a comma first or last */
+            snprintf(err, errlen, "case %s: '%s': item %d is empty", f->name, text, position);
+            return -1;
+        }
         char *eq = strchr(item, '=');
         if (!eq || eq == item || eq[1] == '\0') {
             snprintf(err, errlen, "case %s: '%s' is not key=value", f->name, item);
@@ -128,6 +180,8 @@ int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen)
     for (size_t j = 0; j < sv_family_param_count(f); j++)
         values[j] = f->params[j].def;
     if (colon && colon[1] && parse_params(f, colon + 1, values, given, err, errlen) != 0)
+        return -1;
+    if (check_v_bounds(f, values, given, err, errlen) != 0)
         return -1;
 
     double cells = (values[1] + 1.0) * values[0];

@@ -5,7 +5,9 @@
  *
  *   target_logits  [N][K+1][V]  float32 or float16, or uint16 holding
  *                               bfloat16 bits (attribute encoding="bfloat16")
- *   draft_logits   [N][K][V]    the same types
+ *   draft_logits   [N][K][V]    the same types; -inf marks a masked token
+ *                               (p = 0), NaN and +inf are refused, and so is
+ *                               a row of nothing but -inf
  *     (or target_probs / draft_probs: probabilities instead of logits;
  *      every row finite, >= 0, summing to 1 within SV_RECORDED_SUM_TOL)
  *   draft_tokens   [N][K]  int32, optional: the drafts the drafter made
@@ -64,9 +66,10 @@ const char *sv_recorded_dtype(const sv_recorded *r); /* "float32", "float16", "b
 /* Reads step i as doubles: target [K+1][V] and draft [K][V] (logits, or
  * log-probabilities when the file holds probabilities: log 0 = -inf), and the
  * recorded drafts [K] when `drafts` is not NULL and the file has them.
- * Validates what it read: finite logits; probabilities >= 0, summing to 1,
- * drafts in [0, V). Returns 0, or -1 with a message naming the file, dataset,
- * index and value. */
+ * Validates what it read: logits numbers or -inf (a masked token), not a
+ * whole row of -inf; probabilities finite, >= 0, summing to 1; drafts in
+ * [0, V). Returns 0, or -1 with a message naming the file, dataset, index
+ * and value. */
 int sv_recorded_read_step(sv_recorded *r, int64_t i, double *target, double *draft,
                           int32_t *drafts, char *err, size_t errlen);
 

@@ -1,5 +1,7 @@
-/* args.c: numbers from the command line, with errors that name the flag. */
+/* args.c: numbers and comma lists from the command line, in the one syntax
+ * of sv_syntax.h, with errors that name the flag. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,19 +9,25 @@
 
 int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end); /* accepts 1e6 as well as 1000000 */
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) || v != floor(v))
+    double v = 0.0;
+    const int read = sv_number_read(text, &v); /* 1e6 as well as 1000000 */
+    if (read == SV_NUMBER_SYNTAX)
         return sv_fail(SV_EBAD, "%s: '%s' is not a whole number", flag, text);
-    if (v < (double)min || v > (double)max)
+    if (read == SV_NUMBER_TINY)
+        return sv_fail(SV_EBAD, "%s: %s is out of range: nearer 0 than a double holds (%g)",
+                       flag, text, DBL_MIN);
+    if (read == SV_NUMBER_HUGE || v < (double)min || v > (double)max)
         return sv_fail(SV_EBAD, "%s: %s is out of range [%llu, %llu]", flag, text,
                        (unsigned long long)min, (unsigned long long)max);
-    if (v >= 9007199254740992.0) { /* beyond 2^53 parse exactly */
+    if (v != floor(v))
+        return sv_fail(SV_EBAD, "%s: '%s' is not a whole number", flag, text);
+    if (v >= 9007199254740992.0) { /* beyond 2^53 a double is not exact: the digits are */
+        char *end;
         errno = 0;
         unsigned long long u = strtoull(text, &end, 10);
-        if (*end != '\0' || errno == ERANGE)
-            return sv_fail(SV_EBAD, "%s: '%s' is not a whole number", flag, text);
+        if (*end != '\0' || errno == ERANGE || u < min || u > max)
+            return sv_fail(SV_EBAD, "%s: %s is beyond 2^53: write it as digits in [%llu, %llu]",
+                           flag, text, (unsigned long long)min, (unsigned long long)max);
         *out = u;
         return SV_OK;
     }
@@ -30,15 +38,18 @@ int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max,
 int sv_parse_double(const char *flag, const char *text, double min, double max, int open,
                     double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    double v = 0.0;
+    const int read = sv_number_read(text, &v);
+    if (read == SV_NUMBER_SYNTAX)
         return sv_fail(SV_EBAD, "%s: '%s' is not a number", flag, text);
+    if (read == SV_NUMBER_TINY)
+        return sv_fail(SV_EBAD, "%s: %s is out of range: nearer 0 than a double holds (%g)",
+                       flag, text, DBL_MIN);
     int inside = open ? (v > min && v < max) : (v >= min && v <= max);
-    if (!inside)
-        return sv_fail(SV_EBAD, "%s: %s is outside %s%g, %g%s", flag, text, open ? "(" : "[",
-                       min, max, open ? ")" : "]");
+    if (read == SV_NUMBER_HUGE || !inside)
+        return sv_fail(SV_EBAD, "%s: %s is %s %s%s, %s%s", flag, text,
+                       read == SV_NUMBER_HUGE ? "out of range" : "outside", open ? "(" : "[",
+                       sv_number_show(min).s, sv_number_show(max).s, open ? ")" : "]");
     *out = v;
     return SV_OK;
 }
@@ -50,52 +61,17 @@ int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM
     if ((size_t)snprintf(buf, sizeof buf, "%s", text) >= sizeof buf) /* never cut silently */
         return sv_fail(SV_EBAD, "%s: the list is longer than %zu characters", flag,
                        sizeof buf - 1);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (!buf[0])
+        return sv_fail(SV_EBAD, "%s: '' has no values", flag);
+    char *cursor = buf;
+    for (char *t = sv_list_next(&cursor); t; t = sv_list_next(&cursor)) {
+        if (!*t) /* "1,,2" or a comma first or last: a value lost, not one fewer */
+            return sv_fail(SV_EBAD, "%s: '%s': item %d is empty", flag, text, *n + 1);
         if (*n == max)
             return sv_fail(SV_EBAD, "%s: more than %d values", flag, max);
         if (strlen(t) >= SV_LIST_ITEM)
             return sv_fail(SV_EBAD, "%s: '%.40s...' is too long", flag, t);
         snprintf(items[(*n)++], SV_LIST_ITEM, "%s", t);
     }
-    return *n ? SV_OK : sv_fail(SV_EBAD, "%s: '%s' has no values", flag, text);
-}
-
-static const char *const input_names[] = {"probs", "logits-f32", "logits-bf16"};
-#define N_INPUTS (sizeof input_names / sizeof input_names[0])
-
-int32_t sv_input_find(const char *text)
-{
-    for (size_t i = 0; i < N_INPUTS; i++)
-        if (strcmp(text, input_names[i]) == 0)
-            return (int32_t)i;
-    return -1;
-}
-
-int sv_parse_input(const char *flag, const char *text, int32_t *input)
-{
-    if ((*input = sv_input_find(text)) >= 0)
-        return SV_OK;
-    *input = SV_INPUT_PROBS;
-    return sv_fail(SV_EBAD, "%s: '%s' is not an input mode (probs, logits-f32, logits-bf16)",
-                   flag, text);
-}
-
-const char *sv_input_name(int32_t input)
-{
-    return input >= 0 && (size_t)input < N_INPUTS ? input_names[input] : "unknown";
-}
-
-int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input)
-{
-    if (input == SV_INPUT_PROBS || (s->inputs & SV_INPUT_BIT(input)))
-        return SV_OK;
-    char takes[64] = "probs";
-    for (int32_t m = 1; m < (int32_t)N_INPUTS; m++)
-        if (s->inputs & SV_INPUT_BIT(m)) {
-            size_t used = strlen(takes);
-            snprintf(takes + used, sizeof takes - used, ", %s", input_names[m]);
-        }
-    return sv_fail(SV_EBAD, "%s: sampler %s does not take %s input (it takes %s)", command,
-                   s->name, input_names[input], takes);
+    return SV_OK;
 }

@@ -1,6 +1,7 @@
 /* cmd_calibrate.c: `specverify calibrate`: a correct sampler's p-values must
  * be uniform, and its false-alarm rate what the run states. */
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,7 +24,7 @@ static void usage(FILE *out)
         "out: they are not independent of chi-square; exact rare-bin tests are left\n"
         "out: they are discrete).\n"
         "\n"
-        "  --sampler NAME  sampler (default ref)\n"
+        "  --sampler NAME  sampler (default: the one sampler of --plugin, else ref)\n"
         "  --plugin LIB    load samplers from a shared library first\n"
         "  --runs R        runs (default 200)\n"
         "  --suite NAME    suite (default smoke)\n"
@@ -36,16 +37,54 @@ static void usage(FILE *out)
         "tested and reported, marked PARTIAL (the run cut short is left out); a second\n"
         "signal ends it at once.\n"
         "\n"
-        "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not, 2 bad usage,\n"
-        "128 + the signal when interrupted.\n");
+        "A check whose p-value is the same in every run means the sampler's randomness\n"
+        "ignores the seed: that is the sampler's finding, reported as such.\n"
+        "\n"
+        "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not or if the\n"
+        "seed is ignored, 2 bad usage, 3 an interval GSL cannot give (the rest is\n"
+        "printed), 128 + the signal when interrupted.\n");
 }
 
-/* Appends the p-values of one run that calibration uses. */
-static int collect(const sv_report *r, double **pv, size_t *n, size_t *cap)
+/* The checks of one case, in the order collect takes them: y_1 .. y_{K+1},
+ * the accepted length, the two independence tables, a chain's transitions. */
+#define CHECKS (SV_MAX_K + 5)
+
+/* Each check's p-value in the first run, and whether every run since gave
+ * exactly that one: a sampler whose randomness ignores the seed repeats
+ * them, where a correct one's differ in the last digits from seed to seed. */
+typedef struct repeats {
+    double *first;       /* [case][CHECKS]; NaN where the first run had no test */
+    unsigned char *same; /* [case][CHECKS] */
+    int32_t *K;          /* [case] */
+} repeats;
+
+static void free_repeats(repeats *rep)
+{
+    free(rep->first);
+    free(rep->same);
+    free(rep->K);
+}
+
+static const char *check_name(int32_t K, int32_t j, char *buf, size_t len)
+{
+    if (j <= K)
+        snprintf(buf, len, "chi-square of y_%d", (int)j + 1);
+    else
+        snprintf(buf, len, "%s", j == K + 1   ? "the accepted length"
+                                 : j == K + 2 ? "independence of neighbouring sequences"
+                                 : j == K + 3 ? "independence of y_1 and y_2"
+                                              : "the transitions");
+    return buf;
+}
+
+/* Appends the p-values of run `run` that calibration uses, and notes which
+ * repeat the first run's. */
+static int collect(const sv_report *r, uint64_t run, repeats *rep, double **pv, size_t *n,
+                   size_t *cap)
 {
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_run_eval *ev = &r->cases[i].runs[0];
-        sv_gof tests[SV_MAX_K + 4];
+        sv_gof tests[CHECKS];
         int32_t m = 0;
         for (int32_t k = 0; k <= ev->K; k++)
             tests[m++] = ev->pos[k].chi2;
@@ -54,8 +93,16 @@ static int collect(const sv_report *r, double **pv, size_t *n, size_t *cap)
         tests[m++] = ev->indep_pos;
         if (ev->chain)
             tests[m++] = ev->seq_chi2;
-        for (int32_t j = 0; j < m; j++) {
-            if (tests[j].df == 0 || tests[j].exact)
+        rep->K[i] = ev->K;
+        for (int32_t j = 0; j < CHECKS; j++) {
+            const int tested = j < m && tests[j].df != 0 && !tests[j].exact;
+            const double p = tested ? tests[j].p : NAN;
+            double *first = &rep->first[i * CHECKS + (size_t)j];
+            unsigned char *same = &rep->same[i * CHECKS + (size_t)j];
+            if (run == 0)
+                *first = p;
+            *same = (run == 0 || *same) && p == *first; /* NaN is never the same */
+            if (!tested)
                 continue;
             if (*n == *cap) {
                 size_t grown = *cap ? 2 * *cap : 1024;
@@ -65,7 +112,7 @@ static int collect(const sv_report *r, double **pv, size_t *n, size_t *cap)
                 *pv = more;
                 *cap = grown;
             }
-            (*pv)[(*n)++] = tests[j].p;
+            (*pv)[(*n)++] = p;
         }
     }
     return SV_OK;
@@ -88,11 +135,50 @@ static const struct option options[] = {
 static const char optstring[] = ":h";
 /* the flags, for `run` to check an experiment's keys against before it runs */
 const sv_command_flags sv_calibrate_flags = {optstring, options};
+/* How many checks gave the same p-value in every run, said in `which` with
+ * the first of them; 0 if none. */
+static size_t repeated(const repeats *rep, const sv_suite *suite, char *which, size_t len)
+{
+    size_t count = 0, checks = 0;
+    char first[SV_CASE_NAME_MAX + 96] = "";
+    for (size_t i = 0; i < suite->n_entries; i++)
+        for (int32_t j = 0; j < CHECKS; j++) {
+            const size_t s = i * CHECKS + (size_t)j;
+            checks += !isnan(rep->first[s]);
+            if (!rep->same[s] || count++ > 0)
+                continue;
+            char check[64];
+            snprintf(first, sizeof first, "%s in %s, p = %.6g",
+                     check_name(rep->K[i], j, check, sizeof check), suite->entries[i].spec,
+                     rep->first[s]);
+        }
+    snprintf(which, len, "%zu of the %zu checks gave the same p-value in every run: %s%s",
+             count, checks, first, count > 1 ? ", ..." : "");
+    return count;
+}
+
+/* "95% CI [lo, hi]" of x of n, its ends as %.5f when fixed, else %.4g;
+ * when GSL cannot give it, says so there and keeps the first error in why. */
+static void interval_text(uint64_t x, uint64_t n, int fixed, char *out, size_t len, char *why,
+                          size_t why_len)
+{
+    double lo, hi;
+    if (sv_binomial_interval(x, n, 0.95, &lo, &hi) != SV_OK) {
+        snprintf(out, len, "95%% CI not computed, see below");
+        if (!why[0])
+            snprintf(why, why_len, "%s", sv_error_message());
+        return;
+    }
+    if (fixed)
+        snprintf(out, len, "95%% CI [%.5f, %.5f]", lo, hi);
+    else
+        snprintf(out, len, "95%% CI [%.4g, %.4g]", lo, hi);
+}
 
 int sv_cmd_calibrate(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *sampler_name = "ref", *suite_name = "smoke";
+    const char *sampler_name = NULL, *suite_name = "smoke";
     uint64_t runs = 200, seed = 1, v;
     double alpha = 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
@@ -130,19 +216,22 @@ int sv_cmd_calibrate(int argc, char **argv)
         rc = sv_fail(SV_EBAD, "calibrate: unexpected argument '%s'", argv[optind]);
     if (rc != SV_OK)
         return rc;
-    const sv_sampler *sampler = sv_registry_find(sampler_name);
-    if (!sampler)
-        return sv_fail(SV_EBAD, "calibrate: unknown sampler '%s' (see specverify list)",
-                       sampler_name);
+    const sv_sampler *sampler = NULL;
+    if ((rc = sv_sampler_choose("calibrate", sampler_name, &sampler)) != SV_OK)
+        return rc;
     const sv_suite *suite = sv_suite_find(suite_name);
     if (!suite)
         return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)", suite_name);
 
     const char **specs = calloc(suite->n_entries, sizeof *specs);
     uint64_t *draws = calloc(suite->n_entries, sizeof *draws);
-    if (!specs || !draws) {
+    repeats rep = {calloc(suite->n_entries * CHECKS, sizeof *rep.first),
+                   calloc(suite->n_entries * CHECKS, sizeof *rep.same),
+                   calloc(suite->n_entries, sizeof *rep.K)};
+    if (!specs || !draws || !rep.first || !rep.same || !rep.K) {
         free(specs);
         free(draws);
+        free_repeats(&rep);
         return sv_fail(SV_EENV, "out of memory");
     }
     for (size_t i = 0; i < suite->n_entries; i++) {
@@ -180,7 +269,7 @@ int sv_cmd_calibrate(int argc, char **argv)
             failed_runs += r->failed > 0;
             n_tests = r->n_tests;
             split = r->split_alpha;
-            rc = collect(r, &pv, &n, &cap);
+            rc = collect(r, finished, &rep, &pv, &n, &cap);
             finished++;
         }
         sv_report_free(r);
@@ -189,6 +278,9 @@ int sv_cmd_calibrate(int argc, char **argv)
     sv_progress_end(&progress);
     free(specs);
     free(draws);
+    char which[SV_CASE_NAME_MAX + 192] = "";
+    const size_t same = finished >= 2 ? repeated(&rep, suite, which, sizeof which) : 0;
+    free_repeats(&rep);
     if (rc != SV_OK) {
         free(pv);
         return rc;
@@ -215,9 +307,9 @@ int sv_cmd_calibrate(int argc, char **argv)
         small += pv[i] < 1e-3;
     sv_gof bins = sv_chi2_uniform_bins(pv, n, 10, counts);
     sv_gof ks = sv_ks_uniform(pv, n);
-    double fa_lo, fa_hi, sm_lo, sm_hi;
-    sv_binomial_interval(failed_runs, runs, 0.95, &fa_lo, &fa_hi);
-    sv_binomial_interval(small, n, 0.95, &sm_lo, &sm_hi);
+    char sm_ci[160], fa_ci[160], ci_error[1024] = "";
+    interval_text(small, n, 1, sm_ci, sizeof sm_ci, ci_error, sizeof ci_error);
+    interval_text(failed_runs, runs, 0, fa_ci, sizeof fa_ci, ci_error, sizeof ci_error);
     int uniform = ks.p >= 1e-3 && bins.p >= 1e-3;
 
     printf("specverify %s calibrate: sampler %s, suite %s, %llu runs from seed %llu\n",
@@ -230,20 +322,27 @@ int sv_cmd_calibrate(int argc, char **argv)
     for (int b = 0; b < 10; b++)
         printf(" %llu", (unsigned long long)counts[b]);
     printf("\n\n");
-    printf("p < 1e-3: %llu of %zu p-values = %.5f (stated 0.001; 95%% CI [%.5f, %.5f])\n",
-           (unsigned long long)small, n, n ? (double)small / n : 0.0, sm_lo, sm_hi);
+    printf("p < 1e-3: %llu of %zu p-values = %.5f (stated 0.001; %s)\n",
+           (unsigned long long)small, n, n ? (double)small / n : 0.0, sm_ci);
     printf("false alarms: %llu of %llu runs failed = %.4g (stated %g per run, each p-value "
-           "at %.2g; 95%% CI [%.4g, %.4g])\n", (unsigned long long)failed_runs,
-           (unsigned long long)runs, (double)failed_runs / (double)runs, alpha, split, fa_lo,
-           fa_hi);
-    printf("\n%s%s: p-values %s uniform at the 1e-3 level\n", interrupted ? "PARTIAL, " : "",
-           uniform ? "CALIBRATED" : "NOT CALIBRATED", uniform ? "are" : "are not");
+           "at %.2g; %s)\n", (unsigned long long)failed_runs, (unsigned long long)runs,
+           (double)failed_runs / (double)runs, alpha, split, fa_ci);
+    if (same) /* the sampler's finding, not the harness's calibration */
+        printf("\n%sSEED IGNORED: identical p-values in %llu runs: the sampler's randomness "
+               "ignores the seed\n(%s)\n", interrupted ? "PARTIAL, " : "", (unsigned long long)runs,
+               which);
+    else
+        printf("\n%s%s: p-values %s uniform at the 1e-3 level\n",
+               interrupted ? "PARTIAL, " : "", uniform ? "CALIBRATED" : "NOT CALIBRATED",
+               uniform ? "are" : "are not");
     free(pv);
+    if (ci_error[0]) /* everything else is printed; the report lacks an interval */
+        return sv_fail(SV_EENV, "calibrate: %s", ci_error);
     if (interrupted) {
         fprintf(stderr, "specverify: interrupted by %s after %llu of %llu runs; partial "
                 "results above\n", sv_signal_name(interrupted), (unsigned long long)finished,
                 (unsigned long long)planned);
         return 128 + interrupted;
     }
-    return uniform ? SV_OK : SV_EVERIFY;
+    return uniform && !same ? SV_OK : SV_EVERIFY;
 }

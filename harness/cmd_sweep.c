@@ -79,37 +79,23 @@ typedef struct sweep_args {
     sv_batch_cost cost;
 } sweep_args;
 
-/* "FROM:TO:N" split into its numbers; 0 when text is not of that form.
- * strtod and strtol, not sscanf, so that an out-of-range count is seen. */
-static int parse_range(const char *text, double *from, double *to, long *count)
-{
-    char *end;
-    *from = strtod(text, &end);
-    if (end == text || *end != ':')
-        return 0;
-    const char *at = end + 1;
-    *to = strtod(at, &end);
-    if (end == at || *end != ':')
-        return 0;
-    at = end + 1;
-    *count = strtol(at, &end, 10);
-    return end != at && *end == '\0';
-}
-
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
 static int parse_values(const char *flag, const char *text, double min, double max, double *out,
                         int *n)
 {
-    double from, to;
-    long count;
-    if (parse_range(text, &from, &to, &count)) {
-        if (count < 1 || count > MAX_AXIS)
+    double range[3];
+    const int fields = sv_range_read(text, range, 3);
+    if (fields == 2 || fields < 0)
+        return sv_fail(SV_EBAD, "%s: '%s' is not FROM:TO:N (three numbers)", flag, text);
+    if (fields == 3) {
+        const double from = range[0], to = range[1], count = range[2];
+        if (!(count >= 1 && count <= MAX_AXIS && count == floor(count)))
             return sv_fail(SV_EBAD, "%s: %s: the point count must be 1 to %d", flag, text,
                            MAX_AXIS);
         if (!(from >= min && to <= max && from <= to))
-            return sv_fail(SV_EBAD, "%s: range %s must lie in [%g, %g], FROM <= TO", flag, text,
-                           min, max);
-        for (int i = 0; i < count; i++)
+            return sv_fail(SV_EBAD, "%s: range %s must lie in [%s, %s], FROM <= TO", flag, text,
+                           sv_number_show(min).s, sv_number_show(max).s);
+        for (int i = 0; i < (int)count; i++)
             out[i] = count == 1 ? from : from + (to - from) * i / (count - 1);
         *n = (int)count;
         return SV_OK;

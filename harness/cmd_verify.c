@@ -277,24 +277,9 @@ int sv_cmd_verify(int argc, char **argv)
     if (rc != SV_OK)
         return rc;
 
-    /* samplers from plugins: origin neither "built-in" nor "broken" */
-    size_t from_plugins = 0, last = 0;
-    for (size_t i = 0; i < sv_registry_count(); i++)
-        if (strcmp(sv_registry_origin(i), "built-in") != 0 &&
-            strcmp(sv_registry_origin(i), "broken") != 0) {
-            from_plugins++;
-            last = i;
-        }
-    if (!a.sampler) { /* ref, or the one sampler a plugin brought */
-        if (from_plugins > 1)
-            return sv_fail(SV_EBAD, "verify: the plugins offer %zu samplers; choose one with "
-                           "--sampler (see specverify list --plugin LIB)", from_plugins);
-        a.sampler = from_plugins ? sv_registry_get(last)->name : "ref";
-    }
-    const sv_sampler *sampler = sv_registry_find(a.sampler);
-    if (!sampler)
-        return sv_fail(SV_EBAD, "verify: unknown sampler '%s' (see specverify list%s)",
-                       a.sampler, from_plugins ? "" : "; plugins need --plugin");
+    const sv_sampler *sampler = NULL;
+    if ((rc = sv_sampler_choose("verify", a.sampler, &sampler)) != SV_OK)
+        return rc;
     if ((rc = sv_sampler_takes("verify", sampler, a.input)) != SV_OK)
         return rc;
 

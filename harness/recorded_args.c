@@ -1,6 +1,6 @@
 /* recorded_args.c: --recorded FILE[:GROUP] and its pipeline options into
  * case specs, one per recorded step. */
-#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,32 +54,25 @@ int sv_recorded_base_spec(const sv_recorded_opts *o, char *out, size_t len, int6
     return rc;
 }
 
-/* "FROM:TO", two whole numbers and nothing else; strtoll, not sscanf, whose
- * behaviour on a number out of range is undefined. */
-static int parse_range(const char *text, int64_t *from, int64_t *to)
-{
-    char *end;
-    errno = 0;
-    *from = strtoll(text, &end, 10);
-    if (end == text || *end != ':' || errno)
-        return 0;
-    const char *second = end + 1;
-    *to = strtoll(second, &end, 10);
-    return end != second && *end == '\0' && !errno;
-}
-
 /* --steps: "3", "0,4,9" or "FROM:TO" (both ends included), each < steps. */
 static int parse_steps(const char *text, int64_t steps, size_t max, int64_t **out, size_t *n)
 {
-    int64_t from, to;
-    if (parse_range(text, &from, &to)) {
-        if (from < 0 || to < from || to >= steps)
+    double range[2];
+    const int fields = sv_range_read(text, range, 2);
+    if (fields == 1 || fields < 0)
+        return sv_fail(SV_EBAD, "--steps '%s' is not FROM:TO (two whole numbers)", text);
+    if (fields == 2) {
+        if (!(range[0] >= 0 && range[0] <= range[1] && range[1] < (double)steps))
             return sv_fail(SV_EBAD, "--steps %s: need 0 <= FROM <= TO < %lld (the recording's "
                            "steps)", text, (long long)steps);
-        if ((uint64_t)(to - from + 1) > max)
-            return sv_fail(SV_EBAD, "--steps %s: %lld steps; at most %zu per run", text,
-                           (long long)(to - from + 1), max);
-        *out = malloc((size_t)(to - from + 1) * sizeof **out);
+        if (range[0] != floor(range[0]) || range[1] != floor(range[1]))
+            return sv_fail(SV_EBAD, "--steps '%s' is not FROM:TO (two whole numbers)", text);
+        const double count = range[1] - range[0] + 1.0; /* exact: both below 2^53 */
+        if (count > (double)max)
+            return sv_fail(SV_EBAD, "--steps %s: %.0f steps; at most %zu per run", text, count,
+                           max);
+        const int64_t from = (int64_t)range[0], to = (int64_t)range[1];
+        *out = malloc((size_t)count * sizeof **out);
         if (!*out)
             return sv_fail(SV_EENV, "out of memory");
         for (int64_t s = from; s <= to; s++)

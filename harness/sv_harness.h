@@ -11,6 +11,7 @@
 #include "sv_cases.h"
 #include "sv_output.h"
 #include "sv_registry.h"
+#include "sv_syntax.h"
 
 /* ---- error.c: one reporting path ------------------------------------------
  * Functions that can fail return a status; the message is kept per thread.
@@ -32,6 +33,14 @@ static inline int sv_fail_status(int status, int set_error)
 }
 #define sv_fail(status, ...) sv_fail_status((status), sv_set_error(__VA_ARGS__))
 const char *sv_error_message(void);
+/* GSL's errors are recorded on the thread that raised them, never an abort
+ * (GSL's default): its handler is installed before main (and again by main,
+ * at once). Code that calls GSL clears, calls, then takes: the take returns
+ * 0, or the first error's gsl_errno with its words (file, line, reason) in
+ * out, and clears it. */
+void sv_gsl_errors_install(void);
+void sv_gsl_error_clear(void);
+int sv_gsl_error_take(char *out, size_t len);
 
 /* ---- philox_gsl.c: a GSL generator over addressed Philox numbers ----------- */
 extern const gsl_rng_type *sv_gsl_rng_philox;
@@ -166,8 +175,10 @@ double sv_kolmogorov_q(double t);
 sv_gof sv_ks_uniform(double *values, size_t n);
 /* Chi-square of values in `bins` equal bins of [0, 1] (NIST SP 800-22 uses 10). */
 sv_gof sv_chi2_uniform_bins(const double *values, size_t n, int32_t bins, uint64_t *counts);
-/* Clopper-Pearson interval for a binomial proportion x / n. */
-void sv_binomial_interval(uint64_t x, uint64_t n, double confidence, double *lo, double *hi);
+/* Clopper-Pearson interval for a binomial proportion x / n ([0, 1] for n =
+ * 0). SV_OK, or SV_EENV naming the count when GSL cannot give the beta CDF
+ * there (counts in the millions on both sides), SV_EBAD for x > n. */
+int sv_binomial_interval(uint64_t x, uint64_t n, double confidence, double *lo, double *hi);
 
 /* ---- verdict.c: one family-wise rate, Bonferroni-split ---------------------- */
 typedef enum sv_verdict {
@@ -518,6 +529,15 @@ int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max,
 /* open: the range excludes its ends */
 int sv_parse_double(const char *flag, const char *text, double min, double max, int open,
                     double *out);
+/* Splits the comma list text into at most max items; errors name the flag. */
+#define SV_LIST_ITEM 256
+int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
+
+/* ---- sampler_args.c: the sampler a command runs, and its input ------------- */
+/* The sampler named, or with name NULL the one sampler the loaded plugins
+ * brought (ref when they brought none); SV_EBAD naming the command when the
+ * name is unknown or the plugins brought several. */
+int sv_sampler_choose(const char *command, const char *name, const sv_sampler **out);
 /* "probs", "logits-f32" or "logits-bf16" -> an sv_input; SV_EBAD naming the flag. */
 int sv_parse_input(const char *flag, const char *text, int32_t *input);
 /* The sv_input of a name, or -1. */
@@ -527,9 +547,6 @@ const char *sv_input_name(int32_t input);
 /* SV_EBAD, naming the command and the modes the sampler takes, unless the
  * sampler takes input (an sv_input). */
 int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);
-/* Splits the comma list text into at most max items; errors name the flag. */
-#define SV_LIST_ITEM 256
-int sv_split_list(const char *flag, const char *text, char (*items)[SV_LIST_ITEM], int max, int *n);
 
 /* ---- commands ------------------------------------------------------------------ */
 /* A command's flags as getopt_long takes them (in its cmd_*.c): `run` checks

@@ -15,7 +15,8 @@ static int read_int(const char *name, long lo, long hi, const char *allowed, lon
     char *end = NULL;
     errno = 0;
     const long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno != 0 || v < lo || v > hi) {
+    /* digits only, as every number specverify reads: no space, sign or hex */
+    if (!(*text >= '0' && *text <= '9') || *end != '\0' || errno != 0 || v < lo || v > hi) {
         snprintf(err, errlen, "environment variable %s='%s' is not %s", name, text, allowed);
         return -1;
     }

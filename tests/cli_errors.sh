@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # cli_errors.sh: exit codes and messages of the command line.
-# usage: cli_errors.sh SPECVERIFY SCRATCH_DIR EXAMPLE_PLUGIN BAD_VERSION_PLUGIN
+# usage: cli_errors.sh SPECVERIFY SCRATCH_DIR EXAMPLE_PLUGIN BAD_VERSION_PLUGIN SEEDLESS_PLUGIN
 set -u
 sv=$1
 dir=$2
 plugin=$3
 bad_plugin=$4
+seedless=$5
 mkdir -p "$dir"
 failures=0
 total=0
@@ -101,6 +102,14 @@ expect 2 "--runs: 1 is out of range [2, 1000000]" calibrate --runs 1
 expect 2 "--alpha: 2 is outside (0, 1)" calibrate --alpha 2
 expect 2 "calibrate: unknown sampler 'nope'" calibrate --sampler nope
 expect 2 "calibrate: unknown suite 'nope'" calibrate --suite nope
+# issue 23: a sampler on a fixed seed is named as such, not "NOT CALIBRATED";
+# --plugin without --sampler calibrates the plugin's one sampler, as verify does
+expect 1 "identical p-values in 3 runs: the sampler's randomness ignores the seed" \
+  calibrate --plugin "$seedless" --sampler seedless --runs 3 --threads 2
+expect 1 "calibrate: sampler seedless, suite smoke" calibrate --plugin "$seedless" --runs 2 \
+  --threads 2
+expect 2 "calibrate: the plugins offer 2 samplers; choose one with --sampler" \
+  calibrate --plugin "$plugin" --plugin "$seedless" --runs 2
 expect 2 "mutants: unknown option '--bogus'" mutants --bogus
 expect 2 "mutants: unknown suite 'nope'" mutants --suite nope
 expect 2 "--alpha: 0 is outside (0, 1)" mutants --alpha 0
@@ -136,6 +145,35 @@ expect 2 "compare: unknown option '--bogus'" compare --bogus
 expect 2 "compare: --plot needs a value" compare a.h5 --plot
 expect 2 "mutants: --variants needs a value" mutants --variants
 expect 2 "--T: -1 is outside [0, 100]" sweep --case logits --T -1
+# issue 23: one syntax for every number (decimal or 1e6, nothing around it),
+# numbers beyond a double are out of range, whole bounds print as integers,
+# and an empty list item is refused by position, not dropped
+expect 2 "--draws: 1e400 is out of range [1, 1099511627776]" verify --draws 1e400
+expect 2 "--alpha: 1e400 is out of range (0, 1)" verify --alpha 1e400
+expect 2 "--alpha: 1e-320 is out of range: nearer 0 than a double holds" verify --alpha 1e-320
+expect 2 "--draws: '5 ' is not a whole number" verify --draws '5 '
+expect 2 "--draws: ' 5' is not a whole number" verify --draws ' 5'
+expect 2 "--draws: '0x10' is not a whole number" verify --draws 0x10
+expect 2 "--alpha: '0x1p-4' is not a number" verify --alpha 0x1p-4
+expect 2 "--alpha: ' 0.5' is not a number" verify --alpha ' 0.5'
+expect 2 "--B: 20000000 is outside [1, 16777216]" sweep --case logits --B 20000000 \
+  --target-us 100 --sampler-us 10
+expect 2 "--T: '1,,2': item 2 is empty" sweep --case logits --T 1,,2
+expect 2 "--T: '1,2,': item 3 is empty" sweep --case logits --T 1,2,
+expect 2 "--K: ',2': item 1 is empty" sweep --case logits --K ,2
+expect 2 "--T: range 0:1e400:3 must lie in [0, 100]" sweep --case logits --T 0:1e400:3
+expect 2 "--T: ' 0:1:3' is not FROM:TO:N" sweep --case logits --T ' 0:1:3'
+expect 2 "case zipf: V=1e400 is out of range [2, 1048576]" verify --case zipf:V=1e400
+expect 2 "case zipf: V=' 50' is not a number" verify --case 'zipf:V= 50'
+expect 2 "case zipf: 'V=50,,K=2': item 2 is empty" verify --case zipf:V=50,,K=2
+expect 2 "case zipf: 'V=50,': item 2 is empty" verify --case zipf:V=50,
+# issue 23: keys out of their family's range, or past V, are refused
+expect 2 "case markov: support=65 is out of range [0, 64] with V=64" \
+  verify --case markov:V=64,support=65
+expect 2 "case logits: T2=-0.5 is out of range [0, 100] or -1" verify --case logits:T2=-0.5
+expect 2 "case logits: topk=101 is out of range [0, 100] with V=100" \
+  verify --case logits:V=100,topk=101
+expect 2 "case tail: head=20 is out of range [1, 19] with V=20" verify --case tail:V=20,head=20
 expect 2 "$dir/none.h5: not an HDF5 file" plot "$dir/none.h5"
 
 # ---- sizes: B x (K+1) x V beyond memory gets the bytes asked, before any device
@@ -262,6 +300,8 @@ expect_env SV_FUSED_SPLITS=many "SV_FUSED_SPLITS='many' is not an integer from 1
 expect_env SV_FUSED_SPLITS=0 "SV_FUSED_SPLITS='0' is not an integer from 1 to 65535" list
 expect_env SV_FUSED_PRUNE=off "SV_FUSED_PRUNE='off' is not 0 or 1" mutants
 expect_env SV_FUSED_EARLY=yes "SV_FUSED_EARLY='yes' is not 0 or 1" sweep
+expect_env "SV_FUSED_PRUNE= 1" "SV_FUSED_PRUNE=' 1' is not 0 or 1" list
+expect_env SV_FUSED_DEPTH=+2 "SV_FUSED_DEPTH='+2' is not 1 or 2" list
 total=$((total + 1))
 if SV_FUSED_DEPTH=9 "$sv" --help | grep -q "SV_FUSED_DEPTH=1|2"; then
   echo "PASS: --help with a bad SV_FUSED_DEPTH still answers, and names the knobs"

@@ -77,6 +77,41 @@ elif [ $rc -ne 3 ] || ! grep -Eq "bench needs a CUDA device: .+|built without it
 fi
 expect 2 "with ',' or '='" verify --recorded "$dir/a,b.h5"
 
+# -inf logits: tokens masked out, as serving stacks mask the vocabulary (p = 0),
+# verified through the pipeline and in logits input; a row of nothing but -inf
+# and a +inf are refused, naming file, dataset and row. The files are edited
+# with h5py (Debian: python3-h5py); where no python3 has it this part says so.
+py=""
+for c in python3 /usr/bin/python3; do
+  if command -v "$c" >/dev/null && "$c" -c "import h5py, numpy" 2>/dev/null; then py=$c; break; fi
+done
+if [ -n "$py" ]; then
+  cp "$rec" "$dir/masked.h5" && cp "$rec" "$dir/allmasked.h5" && cp "$rec" "$dir/plusinf.h5"
+  "$py" - "$dir" <<'PY' || fail "could not edit the recordings with h5py"
+import sys, h5py, numpy as np
+d = sys.argv[1]
+def edit(name, dataset, at, masks):  # the shipped file stores float16
+    with h5py.File(d + "/" + name, "r+") as f:
+        t = f[dataset]
+        assert t.dtype.kind == "f", t.dtype
+        row = t[at]
+        row[..., masks] = -np.inf if name != "plusinf.h5" else np.inf
+        t[at] = row
+edit("masked.h5", "target_logits", 0, slice(0, 40))   # 40 tokens of every row of step 0
+edit("allmasked.h5", "target_logits", (3, 2), slice(None))
+edit("plusinf.h5", "draft_logits", (4, 1), 9)
+PY
+  expect 0 "1 cases: 1 passed" verify --recorded "$dir/masked.h5" --steps 0 --draws 300000
+  expect 0 "input: logits-bf16" verify --recorded "$dir/masked.h5" --steps 0 --draws 100000 \
+    --input logits-bf16 --sampler ref_logits
+  expect 2 "allmasked.h5:/target_logits[3][2]: every logit is -inf" \
+    verify --recorded "$dir/allmasked.h5" --steps 0 --draws 1000
+  expect 2 "plusinf.h5:/draft_logits[4][1][9] = inf: logits must be numbers or -inf" \
+    verify --recorded "$dir/plusinf.h5" --steps 0 --draws 1000
+else
+  echo "recorded_cli: no python3 with h5py and numpy (Debian: python3-h5py): -inf files not made"
+fi
+
 if [ $failures -ne 0 ]; then
   echo "recorded_cli: $failures failures"
   exit 1

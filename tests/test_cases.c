@@ -1,7 +1,9 @@
 /* test_cases.c: case specs, the families, validation, the logits pipeline. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "families.h"
 #include "sv_cases.h"
 
 static int spec_fails_with(const char *spec, const char *words)
@@ -15,6 +17,67 @@ static int spec_fails_with(const char *spec, const char *words)
         return 0;
     }
     return 1;
+}
+
+/* Every key of every family: just past its ends is refused as out of
+ * range, naming the range (whole ends as integers), unless -1 is one of
+ * its values; a key bounded by V is refused just past V (support=65 with
+ * V=64 was taken and meant "all"). */
+static void audit_keys(void)
+{
+    for (size_t i = 0; i < sv_family_count(); i++) {
+        const sv_family *f = sv_family_get(i);
+        for (size_t j = 0; j < sv_family_param_count(f); j++) {
+            const sv_family_param *fp = &f->params[j];
+            const double step = fp->flags & SV_WHOLE ? 1.0 : 1e-6 * fmax(1.0, fabs(fp->max));
+            char spec[160], words[96];
+            snprintf(words, sizeof words, "%s=", fp->key);
+            snprintf(spec, sizeof spec, "%s:%s=%.17g", f->name, fp->key, fp->max + step);
+            CHECK(spec_fails_with(spec, "out of range"));
+            CHECK(spec_fails_with(spec, words));
+            snprintf(spec, sizeof spec, "%s:%s=%.17g", f->name, fp->key, fp->min - step);
+            if (!(fp->flags & SV_OR_MINUS_ONE && fp->min - step == -1.0))
+                CHECK(spec_fails_with(spec, "out of range"));
+            if (!(fp->flags & (SV_UPTO_V | SV_BELOW_V)))
+                continue;
+            const int V = f->params[0].min > 64 ? (int)f->params[0].min : 64;
+            const int over = fp->flags & SV_UPTO_V ? V + 1 : V;
+            snprintf(spec, sizeof spec, "%s:V=%d,K=1,%s=%d", f->name, V, fp->key, over);
+            snprintf(words, sizeof words, "%s=%d is out of range [%g, %d] with V=%d", fp->key,
+                     over, fp->min, over - 1, V);
+            CHECK(spec_fails_with(spec, words));
+            snprintf(spec, sizeof spec, "%s:V=%d,K=1,%s=%d", f->name, V, fp->key, over - 1);
+            sv_case *c = NULL;
+            char err[512] = "";
+            CHECK(sv_case_from_spec(spec, &c, err, sizeof err) == 0);
+            sv_case_free(c);
+        }
+    }
+    CHECK(spec_fails_with("markov:V=64,support=65",
+                          "support=65 is out of range [0, 64] with V=64"));
+    CHECK(spec_fails_with("logits:T2=-0.5", "T2=-0.5 is out of range [0, 100] or -1"));
+    CHECK(spec_fails_with("logits:V=100,topk=101", "topk=101 is out of range [0, 100]"));
+    CHECK(spec_fails_with("tail:V=20,head=20", "head=20 is out of range [1, 19] with V=20"));
+    CHECK(spec_fails_with("zipf:V=2000000", "out of range [2, 1048576]"));
+    CHECK(spec_fails_with("zipf:V=1e400", "V=1e400 is out of range [2, 1048576]"));
+    CHECK(spec_fails_with("zipf:s=1e-320", "out of range: nearer 0 than a double holds"));
+    CHECK(spec_fails_with("zipf:V=0x40", "V='0x40' is not a number"));
+    CHECK(spec_fails_with("zipf:V=64 ", "V='64 ' is not a number"));
+    CHECK(spec_fails_with("zipf:V=64,,K=2", "'V=64,,K=2': item 2 is empty"));
+    CHECK(spec_fails_with("zipf:,V=64", "item 1 is empty"));
+    CHECK(spec_fails_with("zipf:V=64,", "item 2 is empty"));
+    const char *taken[] = {"logits:V=64,K=1,T2=-1", "peaked:V=64,K=1,T2=-1", "logits:V=64,T2=0",
+                           "tail:V=20,K=1" /* head's default cut to 19 */,
+                           "markov:V=64,K=1,support=64"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        sv_case *c = NULL;
+        char err[512] = "";
+        if (sv_case_from_spec(taken[i], &c, err, sizeof err) != 0) {
+            fprintf(stderr, "  %s: %s\n", taken[i], err);
+            CHECK(0);
+        }
+        sv_case_free(c);
+    }
 }
 
 static sv_case *build(const char *spec)
@@ -39,6 +102,10 @@ int main(void)
     CHECK(spec_fails_with("zipf:s", "not key=value"));
     CHECK(spec_fails_with(":V=3", "expected family"));
     feature("case specs: errors name what is wrong");
+
+    audit_keys();
+    feature("case specs: every key refused past its range, V-bounded keys past V, -1 "
+            "where it means 'same as T', empty items by position");
 
     {
         sv_case *c = build("zipf");

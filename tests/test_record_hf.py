@@ -137,6 +137,7 @@ def check_layout(path, group, N, K, V, C, dtype, meta):
 
 
 def test_writer(rh, tmp):
+    import h5py
     import numpy as np
 
     N, K, V, C = 3, 2, 50, 5
@@ -173,6 +174,9 @@ def test_writer(rh, tmp):
     cases = [("a logit that overflows float16", dict(target_logits=big, dtype="float16"),
               "not finite"),
              ("a NaN logit", dict(target_logits=np.where(big > 1e4, np.nan, big)), "not finite"),
+             ("a +inf logit", dict(target_logits=np.where(big > 1e4, np.inf, big)), "not finite"),
+             ("a row of -inf", dict(draft_logits=np.where(
+                 np.arange(draft.shape[1])[None, :, None] == 0, -np.inf, draft)), "every logit"),
              ("a draft token >= V", dict(draft_tokens=np.where(drafts == drafts[0, 0], V, drafts)),
               "draft tokens"),
              ("mismatched shapes", dict(draft_logits=draft[:, :, :-1]), "does not fit"),
@@ -188,6 +192,14 @@ def test_writer(rh, tmp):
             ok, message = words in str(e), str(e)
         check(ok and not os.path.exists(path) and not os.path.exists(path + ".tmp"),
               "refuses %s, leaving no file: %s" % (what, message))
+    # -inf is a masked token (p = 0), as vocabulary masking leaves it: written
+    masked = target.copy()
+    masked[0, 0, 1] = -np.inf
+    rh.write_recording(path, target_logits=masked, draft_logits=draft, draft_tokens=drafts,
+                       context_ids=context)
+    with h5py.File(path, "r") as f:
+        check(f["target_logits"][0, 0, 1] == -np.inf, "writes a -inf logit (a masked token)")
+    os.remove(path)
     return files
 
 

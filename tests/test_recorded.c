@@ -196,6 +196,29 @@ static void set_int_attr(hid_t obj, const char *name, int64_t v)
     H5Sclose(s);
 }
 
+/* An attribute of n values of `type` (n = 1: a scalar); closes obj if it is
+ * a dataset. */
+static void set_attr(hid_t obj, const char *name, hid_t type, hsize_t n, const void *values)
+{
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
+    hid_t s = n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
+    hid_t a = H5Acreate2(obj, name, type, s, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, type, values);
+    H5Aclose(a);
+    H5Sclose(s);
+    if (H5Iget_type(obj) == H5I_DATASET)
+        H5Dclose(obj);
+}
+
+static void set_string_attr(hid_t obj, const char *name, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    set_attr(obj, name, t, 1, &value);
+    H5Tclose(t);
+}
+
 /* Writes one float at [i][k][v] of a dataset. */
 static void poke(hid_t f, const char *name, int64_t i, int32_t k, int32_t v, float value)
 {
@@ -316,18 +339,61 @@ static void test_validation(void)
     f = edit(p), H5Adelete(f, "format_version"), H5Fclose(f);
     expect_error(p, "missing the attribute format_version", NULL);
 
+    /* attributes of the wrong shape or class: an array was read into one
+     * integer (past its end), a string vocab_size was reported as "= 0" */
+    p = fresh("arrayversion");
+    f = edit(p), set_attr(f, "format_version", H5T_NATIVE_INT64, 2, (int64_t[]){1, 1}),
+    H5Fclose(f);
+    expect_error(p, "attribute format_version is an array of 2 integers; expected one integer",
+                 NULL);
+    p = fresh("strvocab");
+    f = edit(p), set_string_attr(f, "vocab_size", "8"), H5Fclose(f);
+    expect_error(p, "attribute vocab_size is a string; expected one integer, 8 as in the "
+                    "datasets", NULL);
+    p = fresh("floatk");
+    f = edit(p), set_attr(f, "K", H5T_NATIVE_DOUBLE, 1, (double[]){2.0}), H5Fclose(f);
+    expect_error(p, "attribute K is a float; expected one integer", NULL);
+    p = fresh("arraysource");
+    hid_t vstr = H5Tcopy(H5T_C_S1);
+    H5Tset_size(vstr, H5T_VARIABLE);
+    f = edit(p), set_attr(f, "source", vstr, 2, (const char *[]){"a", "b"}), H5Fclose(f);
+    H5Tclose(vstr);
+    expect_error(p, "attribute source is an array of 2 strings; expected one string", NULL);
+    p = fresh("intencoding");
+    f = edit(p), set_attr(H5Dopen2(f, "target_logits", H5P_DEFAULT), "encoding",
+                          H5T_NATIVE_INT64, 1, (int64_t[]){16});
+    H5Fclose(f);
+    expect_error(p, "/target_logits: attribute encoding is an integer; expected one string",
+                 NULL);
+
     p = fresh("inttype");
     hsize_t dt[3] = {3, 3, 8};
     f = edit(p), replace_dataset(f, "target_logits", H5T_STD_I32LE, 3, dt, NULL), H5Fclose(f);
     expect_error(p, "/target_logits: values of 4-byte integers", "bfloat16");
 
+    /* a type that is no number at all: named, not "4-byte a non-number type" */
+    p = fresh("strtype");
+    hid_t str4 = H5Tcopy(H5T_C_S1);
+    H5Tset_size(str4, 4);
+    f = edit(p), replace_dataset(f, "target_logits", str4, 3, dt, NULL), H5Fclose(f);
+    H5Tclose(str4);
+    expect_error(p, "/target_logits: values of 4-byte strings; expected float16", NULL);
+
     p = fresh("nan");
     f = edit(p), poke(f, "target_logits", 1, 2, 3, NAN), H5Fclose(f);
-    expect_error(p, "/target_logits[1][2][3] = nan", "logits must be finite");
+    expect_error(p, "/target_logits[1][2][3] = nan", "logits must be numbers or -inf");
 
     p = fresh("inf");
-    f = edit(p), poke(f, "draft_logits", 2, 0, 7, -INFINITY), H5Fclose(f);
-    expect_error(p, "/draft_logits[2][0][7] = -inf", "logits must be finite");
+    f = edit(p), poke(f, "draft_logits", 2, 0, 7, INFINITY), H5Fclose(f);
+    expect_error(p, "/draft_logits[2][0][7] = inf", "logits must be numbers or -inf");
+
+    /* a row of nothing but -inf: no token has a probability */
+    p = fresh("masked_row");
+    f = edit(p);
+    for (int32_t v = 0; v < 8; v++)
+        poke(f, "target_logits", 1, 2, v, -INFINITY);
+    H5Fclose(f);
+    expect_error(p, "/target_logits[1][2]: every logit is -inf", "no token a probability");
 
     /* chunked [3][3][8], only step 0 written: the rest would read as zeros */
     p = fresh("unfinished");
@@ -389,7 +455,8 @@ static void test_validation(void)
     /* logits next to probs */
     p = fresh("both");
     f = edit(p), replace_dataset(f, "target_probs", H5T_IEEE_F32LE, 3, dt, NULL), H5Fclose(f);
-    expect_error(p, "both the dataset target_logits or target_probs", NULL);
+    expect_error(p, "both datasets target_logits and target_probs; a recording holds exactly "
+                    "one of them", NULL);
     feature("every validation error names the file, dataset, index and value");
 }
 
@@ -440,6 +507,32 @@ static void test_cases(void)
         CHECK(c->draft_sampled && c->draft_sampled[5] != c->draft[5]);
         sv_case_free(c);
     }
+
+    /* -inf: a token masked out, as serving stacks mask the vocabulary: p = 0
+     * (the reader refused it), through the pipeline and logits input alike */
+    char masked[512];
+    snprintf(masked, sizeof masked, "%s/masked.h5", dir);
+    CHECK(write_file(masked, NULL, 3, 3, 40, SV_REC_FLOAT32, 1) == 0);
+    hid_t f = edit(masked);
+    poke(f, "target_logits", 2, 1, 7, -INFINITY);
+    poke(f, "draft_logits", 2, 2, 11, -INFINITY);
+    H5Fclose(f);
+    snprintf(spec, sizeof spec, "recorded:file=%s,step=2", masked);
+    CHECK(sv_case_from_spec(spec, &c, err, sizeof err) == 0);
+    if (c) {
+        CHECK(c->target[40 + 7] == 0.0f && c->draft[80 + 11] == 0.0f);
+        CHECK(c->target[40 + 8] > 0.0f && c->draft[80 + 12] > 0.0f);
+        double z = 0.0;
+        for (int v = 0; v < 40; v++)
+            z += v == 7 ? 0.0 : exp(logit_at(2, 1, v));
+        CHECK_NEAR(c->target[40 + 8], exp(logit_at(2, 1, 8)) / z, 1e-6);
+        CHECK(sv_case_use_logits(c, 2 /* bfloat16 */, err, sizeof err) == 0);
+        CHECK(c->target[40 + 7] == 0.0f);
+        sv_case_free(c);
+    } else {
+        fprintf(stderr, "  %s\n", err);
+    }
+    feature("recorded -inf logits are masked tokens (p = 0), in every input mode");
 
     int64_t steps = 0;
     int has = 1;

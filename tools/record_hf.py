@@ -194,12 +194,20 @@ class RecordingWriter:
                                   % (self.path, i, name, x.shape, shape))
             stored[name] = to_storage(x, self.dtype)
             values = stored_values(stored[name], self.dtype)
-            if not np.all(np.isfinite(values)):
-                bad = np.argwhere(~np.isfinite(values))[0]
+            # the reader's rule: -inf is a masked token (p = 0); NaN, +inf and a
+            # row of nothing but -inf are refused
+            bad = np.isnan(values) | (values == np.inf)
+            if np.any(bad):
+                bad = np.argwhere(bad)[0]
                 raise RecordError(
                     "%s: step %d: %s[%s] = %g is not finite as %s%s"
                     % (self.path, i, name, ",".join(map(str, bad)), float(x[tuple(bad)]),
                        self.dtype, " (try --dtype bfloat16)" if self.dtype == "float16" else ""))
+            masked = np.all(values == -np.inf, axis=1)
+            if np.any(masked):
+                raise RecordError("%s: step %d: %s[%d]: every logit is -inf: the row gives no "
+                                  "token a probability"
+                                  % (self.path, i, name, int(np.argwhere(masked)[0][0])))
         if (drafts is None) != (self.drafts is None):
             raise RecordError("%s: step %d: draft tokens %s, but the writer was opened %s them"
                               % (self.path, i, "missing" if drafts is None else "given",

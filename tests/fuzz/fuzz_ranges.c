@@ -4,10 +4,42 @@
  * no --target-us, which stops the command right after the axes parse).
  * The first byte picks the parser: u (sv_parse_u64), d (sv_parse_double),
  * l (sv_split_list), T, K or c (a sweep axis); the rest is the text.
- * Besides what the sanitizers catch, it asserts each parser's contract. */
+ * Besides what the sanitizers catch, it asserts each parser's contract:
+ * a number accepted is written in decimal with nothing around it (no
+ * space, hex, inf or nan), one strtod cannot hold is "out of range", never
+ * "not a number", and whole bounds print as integers; a list accepted is
+ * its items joined by single commas (no empty item dropped). */
+#include <errno.h>
 #include <math.h>
 #include "fuzz.h"
 #include "sv_harness.h"
+
+/* Only the characters of a decimal number, starting and ending as one. */
+static int decimal_text(const char *text)
+{
+    const size_t n = strlen(text);
+    if (n == 0 || strspn(text, "0123456789.+-eE") != n)
+        return 0;
+    return strchr("0123456789.+-", text[0]) && strchr("0123456789.", text[n - 1]);
+}
+
+/* strtod reads all of text as a number too large or too near 0. */
+static int beyond_double(const char *text)
+{
+    char *end;
+    errno = 0;
+    (void)strtod(text, &end);
+    return decimal_text(text) && *end == '\0' && errno == ERANGE;
+}
+
+static void check_refusal(const char *parser, const char *text)
+{
+    const char *msg = sv_error_message();
+    if (beyond_double(text) && !strstr(msg, "out of range"))
+        fuzz_die("%s('%s'): beyond a double, but the message is '%s'", parser, text, msg);
+    if (strstr(msg, "e+0") || strstr(msg, "e+1")) /* every bound here is a whole number */
+        fuzz_die("%s('%s'): a bound not printed as an integer: '%s'", parser, text, msg);
+}
 
 static void check_u64(const char *text)
 {
@@ -17,8 +49,11 @@ static void check_u64(const char *text)
         if (sv_parse_u64("--n", text, ranges[r][0], ranges[r][1], &v) != SV_OK) {
             if (strncmp(sv_error_message(), "--n: ", 5) != 0)
                 fuzz_die("sv_parse_u64('%s'): message '%s'", text, sv_error_message());
+            check_refusal("sv_parse_u64", text);
             continue;
         }
+        if (!decimal_text(text))
+            fuzz_die("sv_parse_u64('%s'): accepted, but not written in decimal", text);
         if (v < ranges[r][0] || v > ranges[r][1])
             fuzz_die("sv_parse_u64('%s'): %llu outside its range", text, (unsigned long long)v);
         const double d = strtod(text, NULL);
@@ -30,15 +65,19 @@ static void check_u64(const char *text)
 
 static void check_double(const char *text)
 {
-    static const struct { double min, max; int open; } ranges[] = {{0, 1, 1}, {0, 100, 0}};
-    for (int r = 0; r < 2; r++) {
+    static const struct { double min, max; int open; } ranges[] = {
+        {0, 1, 1}, {0, 100, 0}, {1, 16777216, 0}};
+    for (int r = 0; r < 3; r++) {
         double v = NAN;
         if (sv_parse_double("--x", text, ranges[r].min, ranges[r].max, ranges[r].open, &v) !=
             SV_OK) {
             if (strncmp(sv_error_message(), "--x: ", 5) != 0)
                 fuzz_die("sv_parse_double('%s'): message '%s'", text, sv_error_message());
+            check_refusal("sv_parse_double", text);
             continue;
         }
+        if (!decimal_text(text))
+            fuzz_die("sv_parse_double('%s'): accepted, but not written in decimal", text);
         const int inside = ranges[r].open ? v > ranges[r].min && v < ranges[r].max
                                           : v >= ranges[r].min && v <= ranges[r].max;
         if (!inside)
@@ -46,7 +85,8 @@ static void check_double(const char *text)
     }
 }
 
-/* An accepted list is the text's comma-separated items, none lost or cut. */
+/* An accepted list is the text's comma-separated items, none lost, cut or
+ * empty: joined by single commas they are the text. */
 static void check_list(const char *text)
 {
     enum { MAX = 64 };
@@ -64,12 +104,13 @@ static void check_list(const char *text)
         const size_t len = strlen(items[i]);
         if (len == 0 || len >= SV_LIST_ITEM || strchr(items[i], ','))
             fuzz_die("sv_split_list('%s'): item %d is '%s'", text, i, items[i]);
-        rest += strspn(rest, ",");
+        if (i > 0 && *rest++ != ',')
+            fuzz_die("sv_split_list('%s'): item %d does not follow one comma", text, i);
         if (strncmp(rest, items[i], len) != 0 || (rest[len] != ',' && rest[len] != '\0'))
             fuzz_die("sv_split_list('%s'): item %d '%s' is not the text's", text, i, items[i]);
         rest += len;
     }
-    if (rest[strspn(rest, ",")] != '\0')
+    if (*rest != '\0')
         fuzz_die("sv_split_list('%s'): text after the last item was dropped", text);
 }
 

@@ -1,6 +1,7 @@
 /* fuzz_recorded.c: libFuzzer target for the recording loader
- * (distributions/recorded_read.c): the input is written to a file and
- * opened as a recording, then every step (at most 64) is read. Besides what
+ * (distributions/recorded_h5.c, recorded_open.c, recorded_read.c): the input
+ * is written to a file and opened as a recording, then every step (at most
+ * 64) is read. Besides what
  * the sanitizers catch, it asserts the contract: a refusal returns no
  * handle and says why; an accepted file has K and V within the format's
  * bounds, and what a successful read returns is what validation promises
