@@ -97,20 +97,23 @@ int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
     int rc = first[0] && first[1] ? SV_OK : sv_fail(SV_EENV, "bench plots: out of memory");
     for (int by_B = 1; rc == SV_OK && by_B >= 0; by_B--) {
         snprintf(path, sizeof path, "%s/%s", dir, by_B ? data_B : data_V);
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            rc = sv_fail(SV_EBAD, "bench plots: cannot write %s", path);
+        sv_atomic_file data; /* written whole; a device there is written, not replaced */
+        if ((rc = sv_atomic_open(&data, path)) != SV_OK)
             break;
-        }
-        curves[by_B] = write_curves(f, pts, n, by_B, first[by_B]);
-        if (fclose(f) != 0 || curves[by_B] < 0)
+        curves[by_B] = write_curves(data.fp, pts, n, by_B, first[by_B]);
+        if (curves[by_B] < 0) {
+            sv_atomic_abort(&data);
             rc = sv_fail(SV_EBAD, "bench plots: cannot write %s", path);
+        } else {
+            rc = sv_atomic_commit(&data);
+        }
     }
     snprintf(path, sizeof path, "%s/%s-plot.gp", dir, stem);
-    FILE *f = rc == SV_OK ? fopen(path, "w") : NULL;
-    if (rc == SV_OK && !f)
-        rc = sv_fail(SV_EBAD, "bench plots: cannot write %s", path);
+    sv_atomic_file script;
+    if (rc == SV_OK)
+        rc = sv_atomic_open(&script, path);
     if (rc == SV_OK) {
+        FILE *f = script.fp;
         snprintf(text, sizeof text, "%s-plot.gp", stem);
         fprintf(f, "# run gnuplot %s in this folder\n", sv_gp_string(text, quoted, sizeof quoted));
         fprintf(f, "set grid\nset key outside right top noenhanced\nset logscale xy\n");
@@ -125,8 +128,7 @@ int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
                 plot_command(f, stem, by_B, by_B ? data_B : data_V, pts, first[by_B],
                              curves[by_B], fmt ? "svg" : "png");
         }
-        if (fclose(f) != 0)
-            rc = sv_fail(SV_EBAD, "bench plots: cannot write %s", path);
+        rc = sv_atomic_commit(&script);
     }
     free(first[0]);
     free(first[1]);

@@ -22,20 +22,20 @@ static size_t chosen_T(const sv_sweep_point *pts, size_t n)
     return best;
 }
 
-static FILE *open_in(const char *dir, const char *name)
+/* DIR/NAME through sv_atomic: written whole or not at all, and a device or
+ * a FIFO there is written, never replaced. */
+static FILE *open_in(const char *dir, const char *name, sv_atomic_file *af)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        sv_fail(SV_EBAD, "cannot write %s", path);
-    return f;
+    return sv_atomic_open(af, path) == SV_OK ? af->fp : NULL;
 }
 
 /* acceptance.dat: for the largest K, per T: analytic, measured, lo, hi per position. */
 static int write_acceptance(const char *dir, const sv_sweep_point *pts, size_t n, int32_t K)
 {
-    FILE *f = open_in(dir, "acceptance.dat");
+    sv_atomic_file af;
+    FILE *f = open_in(dir, "acceptance.dat", &af);
     if (!f)
         return SV_EBAD;
     fprintf(f, "# T");
@@ -51,14 +51,15 @@ static int write_acceptance(const char *dir, const sv_sweep_point *pts, size_t n
                     pts[i].measured[k].lo, pts[i].measured[k].hi);
         fprintf(f, "\n");
     }
-    return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/acceptance.dat", dir);
+    return sv_atomic_commit(&af);
 }
 
 /* tokens.dat: at temperature T, per K: E analytic, E measured, speedup per c. */
 static int write_tokens(const char *dir, const sv_sweep_point *pts, size_t n, double T,
                         const double *c, int n_c)
 {
-    FILE *f = open_in(dir, "tokens.dat");
+    sv_atomic_file af;
+    FILE *f = open_in(dir, "tokens.dat", &af);
     if (!f)
         return SV_EBAD;
     fprintf(f, "# K tokens_analytic tokens_measured");
@@ -73,13 +74,14 @@ static int write_tokens(const char *dir, const sv_sweep_point *pts, size_t n, do
             fprintf(f, " %.6f", sv_speedup(pts[i].tokens_analytic, pts[i].K, c[j]));
         fprintf(f, "\n");
     }
-    return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/tokens.dat", dir);
+    return sv_atomic_commit(&af);
 }
 
 /* lengths.dat: the accepted-count histogram of one point, as fractions. */
 static int write_lengths(const char *dir, const sv_sweep_point *p)
 {
-    FILE *f = open_in(dir, "lengths.dat");
+    sv_atomic_file af;
+    FILE *f = open_in(dir, "lengths.dat", &af);
     if (!f)
         return SV_EBAD;
     double total = 0.0;
@@ -88,7 +90,7 @@ static int write_lengths(const char *dir, const sv_sweep_point *p)
     fprintf(f, "# accepted fraction\n");
     for (int32_t m = 0; m <= p->K; m++)
         fprintf(f, "%d %.6f\n", m, total > 0.0 ? (double)p->length[m] / total : 0.0);
-    return fclose(f) == 0 ? SV_OK : sv_fail(SV_EBAD, "cannot write %s/lengths.dat", dir);
+    return sv_atomic_commit(&af);
 }
 
 /* set title TEXT, TEXT quoted: it holds the case spec (a recording's file
@@ -169,17 +171,18 @@ int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts,
         rc = write_tokens(dir, pts, n, T, c, n_c);
     if (rc == SV_OK)
         rc = write_lengths(dir, hist);
-    FILE *f = rc == SV_OK ? open_in(dir, "plot.gp") : NULL;
+    sv_atomic_file af;
+    FILE *f = rc == SV_OK ? open_in(dir, "plot.gp", &af) : NULL;
     if (!f)
-        return SV_EBAD;
+        return rc == SV_OK ? SV_EBAD : rc;
     fprintf(f, "# plot.gp: the plots of this sweep; run 'gnuplot plot.gp' in this folder\n");
     fprintf(f, "set grid\nset key outside right top\nset termoption noenhanced\n");
     fprintf(f, "set terminal pngcairo size 1000,600 noenhanced font ',11'\n");
     script_body(f, "png", title, K, have_T, T, hist, c, n_c);
     fprintf(f, "set terminal svg size 1000,600 noenhanced font ',11'\n");
     script_body(f, "svg", title, K, have_T, T, hist, c, n_c);
-    if (fclose(f) != 0)
-        return sv_fail(SV_EBAD, "cannot write %s/plot.gp", dir);
+    if ((rc = sv_atomic_commit(&af)) != SV_OK)
+        return rc;
 
     return sv_gnuplot_run(dir, "plot.gp", note, note_len);
 }
