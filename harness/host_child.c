@@ -56,14 +56,25 @@ static void on_fault(int signo, siginfo_t *info, void *context)
     /* a fault: the instruction faults again and the default action ends the child */
 }
 
-static void *alt_stack_on(void)
+/* A signal stack of this thread's own, so that a stack overflow in the
+ * sampler is recorded too; the one it replaces (a sanitizer's) is kept in
+ * *old for alt_stack_off, which the sanitizer expects back at thread exit. */
+static void *alt_stack_on(stack_t *old)
 {
     stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
-    if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
+    if (alt.ss_sp && sigaltstack(&alt, old) != 0) {
         free(alt.ss_sp);
         return NULL;
     }
     return alt.ss_sp;
+}
+
+static void alt_stack_off(void *mine, const stack_t *old)
+{
+    if (!mine)
+        return;
+    sigaltstack(old, NULL);
+    free(mine);
 }
 
 static void serve(int32_t i)
@@ -73,7 +84,8 @@ static void serve(int32_t i)
     int live = 0;
     char byte;
     child_slot = i;
-    void *alt = alt_stack_on(); /* a stack overflow in the sampler is recorded too */
+    stack_t old;
+    void *alt = alt_stack_on(&old);
     while (recv(s->fd, &byte, 1, 0) == 1) {
         slot_control *ctl = s->ctl;
         child_in_call = 1;
@@ -100,7 +112,7 @@ static void serve(int32_t i)
         if (send(s->fd, &byte, 1, MSG_NOSIGNAL) != 1)
             break;
     }
-    (void)alt; /* freed with the process */
+    alt_stack_off(alt, &old);
 }
 
 static void *serve_thread(void *arg)

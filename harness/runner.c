@@ -347,7 +347,8 @@ static void *work(void *arg)
     const sv_case *c = sh->c;
 
     stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
-    if (alt.ss_sp && sigaltstack(&alt, NULL) != 0) {
+    stack_t old; /* a sanitizer's, which it expects back when the thread ends */
+    if (alt.ss_sp && sigaltstack(&alt, &old) != 0) {
         free(alt.ss_sp);
         alt.ss_sp = NULL;
     }
@@ -382,8 +383,7 @@ static void *work(void *arg)
         free_buffers(&w->buf);
     }
     if (alt.ss_sp) {
-        stack_t off = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
-        sigaltstack(&off, NULL);
+        sigaltstack(&old, NULL);
         free(alt.ss_sp);
     }
     atomic_fetch_add(&sh->finished, 1);
