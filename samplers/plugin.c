@@ -133,29 +133,46 @@ __attribute__((noreturn)) static void probe(const char *path, int fd)
         fprintf(f, "error\n");
         put_text(f, err);
     } else {
-        fprintf(f, "ok %u %u\n", plugin->contract_version, plugin->n_samplers);
+        fprintf(f, "ok\n%u %u\n", plugin->contract_version, plugin->n_samplers);
         for (uint32_t i = 0; i < plugin->n_samplers; i++) { /* a wild pointer faults here */
             sv_sampler s = entry(plugin, i);
             put_text(f, s.name);
             put_text(f, s.description);
-            fprintf(f, "%d %u %d\n", (int)s.memspace, s.inputs,
+            fprintf(f, "%u %u %d\n", (unsigned)s.memspace, s.inputs,
                     s.init && s.verify && s.destroy);
         }
     }
     _exit(fclose(f) == 0 ? 0 : 3); /* no atexit handlers: the harness's are not the probe's */
 }
 
+/* A line of n whole numbers, each at most max: 0, or -1 when it is not that. */
+static int get_numbers(FILE *f, unsigned long long *v, int n, unsigned long long max)
+{
+    char line[128], *at = line, *end;
+    if (!fgets(line, sizeof line, f) || !strchr(line, '\n'))
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (*at < '0' || *at > '9')
+            return -1;
+        errno = 0;
+        v[i] = strtoull(at, &end, 10);
+        if (errno || v[i] > max || (*end != ' ' && *end != '\n'))
+            return -1;
+        at = end + (*end == ' ');
+    }
+    return *at == '\n' ? 0 : -1;
+}
+
 static char *get_text(FILE *f)
 {
-    int present;
-    size_t n;
-    if (fscanf(f, "%d %zu", &present, &n) != 2 || fgetc(f) != '\n' || n > 65536)
+    unsigned long long v[2]; /* present, length */
+    if (get_numbers(f, v, 2, 65536) != 0)
         return NULL;
-    if (!present) /* NULL in the plugin */
+    if (!v[0]) /* NULL in the plugin */
         return strdup("(no description)");
-    char *s = malloc(n + 1);
-    if (s && fread(s, 1, n, f) == n) {
-        s[n] = '\0';
+    char *s = malloc(v[1] + 1);
+    if (s && fread(s, 1, v[1], f) == v[1]) {
+        s[v[1]] = '\0';
         return s;
     }
     free(s);
@@ -296,30 +313,28 @@ static void proxy_free(proxy *p)
 static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char *err,
                       size_t errlen)
 {
-    char word[16];
-    uint32_t version;
+    char word[8];
+    unsigned long long head[2]; /* contract version, samplers */
     *out = NULL;
     *n = 0;
-    if (fscanf(f, "%15s", word) != 1)
+    if (!fgets(word, sizeof word, f))
         return 1; /* nothing: how the probe ended says why */
-    if (strcmp(word, "error") == 0) {
-        fgetc(f);
+    if (strcmp(word, "error\n") == 0) {
         char *msg = get_text(f);
         snprintf(err, errlen, "%s", msg ? msg : "plugin: cannot load it");
         free(msg);
         return -1;
     }
-    if (strcmp(word, "ok") != 0 || fscanf(f, "%u %u", &version, n) != 2 || fgetc(f) != '\n' ||
-        *n == 0 || *n > 256)
+    if (strcmp(word, "ok\n") != 0 || get_numbers(f, head, 2, UINT32_MAX) != 0 || head[1] == 0 ||
+        head[1] > 256)
         return 1;
+    *n = (uint32_t)head[1];
     proxy **list = calloc(*n, sizeof *list);
     for (uint32_t i = 0; list && i < *n; i++) {
         proxy *p = calloc(1, sizeof *p);
-        int memspace, has_functions;
-        unsigned inputs;
+        unsigned long long fields[3]; /* memory space, inputs, has its functions */
         char *name = get_text(f), *description = get_text(f);
-        if (!p || !name || !description ||
-            fscanf(f, "%d %u %d", &memspace, &inputs, &has_functions) != 3 || fgetc(f) != '\n') {
+        if (!p || !name || !description || get_numbers(f, fields, 3, UINT32_MAX) != 0) {
             free(name);
             free(description);
             free(p);
@@ -328,11 +343,12 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
             free(list);
             return 1;
         }
-        p->s = (sv_sampler){name, description, (sv_memspace)memspace, NULL, NULL, NULL, inputs};
+        p->s = (sv_sampler){name, description, (sv_memspace)fields[0], NULL, NULL, NULL,
+                            (uint32_t)fields[1]};
         p->index = i;
-        p->version = version;
+        p->version = (uint32_t)head[0];
         list[i] = p;
-        if (check_sampler(path, i, &p->s, has_functions, err, errlen) != 0) {
+        if (check_sampler(path, i, &p->s, fields[2] != 0, err, errlen) != 0) {
             for (uint32_t j = 0; j <= i; j++)
                 proxy_free(list[j]);
             free(list);

@@ -139,3 +139,18 @@ const char *sv_memspace_name(sv_memspace m)
     }
     return "unknown";
 }
+
+static const char *const input_names[] = {"probs", "logits-f32", "logits-bf16"};
+
+int32_t sv_input_find(const char *text)
+{
+    for (int32_t i = 0; i < SV_N_INPUTS; i++)
+        if (strcmp(text, input_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+const char *sv_input_name(int32_t input)
+{
+    return input >= 0 && input < SV_N_INPUTS ? input_names[input] : "unknown";
+}

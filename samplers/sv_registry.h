@@ -68,4 +68,12 @@ void sv_registry_clear_added(void);
 
 const char *sv_memspace_name(sv_memspace m);
 
+/* The input modes by name, as --input reads them: "probs", "logits-f32",
+ * "logits-bf16" (an sv_input). */
+#define SV_N_INPUTS 3
+/* The sv_input of a name, or -1. */
+int32_t sv_input_find(const char *text);
+/* The name of an sv_input ("unknown" for none). */
+const char *sv_input_name(int32_t input);
+
 #endif

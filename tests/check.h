@@ -1,8 +1,8 @@
 /* check.h: the tests' few assertions. Each prints one line on failure and
  * counts; a test program prints one PASS/FAIL line per feature (GSL style)
  * and exits non-zero if anything failed. */
-#ifndef SV_CHECK_H
-#define SV_CHECK_H
+#ifndef SV_TEST_CHECK_H
+#define SV_TEST_CHECK_H
 
 #include <math.h>
 #include <stdio.h>

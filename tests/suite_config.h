@@ -2,7 +2,8 @@
 #ifndef SV_SUITE_CONFIG_H
 #define SV_SUITE_CONFIG_H
 
-#include "sv_harness.h"
+#include "sv_cases.h"
+#include "sv_check.h"
 
 #define SUITE_MAX 32
 

@@ -27,7 +27,7 @@ Usage (see README.md, "Recording from real models"):
 
 Needs numpy and h5py to write, torch and transformers to run models. The
 parts that need only numpy and h5py (RecordingWriter, write_recording,
-record_steps with models given as functions) are what tests/test_record_hf.py
+record_steps with models given as functions) are what tests/tools/test_record_hf.py
 checks where torch is absent.
 
 Exit status: 0 written, 2 bad usage or input, 3 environment (a missing

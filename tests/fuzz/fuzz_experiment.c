@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz.h"
-#include "sv_harness.h"
+#include "sv_base.h"
+#include "sv_cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

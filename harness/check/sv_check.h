@@ -1,0 +1,127 @@
+/* sv_check.h: where a verdict is decided. The checks of one run (contract,
+ * fit, TV, accepted length, independence, the Markov sequence) from its
+ * tally, what looks wrong in words, and a verification over cases under one
+ * family-wise false-alarm rate with SUSPECT cases re-run (sv_verify). */
+#ifndef SV_CHECK_H
+#define SV_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sv_run.h"
+#include "sv_stats.h"
+
+/* ---- evaluate.c: the checks of one run ---------------------------------------- */
+#define SV_MAX_FINDINGS 8
+#define SV_FINDING_LEN 320
+
+typedef struct sv_position_eval {
+    uint64_t N;                 /* draws that emitted this position */
+    int32_t bins;
+    double tail_mass;           /* probability in the pooled tail bin */
+    int32_t tail_categories;
+    sv_gof chi2, g;
+    double tv, tv_expected, tv_threshold, tv_min_detectable, tv_p;
+    double w2_min_detectable;   /* smallest chi-square effect detected with P >= 1 - split */
+    sv_verdict verdict;
+} sv_position_eval;
+
+typedef struct sv_run_eval {
+    uint64_t seed, draws;
+    double seconds;
+    int32_t K;
+    sv_position_eval pos[SV_MAX_K + 1];
+    double length_expected[SV_MAX_K + 1]; /* P(n = j) from the alphas */
+    uint64_t length_observed[SV_MAX_K + 1];
+    sv_gof length;
+    sv_verdict length_verdict;
+    sv_gof indep_seq, indep_pos;
+    sv_verdict indep_seq_verdict, indep_pos_verdict;
+    int chain;                  /* a Markov-pair case: only contract and sequence checks */
+    uint64_t transitions;       /* emitted transitions counted */
+    int32_t states_tested;
+    sv_gof seq_chi2, seq_g;
+    uint64_t first_accepted;    /* steps whose draft 1 was accepted */
+    double first_expected;      /* the sum of their chances min(1, p/q) */
+    sv_verdict seq_verdict;
+    uint64_t violations;
+    sv_verdict contract_verdict;
+    sv_verdict verdict;         /* the worst of the above */
+    int32_t n_findings;
+    char findings[SV_MAX_FINDINGS][SV_FINDING_LEN]; /* what looks wrong, in words */
+} sv_run_eval;
+
+int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
+                double split_alpha, sv_run_eval *ev);
+/* The smallest p-value of a run and its check's name ("accepted length",
+ * "position 2 chi-square"): what made a case SUSPECT. INFINITY if none ran. */
+double sv_weakest_check(const sv_run_eval *ev, char *name, size_t len);
+/* chain.c: the transition counts against the target chain: pooled chi-square
+ * and G per visited state, summed over states. */
+int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
+                      sv_run_eval *ev);
+
+/* ---- describe.c: what looks wrong, in words ------------------------------------ */
+void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, int32_t k,
+                          char *out, size_t len);
+/* Names the length bin that drives the statistic (pooled as the test pooled
+ * it), with its counts, and whether the mean number accepted is off. */
+void sv_describe_length(const sv_run_eval *ev, const sv_pooled *pooled, char *out, size_t len);
+void sv_describe_independence(const char *which, const sv_gof *g, char *out, size_t len);
+
+/* ---- verify.c: a whole run over cases ------------------------------------------ */
+typedef struct sv_case_report {
+    char name[SV_CASE_NAME_MAX];
+    int32_t K, V;
+    int draft_probs_given;
+    double alpha[SV_MAX_K];     /* analytic acceptance per position */
+    int n_runs;                 /* 1, or 2 when a suspect was re-run */
+    sv_run_eval runs[2];
+    sv_verdict verdict;         /* of the last run */
+} sv_case_report;
+
+typedef struct sv_report {
+    const char *sampler, *sampler_description;
+    const char *suite;          /* NULL for --case */
+    uint64_t seed;
+    double alpha, split_alpha;
+    size_t n_tests;
+    int32_t threads, batch;
+    size_t n_cases;
+    sv_case_report *cases;
+    size_t passed, suspect, failed;
+    uint64_t total_draws;
+    double seconds;
+    int interrupted;            /* the signal that cut the run short, or 0 */
+    size_t n_planned;           /* cases asked for; n_cases ran (the last cut short) */
+    int32_t input;              /* the sv_input the sampler was given */
+} sv_report;
+
+typedef struct sv_verify_config {
+    const sv_sampler *sampler;
+    const char *suite;          /* name, for the report */
+    const char *const *specs;   /* n_cases case specs */
+    const uint64_t *draws;      /* draws per case */
+    size_t n_cases;
+    uint64_t seed;
+    double alpha;               /* family-wise false-alarm rate */
+    int32_t batch, threads;
+    int progress;               /* progress, and a notice of each re-run, on stderr */
+    int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
+    int32_t input;              /* an sv_input: probs, or logits the cases are readied for */
+    /* Called after each case with the report so far; nonzero ends the run
+     * there (n_cases < n_planned, not marked interrupted). The split is still
+     * over every planned case, so the cases that ran read exactly as in the
+     * whole run. NULL: run every case. */
+    int (*case_done)(const struct sv_report *r, void *ctx);
+    void *case_done_ctx;
+    int in_process;             /* call the sampler in this process, not in a child */
+    double call_timeout;        /* seconds one sampler call may take; 0: no limit */
+} sv_verify_config;
+
+/* SV_OK with a report (whatever the verdicts), or a status with a message. */
+int sv_verify(const sv_verify_config *cfg, sv_report **out);
+void sv_report_free(sv_report *r);
+/* The seed a suspect's re-run uses. */
+uint64_t sv_rerun_seed(uint64_t seed);
+
+#endif

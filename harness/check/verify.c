@@ -1,0 +1,160 @@
+/* verify.c: a verification run: every case through the sampler, evaluated
+ * under one family-wise false-alarm rate; suspects re-run with a fresh seed
+ * and four times the draws. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_check.h"
+
+uint64_t sv_rerun_seed(uint64_t seed)
+{
+    /* splitmix64 finalizer: a fresh, fixed seed, so CI stays deterministic */
+    uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_drafter *d,
+                    uint64_t seed, uint64_t draws, double split, const char *label,
+                    sv_run_eval *ev)
+{
+    sv_pair_plan plan;
+    sv_tally *tally = NULL;
+    int rc = sv_pair_plan_build(c, draws, &plan);
+    if (rc != SV_OK)
+        return rc;
+    rc = sv_tally_alloc(c, &plan, &tally);
+    if (rc == SV_OK) {
+        sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
+                             cfg->progress, label, cfg->input, cfg->in_process,
+                             cfg->call_timeout};
+        rc = sv_run(&run, c, d, &plan, tally);
+    }
+    if (rc == SV_OK) {
+        ev->seed = seed;
+        rc = sv_evaluate(c, tally, &plan, split, ev);
+    }
+    sv_tally_free(tally);
+    sv_pair_plan_free(&plan);
+    return rc;
+}
+
+/* Says at once, before the re-run's minutes start, why it happens. */
+static void announce_rerun(const sv_case *c, const sv_run_eval *first, uint64_t seed,
+                           uint64_t draws)
+{
+    char check[96];
+    double p = sv_weakest_check(first, check, sizeof check);
+    fprintf(stderr, "specverify: %s is SUSPECT on seed %llu (%s: p = %.3g < %g); re-running "
+            "it with seed %llu and %llu draws (4x) to tell a fluke from a defect\n", c->name,
+            (unsigned long long)first->seed, check, p, SV_SUSPECT_P, (unsigned long long)seed,
+            (unsigned long long)draws);
+    fflush(stderr);
+}
+
+static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, double split,
+                       sv_case_report *cr)
+{
+    snprintf(cr->name, sizeof cr->name, "%s", c->name);
+    cr->K = c->K;
+    cr->V = c->V;
+    cr->draft_probs_given = c->draft_probs_given;
+    for (int32_t k = 0; k < c->K; k++)
+        cr->alpha[k] = sv_case_alpha(c, k);
+
+    sv_drafter *d = NULL;
+    int rc = sv_drafter_alloc(c, &d);
+    if (rc != SV_OK)
+        return rc;
+    char label[SV_CASE_NAME_MAX + 64];
+    snprintf(label, sizeof label, "[%zu/%zu] %s", i + 1, cfg->n_cases, c->name);
+    rc = run_once(cfg, c, d, cfg->seed, cfg->draws[i], split, label, &cr->runs[0]);
+    cr->n_runs = 1;
+    if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects &&
+        !sv_interrupted()) {
+        snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", i + 1, cfg->n_cases, c->name);
+        if (cfg->progress)
+            announce_rerun(c, &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * cfg->draws[i]);
+        rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), 4 * cfg->draws[i], split, label,
+                      &cr->runs[1]);
+        cr->n_runs = 2;
+    }
+    sv_drafter_free(d);
+    cr->verdict = cr->runs[cr->n_runs - 1].verdict;
+    return rc;
+}
+
+int sv_verify(const sv_verify_config *cfg, sv_report **out)
+{
+    *out = NULL;
+    sv_report *r = calloc(1, sizeof *r);
+    sv_case **cases = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *cases);
+    if (r)
+        r->cases = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *r->cases);
+    if (!r || !cases || !r->cases) {
+        free(cases);
+        sv_report_free(r);
+        return sv_fail(SV_EENV, "out of memory for %zu cases", cfg->n_cases);
+    }
+    /* build and check every case before sampling any, so bad input costs nothing */
+    int rc = SV_OK;
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
+        char err[512];
+        if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0 ||
+            (cfg->input != SV_INPUT_PROBS &&
+             sv_case_use_logits(cases[i], cfg->input, err, sizeof err) != 0))
+            rc = sv_fail(SV_EBAD, "%s", err);
+        else
+            r->n_tests += sv_tests_per_case(cases[i]);
+    }
+    r->sampler = cfg->sampler->name;
+    r->sampler_description = cfg->sampler->description;
+    r->suite = cfg->suite;
+    r->seed = cfg->seed;
+    r->alpha = cfg->alpha;
+    r->split_alpha = sv_bonferroni(cfg->alpha, r->n_tests);
+    r->threads = cfg->threads;
+    r->batch = cfg->batch;
+    r->n_planned = cfg->n_cases;
+    r->input = cfg->input;
+
+    double start = sv_now();
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
+        sv_case_report *cr = &r->cases[i];
+        rc = verify_case(cfg, i, cases[i], r->split_alpha, cr);
+        if (rc != SV_OK)
+            break;
+        r->n_cases++;
+        for (int j = 0; j < cr->n_runs; j++)
+            r->total_draws += cr->runs[j].draws;
+        if (cr->verdict == SV_FAIL)
+            r->failed++;
+        else if (cr->verdict == SV_SUSPECT)
+            r->suspect++;
+        else
+            r->passed++;
+        if ((r->interrupted = sv_interrupted()) != 0)
+            break; /* this case ran on the draws it finished; the rest not at all */
+        if (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx))
+            break;
+    }
+    r->seconds = sv_now() - start;
+    for (size_t i = 0; i < cfg->n_cases; i++)
+        sv_case_free(cases[i]);
+    free(cases);
+    if (rc != SV_OK) {
+        sv_report_free(r);
+        return rc;
+    }
+    *out = r;
+    return SV_OK;
+}
+
+void sv_report_free(sv_report *r)
+{
+    if (!r)
+        return;
+    free(r->cases);
+    free(r);
+}

@@ -1,0 +1,350 @@
+/* cmd_calibrate.c: `specverify calibrate`: a correct sampler's p-values must
+ * be uniform, and its false-alarm rate what the run states. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sv_cli.h"
+#include "sv_cases.h"
+#include "sv_check.h"
+#include "sv_stats.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: specverify calibrate [--sampler NAME] [--plugin LIB] [--runs R] [--suite NAME]\n"
+        "                            [--seed S] [--alpha A] [--batch B] [--threads T]\n"
+        "\n"
+        "Runs the suite R times with fresh seeds (no re-runs of suspects) and tests\n"
+        "whether the p-values of a correct sampler are uniform: Kolmogorov-Smirnov\n"
+        "against U(0,1) and a 10-bin chi-square as NIST SP 800-22 does. Reports the\n"
+        "observed false-alarm rate (runs with a FAIL) against the stated family-wise\n"
+        "rate, and the rate of p < 1e-3, each with a 95%% Clopper-Pearson interval.\n"
+        "Uses one p-value per check: chi-square per position, accepted length, both\n"
+        "independence tables, and a Markov case's transitions (G and TV are left\n"
+        "out: they are not independent of chi-square; exact rare-bin tests are left\n"
+        "out: they are discrete).\n"
+        "\n"
+        "  --sampler NAME  sampler (default: the one sampler of --plugin, else ref)\n"
+        "  --plugin LIB    load samplers from a shared library first\n"
+        "  --runs R        runs (default 200)\n"
+        "  --suite NAME    suite (default smoke)\n"
+        "  --seed S        first seed (default 1); run i uses a seed derived from it\n"
+        "  --alpha A       family-wise false-alarm rate per run (default 1e-6)\n"
+        "  --batch B, --threads T  as for verify\n"
+        SV_ISOLATION_HELP
+        "\n"
+        "SIGINT or SIGTERM stops the run at the next batch: the runs that finished are\n"
+        "tested and reported, marked PARTIAL (the run cut short is left out); a second\n"
+        "signal ends it at once.\n"
+        "\n"
+        "A check whose p-value is the same in every run means the sampler's randomness\n"
+        "ignores the seed: that is the sampler's finding, reported as such.\n"
+        "\n"
+        "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not or if the\n"
+        "seed is ignored, 2 bad usage, 3 an interval GSL cannot give (the rest is\n"
+        "printed), 128 + the signal when interrupted.\n");
+}
+
+/* The checks of one case, in the order collect takes them: y_1 .. y_{K+1},
+ * the accepted length, the two independence tables, a chain's transitions. */
+#define CHECKS (SV_MAX_K + 5)
+
+/* Each check's p-value in the first run, and whether every run since gave
+ * exactly that one: a sampler whose randomness ignores the seed repeats
+ * them, where a correct one's differ in the last digits from seed to seed. */
+typedef struct repeats {
+    double *first;       /* [case][CHECKS]; NaN where the first run had no test */
+    unsigned char *same; /* [case][CHECKS] */
+    int32_t *K;          /* [case] */
+} repeats;
+
+static void free_repeats(repeats *rep)
+{
+    free(rep->first);
+    free(rep->same);
+    free(rep->K);
+}
+
+static const char *check_name(int32_t K, int32_t j, char *buf, size_t len)
+{
+    if (j <= K)
+        snprintf(buf, len, "chi-square of y_%d", (int)j + 1);
+    else
+        snprintf(buf, len, "%s", j == K + 1   ? "the accepted length"
+                                 : j == K + 2 ? "independence of neighbouring sequences"
+                                 : j == K + 3 ? "independence of y_1 and y_2"
+                                              : "the transitions");
+    return buf;
+}
+
+/* Appends the p-values of run `run` that calibration uses, and notes which
+ * repeat the first run's. */
+static int collect(const sv_report *r, uint64_t run, repeats *rep, double **pv, size_t *n,
+                   size_t *cap)
+{
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_run_eval *ev = &r->cases[i].runs[0];
+        sv_gof tests[CHECKS];
+        int32_t m = 0;
+        for (int32_t k = 0; k <= ev->K; k++)
+            tests[m++] = ev->pos[k].chi2;
+        tests[m++] = ev->length;
+        tests[m++] = ev->indep_seq;
+        tests[m++] = ev->indep_pos;
+        if (ev->chain)
+            tests[m++] = ev->seq_chi2;
+        rep->K[i] = ev->K;
+        for (int32_t j = 0; j < CHECKS; j++) {
+            const int tested = j < m && tests[j].df != 0 && !tests[j].exact;
+            const double p = tested ? tests[j].p : NAN;
+            double *first = &rep->first[i * CHECKS + (size_t)j];
+            unsigned char *same = &rep->same[i * CHECKS + (size_t)j];
+            if (run == 0)
+                *first = p;
+            *same = (run == 0 || *same) && p == *first; /* NaN is never the same */
+            if (!tested)
+                continue;
+            if (*n == *cap) {
+                size_t grown = *cap ? 2 * *cap : 1024;
+                double *more = realloc(*pv, grown * sizeof *more);
+                if (!more)
+                    return sv_fail(SV_EENV, "out of memory for %zu p-values", grown);
+                *pv = more;
+                *cap = grown;
+            }
+            (*pv)[(*n)++] = p;
+        }
+    }
+    return SV_OK;
+}
+
+enum { O_SAMPLER = 1000, O_PLUGIN, O_RUNS, O_SUITE, O_SEED, O_ALPHA, O_BATCH, O_THREADS };
+static const struct option options[] = {
+    {"sampler", required_argument, NULL, O_SAMPLER},
+    {"plugin", required_argument, NULL, O_PLUGIN},
+    {"runs", required_argument, NULL, O_RUNS},
+    {"suite", required_argument, NULL, O_SUITE},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_calibrate_flags = {optstring, options};
+/* How many checks gave the same p-value in every run, said in `which` with
+ * the first of them; 0 if none. */
+static size_t repeated(const repeats *rep, const sv_suite *suite, char *which, size_t len)
+{
+    size_t count = 0, checks = 0;
+    char first[SV_CASE_NAME_MAX + 96] = "";
+    for (size_t i = 0; i < suite->n_entries; i++)
+        for (int32_t j = 0; j < CHECKS; j++) {
+            const size_t s = i * CHECKS + (size_t)j;
+            checks += !isnan(rep->first[s]);
+            if (!rep->same[s] || count++ > 0)
+                continue;
+            char check[64];
+            snprintf(first, sizeof first, "%s in %s, p = %.6g",
+                     check_name(rep->K[i], j, check, sizeof check), suite->entries[i].spec,
+                     rep->first[s]);
+        }
+    snprintf(which, len, "%zu of the %zu checks gave the same p-value in every run: %s%s",
+             count, checks, first, count > 1 ? ", ..." : "");
+    return count;
+}
+
+/* "95% CI [lo, hi]" of x of n, its ends as %.5f when fixed, else %.4g;
+ * when GSL cannot give it, says so there and keeps the first error in why. */
+static void interval_text(uint64_t x, uint64_t n, int fixed, char *out, size_t len, char *why,
+                          size_t why_len)
+{
+    double lo, hi;
+    if (sv_binomial_interval(x, n, 0.95, &lo, &hi) != SV_OK) {
+        snprintf(out, len, "95%% CI not computed, see below");
+        if (!why[0])
+            snprintf(why, why_len, "%s", sv_error_message());
+        return;
+    }
+    if (fixed)
+        snprintf(out, len, "95%% CI [%.5f, %.5f]", lo, hi);
+    else
+        snprintf(out, len, "95%% CI [%.4g, %.4g]", lo, hi);
+}
+
+int sv_cmd_calibrate(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *sampler_name = NULL, *suite_name = "smoke";
+    uint64_t runs = 200, seed = 1, v;
+    double alpha = 1e-6;
+    int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
+    sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
+    int opt, rc = SV_OK;
+    opterr = 0;
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
+        switch (opt) {
+        case O_SAMPLER: sampler_name = optarg; break;
+        case O_PLUGIN: {
+            char err[1024];
+            if (sv_plugin_load(optarg, err, sizeof err) != 0)
+                rc = sv_fail(SV_EBAD, "%s", err);
+            break;
+        }
+        case O_RUNS: rc = sv_parse_u64("--runs", optarg, 2, 1000000, &runs); break;
+        case O_SUITE: suite_name = optarg; break;
+        case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed); break;
+        case O_ALPHA: rc = sv_parse_double("--alpha", optarg, 0.0, 1.0, 1, &alpha); break;
+        case O_BATCH:
+            rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
+            batch = (int32_t)v;
+            break;
+        case O_THREADS:
+            rc = sv_parse_u64("--threads", optarg, 1, 1024, &v);
+            threads = (int32_t)v;
+            break;
+        case 'h': usage(stdout); return SV_OK;
+        default:
+            if (!sv_isolation_option(opt, optarg, &iso, &rc))
+                rc = sv_option_error("calibrate", opt, options, argv);
+        }
+    }
+    if (rc == SV_OK && optind < argc)
+        rc = sv_fail(SV_EBAD, "calibrate: unexpected argument '%s'", argv[optind]);
+    if (rc != SV_OK)
+        return rc;
+    const sv_sampler *sampler = NULL;
+    if ((rc = sv_sampler_choose("calibrate", sampler_name, &sampler)) != SV_OK)
+        return rc;
+    const sv_suite *suite = sv_suite_find(suite_name);
+    if (!suite)
+        return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)", suite_name);
+
+    const char **specs = calloc(suite->n_entries, sizeof *specs);
+    uint64_t *draws = calloc(suite->n_entries, sizeof *draws);
+    repeats rep = {calloc(suite->n_entries * CHECKS, sizeof *rep.first),
+                   calloc(suite->n_entries * CHECKS, sizeof *rep.same),
+                   calloc(suite->n_entries, sizeof *rep.K)};
+    if (!specs || !draws || !rep.first || !rep.same || !rep.K) {
+        free(specs);
+        free(draws);
+        free_repeats(&rep);
+        return sv_fail(SV_EENV, "out of memory");
+    }
+    for (size_t i = 0; i < suite->n_entries; i++) {
+        specs[i] = suite->entries[i].spec;
+        draws[i] = suite->entries[i].draws;
+    }
+    sv_verify_config cfg = {.sampler = sampler, .suite = suite_name, .specs = specs,
+                            .draws = draws, .n_cases = suite->n_entries, .alpha = alpha,
+                            .batch = batch, .threads = threads, .progress = 0,
+                            .rerun_suspects = 0, .in_process = iso.in_process,
+                            .call_timeout = iso.call_timeout};
+    double *pv = NULL;
+    size_t n = 0, cap = 0;
+    uint64_t failed_runs = 0;
+    size_t n_tests = 0;
+    double split = 0.0;
+    sv_progress progress;
+    sv_progress_start(&progress, 1, "calibrate", runs);
+    sv_progress_unit(&progress, "runs");
+    uint64_t run_seed = seed, finished = 0;
+    int interrupted = 0;
+    sv_interrupt_install();
+    for (uint64_t i = 0; i < runs && rc == SV_OK; i++) {
+        if ((interrupted = sv_interrupted()) != 0)
+            break;
+        sv_report *r = NULL;
+        cfg.seed = run_seed;
+        run_seed = sv_rerun_seed(run_seed);
+        rc = sv_verify(&cfg, &r);
+        if (rc == SV_OK && (interrupted = r->interrupted) != 0) {
+            sv_report_free(r); /* a run cut short: its p-values are left out */
+            break;
+        }
+        if (rc == SV_OK) {
+            failed_runs += r->failed > 0;
+            n_tests = r->n_tests;
+            split = r->split_alpha;
+            rc = collect(r, finished, &rep, &pv, &n, &cap);
+            finished++;
+        }
+        sv_report_free(r);
+        sv_progress_update(&progress, i + 1);
+    }
+    sv_progress_end(&progress);
+    free(specs);
+    free(draws);
+    char which[SV_CASE_NAME_MAX + 192] = "";
+    const size_t same = finished >= 2 ? repeated(&rep, suite, which, sizeof which) : 0;
+    free_repeats(&rep);
+    if (rc != SV_OK) {
+        free(pv);
+        return rc;
+    }
+
+    if (interrupted)
+        printf("PARTIAL: interrupted by %s after %llu of %llu runs (the run cut short is "
+               "left out); the statistics below are those of the runs that finished\n\n",
+               sv_signal_name(interrupted), (unsigned long long)finished,
+               (unsigned long long)runs);
+    if (interrupted && n < 2) {
+        printf("specverify %s calibrate: sampler %s, suite %s: too few p-values (%zu) to "
+               "test\n", SV_VERSION, sampler->name, suite_name, n);
+        free(pv);
+        fprintf(stderr, "specverify: interrupted by %s after %llu of %llu runs\n",
+                sv_signal_name(interrupted), (unsigned long long)finished,
+                (unsigned long long)runs);
+        return 128 + interrupted;
+    }
+    const uint64_t planned = runs;
+    runs = finished; /* the rates below are over the runs that finished */
+    uint64_t small = 0, counts[10];
+    for (size_t i = 0; i < n; i++)
+        small += pv[i] < 1e-3;
+    sv_gof bins = sv_chi2_uniform_bins(pv, n, 10, counts);
+    sv_gof ks = sv_ks_uniform(pv, n);
+    char sm_ci[160], fa_ci[160], ci_error[1024] = "";
+    interval_text(small, n, 1, sm_ci, sizeof sm_ci, ci_error, sizeof ci_error);
+    interval_text(failed_runs, runs, 0, fa_ci, sizeof fa_ci, ci_error, sizeof ci_error);
+    int uniform = ks.p >= 1e-3 && bins.p >= 1e-3;
+
+    printf("specverify %s calibrate: sampler %s, suite %s, %llu runs from seed %llu\n",
+           SV_VERSION, sampler->name, suite_name, (unsigned long long)runs,
+           (unsigned long long)seed);
+    printf("%zu p-values (%zu per run are tested; one per check is used here)\n\n", n, n_tests);
+    printf("Kolmogorov-Smirnov against U(0,1): D = %.5f, p = %.4g\n", ks.stat, ks.p);
+    printf("10-bin chi-square (NIST SP 800-22): X^2 = %.2f, df 9, p = %.4g\n", bins.stat, bins.p);
+    printf("bins:");
+    for (int b = 0; b < 10; b++)
+        printf(" %llu", (unsigned long long)counts[b]);
+    printf("\n\n");
+    printf("p < 1e-3: %llu of %zu p-values = %.5f (stated 0.001; %s)\n",
+           (unsigned long long)small, n, n ? (double)small / n : 0.0, sm_ci);
+    printf("false alarms: %llu of %llu runs failed = %.4g (stated %g per run, each p-value "
+           "at %.2g; %s)\n", (unsigned long long)failed_runs, (unsigned long long)runs,
+           (double)failed_runs / (double)runs, alpha, split, fa_ci);
+    if (same) /* the sampler's finding, not the harness's calibration */
+        printf("\n%sSEED IGNORED: identical p-values in %llu runs: the sampler's randomness "
+               "ignores the seed\n(%s)\n", interrupted ? "PARTIAL, " : "", (unsigned long long)runs,
+               which);
+    else
+        printf("\n%s%s: p-values %s uniform at the 1e-3 level\n",
+               interrupted ? "PARTIAL, " : "", uniform ? "CALIBRATED" : "NOT CALIBRATED",
+               uniform ? "are" : "are not");
+    free(pv);
+    if (ci_error[0]) /* everything else is printed; the report lacks an interval */
+        return sv_fail(SV_EENV, "calibrate: %s", ci_error);
+    if (interrupted) {
+        fprintf(stderr, "specverify: interrupted by %s after %llu of %llu runs; partial "
+                "results above\n", sv_signal_name(interrupted), (unsigned long long)finished,
+                (unsigned long long)planned);
+        return 128 + interrupted;
+    }
+    return uniform && !same ? SV_OK : SV_EVERIFY;
+}

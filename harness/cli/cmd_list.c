@@ -1,0 +1,86 @@
+/* cmd_list.c: `specverify list`: samplers, suites and case families. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "sv_cli.h"
+#include "sv_cases.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify list [--plugin LIB]... [--suite NAME]\n"
+            "\n"
+            "Prints the samplers (name, memory space, origin, description), the suites\n"
+            "and the case families with their parameters.\n"
+            "\n"
+            "  --plugin LIB   load samplers from a plugin first (repeatable)\n"
+            "  --suite NAME   print only that suite's cases, one per line: spec and draws\n"
+            "  -h, --help     this text\n");
+}
+
+static const struct option options[] = {
+    {"plugin", required_argument, NULL, 'p'},
+    {"suite", required_argument, NULL, 's'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_list_flags = {optstring, options};
+
+int sv_cmd_list(int argc, char **argv)
+{
+    int opt;
+    const char *suite_name = NULL;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
+        switch (opt) {
+        case 'p': {
+            char err[1024];
+            if (sv_plugin_load(optarg, err, sizeof err) != 0)
+                return sv_fail(SV_EBAD, "%s", err);
+            break;
+        }
+        case 's':
+            suite_name = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return SV_OK;
+        default:
+            return sv_option_error("list", opt, options, argv);
+        }
+    }
+    if (optind < argc)
+        return sv_fail(SV_EBAD, "list: unexpected argument '%s'", argv[optind]);
+    if (suite_name) { /* for scripts: one case per line */
+        const sv_suite *s = sv_suite_find(suite_name);
+        if (!s)
+            return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)", suite_name);
+        for (size_t j = 0; j < s->n_entries; j++)
+            printf("%s %llu\n", s->entries[j].spec, (unsigned long long)s->entries[j].draws);
+        return SV_OK;
+    }
+
+    printf("samplers:\n");
+    for (size_t i = 0; i < sv_registry_count(); i++) {
+        const sv_sampler *s = sv_registry_get(i);
+        const char *origin = sv_registry_origin(i);
+        if (strcmp(origin, "built-in") != 0 && strcmp(origin, "broken") != 0)
+            origin = "plugin";
+        printf("  %-26s %-5s %-9s %s%s\n", s->name, sv_memspace_name(s->memspace), origin,
+               s->description, s->inputs ? " [takes logits: verify/bench --input]" : "");
+    }
+    printf("\nsuites:\n");
+    for (size_t i = 0; i < sv_suite_count(); i++) {
+        const sv_suite *s = sv_suite_get(i);
+        uint64_t draws = 0;
+        for (size_t j = 0; j < s->n_entries; j++)
+            draws += s->entries[j].draws;
+        printf("  %-8s %2zu cases, %6.3g M draws: %s\n", s->name, s->n_entries, draws / 1e6,
+               s->description);
+    }
+    printf("\ncase families (--case 'family:key=value,...'):\n");
+    sv_families_print(stdout);
+    return SV_OK;
+}

@@ -1,0 +1,587 @@
+/* cmd_mutants.c: `specverify mutants`: every broken variant through the suite.
+ * The detection table says, per variant and check, the smallest p-value seen,
+ * the power predicted before sampling, and CAUGHT or MISSED. The GPU's
+ * broken variants run where a CUDA device is usable; elsewhere the table
+ * says they did not run, and why. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "sv_cli.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
+#include "sv_cases.h"
+#include "sv_check.h"
+#include "sv_stats.h"
+#include "sv_store.h"
+#endif
+
+enum { C_CONTRACT, C_FIT, C_TV, C_LENGTH, C_INDEP, C_SEQ, N_CHECKS };
+static const char *const check_names[N_CHECKS] = {"contract", "fit", "TV", "length",
+                                                  "independence", "sequence"};
+
+/* Variants that need more draws than a suite gives: how many is in the table,
+ * and --full runs them on the case named here for that many. */
+typedef struct hard_variant {
+    const char *variant, *spec;
+} hard_variant;
+static const hard_variant hard[] = {
+    {"float16_ratio", "binary:p=0.948052,q=0.9674"}, /* the fewest draws found on a grid */
+    {"accept_zero_target", "binary:p=0,q=1"},          /* every draft has p = 0 */
+};
+
+typedef struct mutant_row {
+    const sv_sampler *sampler;
+    double min_p[N_CHECKS];   /* smallest p over cases; NAN: the check never applied */
+    signed char failed[N_CHECKS];
+    double power;             /* predicted P(caught) at the draws run; NAN: unknown */
+    double needed;            /* draws for the target power on the best case; NAN */
+    char needed_case[SV_CASE_NAME_MAX];
+    uint64_t draws;
+    signed char caught, is_hard;
+    signed char cut_short;    /* an interrupted run: the table holds what it finished */
+} mutant_row;
+
+/* 1 when the CUDA variants can run here; else 0 and why. */
+static int cuda_usable(char *why, size_t len)
+{
+#ifdef SV_HAVE_CUDA
+    return sv_cuda_device_count_isolated(why, len) > 0; /* the variants run in a child */
+#else
+    snprintf(why, len, "this specverify was built without CUDA");
+    return 0;
+#endif
+}
+
+static const hard_variant *find_hard(const char *name)
+{
+    for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
+        if (strcmp(hard[i].variant, name) == 0)
+            return &hard[i];
+    return NULL;
+}
+
+static void take(mutant_row *m, int check, double p, int failed)
+{
+    if (isnan(m->min_p[check]) || p < m->min_p[check])
+        m->min_p[check] = p;
+    m->failed[check] |= (signed char)failed;
+}
+
+/* The checks of the last run of every case, folded into the row. */
+static void fold(mutant_row *m, const sv_report *r)
+{
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
+        double split = r->split_alpha;
+        take(m, C_CONTRACT, ev->contract_verdict == SV_FAIL ? 0.0 : 1.0,
+             ev->contract_verdict == SV_FAIL);
+        if (ev->chain && ev->seq_chi2.df > 0) {
+            double p = fmin(ev->seq_chi2.p, ev->seq_g.p);
+            take(m, C_SEQ, p, ev->seq_verdict == SV_FAIL);
+        }
+        for (int32_t k = 0; k <= ev->K; k++) {
+            const sv_position_eval *pe = &ev->pos[k];
+            if (pe->N == 0)
+                continue;
+            if (pe->chi2.df > 0) {
+                double p = fmin(pe->chi2.p, pe->g.p);
+                take(m, C_FIT, p, p < split);
+            }
+            take(m, C_TV, pe->tv_p, pe->tv_p < split);
+        }
+        if (ev->length.df > 0)
+            take(m, C_LENGTH, ev->length.p, ev->length_verdict == SV_FAIL);
+        if (ev->indep_seq.df > 0)
+            take(m, C_INDEP, ev->indep_seq.p, ev->indep_seq_verdict == SV_FAIL);
+        if (ev->indep_pos.df > 0)
+            take(m, C_INDEP, ev->indep_pos.p, ev->indep_pos_verdict == SV_FAIL);
+        m->caught |= r->cases[i].verdict == SV_FAIL;
+        for (int j = 0; j < r->cases[i].n_runs; j++)
+            m->draws += r->cases[i].runs[j].draws;
+    }
+}
+
+/* Power predicted before sampling over the given cases, and the fewest draws
+ * any one of them needs for the target power. A negative split is minus the
+ * family-wise rate, to be split over these cases' p-values. */
+static int predict(mutant_row *m, const char *const *specs, const uint64_t *draws, size_t n,
+                   double split, double target)
+{
+    double miss = 1.0;
+    int known = 0;
+    m->needed = NAN;
+    if (split < 0) {
+        size_t n_tests = 0;
+        for (size_t i = 0; i < n; i++) {
+            sv_case *c = NULL;
+            char err[512];
+            if (sv_case_from_spec(specs[i], &c, err, sizeof err) != 0)
+                return sv_fail(SV_EBAD, "%s", err);
+            n_tests += sv_tests_per_case(c);
+            sv_case_free(c);
+        }
+        split = sv_bonferroni(-split, n_tests);
+    }
+    for (size_t i = 0; i < n; i++) {
+        sv_case *c = NULL;
+        char err[512];
+        if (sv_case_from_spec(specs[i], &c, err, sizeof err) != 0)
+            return sv_fail(SV_EBAD, "%s", err);
+        sv_power_report cp;
+        int rc = sv_case_power(m->sampler->name, c, draws[i], split, target, &cp);
+        if (rc == SV_OK && cp.known) {
+            known = 1;
+            miss *= 1.0 - cp.power;
+            if (isnan(m->needed) || cp.needed < m->needed) {
+                m->needed = cp.needed;
+                snprintf(m->needed_case, sizeof m->needed_case, "%s", c->name);
+            }
+        }
+        sv_case_free(c);
+        if (rc != SV_OK)
+            return rc;
+    }
+    m->power = known ? 1.0 - miss : NAN;
+    return SV_OK;
+}
+
+static void fmt_p(char *buf, size_t len, double p, int failed)
+{
+    if (isnan(p))
+        snprintf(buf, len, "-");
+    else if (failed && p == 0.0)
+        snprintf(buf, len, "FAIL");
+    else if (p < 1e-4)
+        snprintf(buf, len, "%s%.1e", failed ? "*" : "", p);
+    else
+        snprintf(buf, len, "%s%.3f", failed ? "*" : "", p);
+}
+
+static void fmt_count(char *buf, size_t len, double x)
+{
+    if (isnan(x))
+        snprintf(buf, len, "-");
+    else if (isinf(x))
+        snprintf(buf, len, "never");
+    else
+        snprintf(buf, len, "%.3g", x);
+}
+
+static const char *result_of(const mutant_row *m)
+{
+    if (m->cut_short)
+        return m->caught ? "CAUGHT (cut short)" : "CUT SHORT";
+    return m->caught ? "CAUGHT" : (m->is_hard ? "MISSED (hard)" : "MISSED");
+}
+
+static void print_table(const mutant_row *rows, size_t n, FILE *out, int markdown)
+{
+    const char *fmt = markdown ? "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+                               : "%-27s %9s %9s %9s %9s %12s %9s %9s %10s  %s\n";
+    fprintf(out, fmt, "variant", "contract", "fit", "TV", "length", "independence",
+            "sequence", "power", "draws for", "result");
+    if (markdown)
+        fprintf(out, "|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        const mutant_row *m = &rows[i];
+        char cell[N_CHECKS][24], power[24], needed[24];
+        for (int c = 0; c < N_CHECKS; c++)
+            fmt_p(cell[c], sizeof cell[c], m->min_p[c], m->failed[c]);
+        if (isnan(m->power))
+            snprintf(power, sizeof power, "n/a");
+        else
+            snprintf(power, sizeof power, "%.4f", m->power);
+        fmt_count(needed, sizeof needed, m->needed);
+        fprintf(out, fmt, m->sampler->name, cell[C_CONTRACT], cell[C_FIT], cell[C_TV],
+                cell[C_LENGTH], cell[C_INDEP], cell[C_SEQ], power, needed, result_of(m));
+    }
+}
+
+/* partial: NULL, or what cut the run short (the file is then FILE.partial) */
+/* not_run: "" or the variants that could not run here, and why */
+static int write_markdown(const char *path, const mutant_row *rows, size_t n, const char *suite,
+                          uint64_t seed, double alpha, double target, int full,
+                          const char *partial, const char *not_run)
+{
+    sv_atomic_file f;
+    int rc = sv_atomic_open(&f, path);
+    if (rc != SV_OK)
+        return rc;
+    fprintf(f.fp, "# Broken variants against the `%s` suite%s\n\n", suite,
+            full ? " (--full)" : "");
+    if (partial)
+        fprintf(f.fp, "**PARTIAL: %s.** The rows are what finished; a variant cut short ran "
+                "on the draws it finished.\n\n", partial);
+    fprintf(f.fp, "Made by `specverify mutants --suite %s%s --seed %llu --alpha %g`, "
+            "specverify %s.\n\n", suite, full ? " --full" : "", (unsigned long long)seed, alpha,
+            SV_VERSION);
+    fprintf(f.fp, "Cells: the smallest p-value of that check over the suite's cases "
+            "(`*` below the Bonferroni threshold, FAIL for a contract violation, - where the "
+            "check never applied). power: P(caught) predicted before sampling from the "
+            "variant's output distribution in closed form (n/a: none). draws for: draws of "
+            "the best single case for power %g.\n\n", target);
+    print_table(rows, n, f.fp, 1);
+    if (not_run[0])
+        fprintf(f.fp, "\nNot run: %s.\n", not_run);
+    fprintf(f.fp, "\nBest cases for the draws column:\n\n");
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].needed_case[0])
+            fprintf(f.fp, "- %s: `%s`\n", rows[i].sampler->name, rows[i].needed_case);
+    return sv_atomic_commit(&f);
+}
+
+static int write_h5(const char *path, const mutant_row *rows, size_t n, const char *suite,
+                    uint64_t seed, double alpha, double target, const char *partial,
+                    const char *not_run)
+{
+    sv_h5 f;
+    int rc = sv_h5_create(&f, path);
+    if (rc != SV_OK)
+        return rc;
+    const size_t m = n ? n : 1; /* an interrupted run may have no rows; calloc(0) may be NULL */
+    const char **names = calloc(m, sizeof *names), **cases = calloc(m, sizeof *cases);
+    double *min_p = calloc(m * N_CHECKS, sizeof *min_p), *power = calloc(m, sizeof *power);
+    double *needed = calloc(m, sizeof *needed), *draws = calloc(m, sizeof *draws);
+    signed char *failed = calloc(m * N_CHECKS, 1), *caught = calloc(m, 1), *is_hard = calloc(m, 1);
+    if (!names || !cases || !min_p || !power || !needed || !draws || !failed || !caught ||
+        !is_hard) {
+        rc = sv_fail(SV_EENV, "out of memory");
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            names[i] = rows[i].sampler->name;
+            cases[i] = rows[i].needed_case;
+            for (int c = 0; c < N_CHECKS; c++) {
+                min_p[i * N_CHECKS + c] = rows[i].min_p[c];
+                failed[i * N_CHECKS + c] = rows[i].failed[c];
+            }
+            power[i] = rows[i].power;
+            needed[i] = rows[i].needed;
+            draws[i] = (double)rows[i].draws;
+            caught[i] = rows[i].caught;
+            is_hard[i] = rows[i].is_hard;
+        }
+        char num[64], when[32];
+        time_t now = time(NULL);
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+        rc = sv_h5_strings(&f, "variants", names, n);
+        if (rc == SV_OK) rc = sv_h5_strings(&f, "checks", check_names, N_CHECKS);
+        if (rc == SV_OK) rc = sv_h5_doubles(&f, "min_p", min_p, n, N_CHECKS);
+        if (rc == SV_OK) rc = sv_h5_bytes(&f, "failed", failed, n, N_CHECKS);
+        if (rc == SV_OK) rc = sv_h5_doubles(&f, "predicted_power", power, n, 0);
+        if (rc == SV_OK) rc = sv_h5_doubles(&f, "draws_needed", needed, n, 0);
+        if (rc == SV_OK) rc = sv_h5_strings(&f, "draws_needed_case", cases, n);
+        if (rc == SV_OK) rc = sv_h5_doubles(&f, "draws_run", draws, n, 0);
+        if (rc == SV_OK) rc = sv_h5_bytes(&f, "caught", caught, n, 0);
+        if (rc == SV_OK) rc = sv_h5_bytes(&f, "hard", is_hard, n, 0);
+        if (rc == SV_OK) rc = sv_h5_attr(&f, "suite", suite);
+        snprintf(num, sizeof num, "%llu", (unsigned long long)seed);
+        if (rc == SV_OK) rc = sv_h5_attr(&f, "seed", num);
+        snprintf(num, sizeof num, "%g", alpha);
+        if (rc == SV_OK) rc = sv_h5_attr(&f, "family_alpha", num);
+        snprintf(num, sizeof num, "%g", target);
+        if (rc == SV_OK) rc = sv_h5_attr(&f, "target_power", num);
+        if (rc == SV_OK) rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
+        if (rc == SV_OK) rc = sv_h5_attr(&f, "created", when);
+        if (rc == SV_OK && partial) rc = sv_h5_attr(&f, "partial", partial);
+        if (rc == SV_OK && not_run[0]) rc = sv_h5_attr(&f, "not_run", not_run);
+    }
+    free(names);
+    free(cases);
+    free(min_p);
+    free(power);
+    free(needed);
+    free(draws);
+    free(failed);
+    free(caught);
+    free(is_hard);
+    if (rc != SV_OK) {
+        sv_h5_abort(&f);
+        return rc;
+    }
+    return sv_h5_commit(&f);
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: specverify mutants [--suite NAME] [--full] [--variants LIST] [--out DIR]\n"
+        "                          [--seed S] [--alpha A] [--power P] [--batch B] [--threads T]\n"
+        "\n"
+        "Runs every deliberately broken sampler (specverify list: origin 'broken')\n"
+        "through the suite and prints the detection table: per variant and check the\n"
+        "smallest p-value, the power predicted before sampling, the draws the best\n"
+        "case needs for power P, and CAUGHT or MISSED. Writes DIR/mutants-SUITE.md and\n"
+        "DIR/mutants-SUITE.h5. The GPU's broken variant (cuda_fused_shared_uniform,\n"
+        "in a build with CUDA) runs where a CUDA device is usable; elsewhere the\n"
+        "table lists it as not run, with the reason.\n"
+        "\n"
+        "  --suite NAME     suite (default ci)\n"
+        "  --full           also run the hard variants (float16_ratio, accept_zero_target)\n"
+        "                   on their named case for as many draws as power P needs\n"
+        "  --variants LIST  comma-separated subset of the broken variants\n"
+        "  --out DIR        where the table goes (default: the current folder)\n"
+        "  --power P        target power for the draws column (default 1 - 1e-6)\n"
+        "  --seed, --alpha, --batch, --threads  as for verify\n"
+        SV_ISOLATION_HELP
+        "\n"
+        "SIGINT or SIGTERM stops the run at the next batch: the variants that ran\n"
+        "(the last on the draws it finished) are printed and written to FILE.partial,\n"
+        "marked partial, leaving an earlier FILE whole; a second signal ends it at once.\n"
+        "\n"
+        "Exit status: 0 every variant that ran caught (hard ones only count with\n"
+        "--full), 1 a variant missed, 2 bad usage, 3 a GPU variant named in --variants\n"
+        "with no CUDA device, 128 + the signal when interrupted.\n");
+}
+
+static int selected(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* --variants: every item a broken variant; an empty list or item is a
+ * mistake (a list from an unset variable), never "all" or "none". */
+static int check_variants(const char *list)
+{
+    if (!*list)
+        return sv_fail(SV_EBAD, "mutants: --variants: the list is empty (give broken variants, "
+                       "comma-separated: see specverify list; leave the flag out for all)");
+    for (const char *item = list;; item++) {
+        size_t n = strcspn(item, ",");
+        if (n == 0)
+            return sv_fail(SV_EBAD, "mutants: --variants: '%s' has an empty item", list);
+        int known = 0;
+        for (size_t i = 0; i < sv_registry_broken_count(); i++) {
+            const char *name = sv_registry_broken_get(i)->name;
+            known |= strlen(name) == n && strncmp(name, item, n) == 0;
+        }
+        if (!known)
+            return sv_fail(SV_EBAD, "mutants: '%.*s' is not a broken variant (see specverify "
+                           "list)", (int)(n > 200 ? 200 : n), item);
+        item += n;
+        if (!*item)
+            return SV_OK;
+    }
+}
+
+/* 1 if variant s runs: selected, and not a GPU one without a device. */
+static int runs_here(const char *list, const sv_sampler *s, int gpu)
+{
+    return selected(list, s->name) && (gpu || s->memspace != SV_MEM_CUDA);
+}
+
+enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
+       O_THREADS };
+static const struct option options[] = {
+    {"suite", required_argument, NULL, O_SUITE},
+    {"full", no_argument, NULL, O_FULL},
+    {"variants", required_argument, NULL, O_VARIANTS},
+    {"out", required_argument, NULL, O_OUT},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"power", required_argument, NULL, O_POWER},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_mutants_flags = {optstring, options};
+
+int sv_cmd_mutants(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *suite_name = "ci", *variants = NULL, *out_dir = NULL;
+    uint64_t seed = 1, v;
+    double alpha = 1e-6, target = 1.0 - 1e-6;
+    int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
+    sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
+    int full = 0, opt, rc = SV_OK;
+    opterr = 0;
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
+        switch (opt) {
+        case O_SUITE: suite_name = optarg; break;
+        case O_FULL: full = 1; break;
+        case O_VARIANTS: variants = optarg; break;
+        case O_OUT: rc = sv_output_flag("mutants", "--out", &out_dir, optarg); break;
+        case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed); break;
+        case O_ALPHA: rc = sv_parse_double("--alpha", optarg, 0.0, 1.0, 1, &alpha); break;
+        case O_POWER: rc = sv_parse_double("--power", optarg, 0.0, 1.0, 1, &target); break;
+        case O_BATCH:
+            rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
+            batch = (int32_t)v;
+            break;
+        case O_THREADS:
+            rc = sv_parse_u64("--threads", optarg, 1, 1024, &v);
+            threads = (int32_t)v;
+            break;
+        case 'h': usage(stdout); return SV_OK;
+        default:
+            if (!sv_isolation_option(opt, optarg, &iso, &rc))
+                rc = sv_option_error("mutants", opt, options, argv);
+        }
+    }
+    if (rc == SV_OK && optind < argc)
+        rc = sv_fail(SV_EBAD, "mutants: unexpected argument '%s'", argv[optind]);
+    if (rc != SV_OK)
+        return rc;
+    const sv_suite *suite = sv_suite_find(suite_name);
+    if (!suite)
+        return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
+    if (variants && (rc = check_variants(variants)) != SV_OK)
+        return rc;
+    struct stat st;
+    if (out_dir && stat(out_dir, &st) != 0 && mkdir(out_dir, 0777) != 0)
+        return sv_fail(SV_EBAD, "mutants: cannot create the output folder %s: %s", out_dir,
+                       strerror(errno));
+    /* the current folder by default: never the repository's committed results/ */
+    char md_path[1200], h5_path[1200];
+    int len = snprintf(md_path, sizeof md_path, "%s%smutants-%s%s.md", out_dir ? out_dir : "",
+                       out_dir ? "/" : "", suite_name, full ? "-full" : "");
+    snprintf(h5_path, sizeof h5_path, "%s%smutants-%s%s.h5", out_dir ? out_dir : "",
+             out_dir ? "/" : "", suite_name, full ? "-full" : "");
+    if (len < 0 || (size_t)len + sizeof ".partial" > sizeof md_path)
+        return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long",
+                       out_dir ? out_dir : ".");
+    /* an output that cannot be written fails now, not after hours of sampling */
+    if ((rc = sv_atomic_check(md_path)) != SV_OK || (rc = sv_h5_check(h5_path)) != SV_OK)
+        return rc;
+
+    size_t n_cases = suite->n_entries;
+    const char *specs[64];
+    uint64_t draws[64];
+    for (size_t i = 0; i < n_cases && i < 64; i++) {
+        specs[i] = suite->entries[i].spec;
+        draws[i] = suite->entries[i].draws;
+    }
+    /* the GPU's variants: without a usable device, named ones are an error of
+     * the environment (exit 3, before anything runs), the rest are listed as
+     * not run */
+    char why[200] = "", not_run[400] = "";
+    const int gpu = cuda_usable(why, sizeof why);
+    for (size_t i = 0; i < sv_registry_broken_count() && !gpu; i++) {
+        const sv_sampler *s = sv_registry_broken_get(i);
+        if (s->memspace != SV_MEM_CUDA || !selected(variants, s->name))
+            continue;
+        if (variants)
+            return sv_fail(SV_EENV, "mutants: %s needs a CUDA device: %s", s->name, why);
+        size_t used = strlen(not_run);
+        snprintf(not_run + used, sizeof not_run - used, "%s%s", used ? ", " : "", s->name);
+    }
+    if (not_run[0]) {
+        size_t used = strlen(not_run);
+        snprintf(not_run + used, sizeof not_run - used, " (needs a CUDA device: %s)", why);
+    }
+    mutant_row rows[64];
+    size_t n_rows = 0, n_planned = 0;
+    for (size_t i = 0; i < sv_registry_broken_count(); i++)
+        n_planned += runs_here(variants, sv_registry_broken_get(i), gpu);
+    int interrupted = 0;
+    sv_interrupt_install();
+    for (size_t i = 0; i < sv_registry_broken_count() && n_rows < 64 && rc == SV_OK; i++) {
+        const sv_sampler *s = sv_registry_broken_get(i);
+        if (!runs_here(variants, s, gpu))
+            continue;
+        if ((interrupted = sv_interrupted()) != 0)
+            break; /* between variants: the next one does not start */
+        mutant_row *m = &rows[n_rows++];
+        memset(m, 0, sizeof *m);
+        m->sampler = s;
+        for (int c = 0; c < N_CHECKS; c++)
+            m->min_p[c] = NAN;
+        const hard_variant *h = find_hard(s->name);
+        m->is_hard = h != NULL;
+
+        sv_verify_config cfg = {.sampler = s, .suite = suite_name, .specs = specs,
+                                .draws = draws, .n_cases = n_cases, .seed = seed,
+                                .alpha = alpha, .batch = batch, .threads = threads,
+                                .progress = 1, .rerun_suspects = 1,
+                                .in_process = iso.in_process,
+                                .call_timeout = iso.call_timeout};
+        const char *hard_spec[1];
+        uint64_t hard_draws[1];
+        if (h && full) { /* its own case, as many draws as the power formula says */
+            hard_spec[0] = h->spec;
+            rc = predict(m, hard_spec, (const uint64_t[]){1}, 1, -alpha, target);
+            if (rc != SV_OK)
+                break;
+            hard_draws[0] = isfinite(m->needed) ? (uint64_t)m->needed : 1000000;
+            cfg.specs = hard_spec;
+            cfg.draws = hard_draws;
+            cfg.n_cases = 1;
+        }
+        sv_report *r = NULL;
+        fprintf(stderr, "mutants: %s\n", s->name);
+        rc = sv_verify(&cfg, &r);
+        if (rc != SV_OK)
+            break;
+        fold(m, r);
+        if ((interrupted = r->interrupted) != 0) {
+            /* the power of what ran: the cases that ran, the last on its draws */
+            uint64_t ran[64];
+            for (size_t j = 0; j < r->n_cases && j < 64; j++)
+                ran[j] = j + 1 < r->n_cases ? cfg.draws[j] : r->cases[j].runs[0].draws;
+            m->cut_short = 1;
+            rc = r->n_cases ? predict(m, cfg.specs, ran, r->n_cases, r->split_alpha, target)
+                            : SV_OK;
+            sv_report_free(r);
+            break;
+        }
+        rc = predict(m, cfg.specs, cfg.draws, cfg.n_cases, r->split_alpha, target);
+        sv_report_free(r);
+    }
+    if (rc != SV_OK)
+        return rc;
+    /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
+    char partial[256];
+    if (interrupted) {
+        size_t whole = n_rows - (n_rows && rows[n_rows - 1].cut_short);
+        snprintf(partial, sizeof partial, "interrupted by %s: %zu of %zu variants ran whole%s",
+                 sv_signal_name(interrupted), whole, n_planned,
+                 whole < n_rows ? ", the next cut short" : "");
+        char whole_md[sizeof md_path], whole_h5[sizeof h5_path];
+        memcpy(whole_md, md_path, sizeof md_path);
+        memcpy(whole_h5, h5_path, sizeof h5_path);
+        sv_atomic_partial(whole_md, md_path, sizeof md_path); /* room checked above */
+        sv_atomic_partial(whole_h5, h5_path, sizeof h5_path);
+    }
+    printf("specverify %s mutants: suite %s%s, seed %llu, family-wise false-alarm rate %g\n\n",
+           SV_VERSION, suite_name, full ? " (--full)" : "", (unsigned long long)seed, alpha);
+    print_table(rows, n_rows, stdout, 0);
+    printf("\ncells: smallest p over the cases (* below the split threshold); power: predicted "
+           "P(caught); draws for: draws of the best case for power %g\n", target);
+    const char *note = interrupted ? partial : NULL;
+    if (not_run[0])
+        printf("\nnot run: %s\n", not_run);
+    if (interrupted)
+        printf("\nPARTIAL: %s\n", partial);
+    size_t missed = 0;
+    for (size_t i = 0; i < n_rows; i++)
+        missed += !rows[i].caught && (!rows[i].is_hard || full);
+    /* the table is out; each file is still attempted when the other fails */
+    sv_outputs_status written = {0};
+    sv_outputs_note(&written, write_markdown(md_path, rows, n_rows, suite_name, seed, alpha,
+                                             target, full, note, not_run));
+    sv_outputs_note(&written, write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target,
+                                       note, not_run));
+    if (written.rc == SV_OK)
+        printf("wrote %s and %s\n", md_path, h5_path);
+    if (interrupted) {
+        fprintf(stderr, "specverify: %s; partial results in %s and %s\n", partial, md_path,
+                h5_path);
+        return sv_outputs_end(&written, 128 + interrupted);
+    }
+    return sv_outputs_end(&written, missed ? SV_EVERIFY : SV_OK);
+}

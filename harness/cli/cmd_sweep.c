@@ -1,0 +1,760 @@
+/* cmd_sweep.c: `specverify sweep`: acceptance, tokens per step and speedup
+ * over temperature and K, analytic and measured side by side. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sv_sweep.h"
+#include "sv_cli.h"
+#include "sv_cases.h"
+#include "sv_plot.h"
+#include "sv_run.h"
+#include "sv_store.h"
+
+#define MAX_AXIS 64
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify sweep (--case SPEC | --recorded FILE[:GROUP]) [--T LIST|FROM:TO:N]\n"
+            "                        [--K LIST] [--c LIST]\n"
+            "                        [--sampler NAME] [--draws N] [--seed S] [--level L]\n"
+            "                        [--threads T] [--batch B] [--out DIR] [--resume]\n"
+            "                        [--B LIST --target-us T0[,T1]\n"
+            "                         (--latency BENCH.h5[:SAMPLER] | --sampler-us S0[,S1])]\n"
+            "\n"
+            "For every (T, K): the acceptance alpha_k of each draft position, analytic\n"
+            "(sum of min(p_k, q_k)) and measured by running the sampler (Wilson interval\n"
+            "at --level), the expected tokens per step E, and the speedup E / (K c + 1)\n"
+            "for each draft/target cost ratio c; then the best K for each (T, c).\n"
+            "With --B, the sampler's own time per step s(B) enters the speedup,\n"
+            "E / (K c + 1 + s(B) / t(B)), t(B) the target's forward time per step: the\n"
+            "tables then show where speculation stops paying as the batch grows.\n"
+            "\n"
+            "  --case SPEC     a case with a temperature parameter for --T (logits, onehot...)\n"
+            "  --recorded FILE[:GROUP]  every step of a recording (README, 'Recorded p/q'):\n"
+            "                  the draws are spread evenly over the steps; alpha_k analytic\n"
+            "                  is then the mean over steps of alpha_k, each step weighted\n"
+            "                  by its chance to reach draft k (as the measured one counts)\n"
+            "  --T LIST        temperatures, '0.2,0.7,1' or a range FROM:TO:N (N points)\n"
+            "  --K LIST        drafts per step (default: the case's)\n"
+            "  --c LIST        draft/target cost ratios (default 0,0.05,0.1,0.2)\n"
+            "  --sampler NAME  the sampler that measures (default ref)\n"
+            "  --draws N       draws per point (default 200000)\n"
+            "  --level L       confidence of the intervals (default 0.95)\n"
+            "  --out DIR       write DIR/sweep.h5 and DIR/sweep.md, rewritten after every\n"
+            "                  point, so an interrupted sweep keeps what it finished, and\n"
+            "                  plots (PNG, SVG) with DIR/plot.gp to redraw them\n"
+            "  --resume        take the points already in DIR/sweep.h5 (same case, sampler,\n"
+            "                  seed, draws and level) and run only the others\n"
+            "  --B LIST        batch sizes for the batched speedup (no extra draws)\n"
+            "  --target-us T0[,T1]  the target model's time per step, T0 + T1 B (us)\n"
+            "  --latency FILE[:SAMPLER]  the sampler's time per step from a bench file\n"
+            "                  (default sampler cuda_fused): the medians at the V nearest\n"
+            "                  the case's, graph timings first, log-log interpolated in B\n"
+            "  --sampler-us S0[,S1]  or the sampler's time as S0 + S1 B (us)\n"
+            SV_ISOLATION_HELP
+            "\n"
+            "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
+            "the plots: the tables, sweep.h5 and sweep.md are written).\n");
+}
+
+typedef sv_sweep_point sweep_point;
+
+typedef struct sweep_args {
+    const char *spec, *out;
+    char recorded_spec[1600]; /* --recorded's case spec, every step */
+    const sv_sampler *sampler;
+    double T[MAX_AXIS], c[MAX_AXIS], level;
+    int32_t K[MAX_AXIS];
+    int n_T, n_K, n_c;
+    uint64_t draws, seed;
+    int32_t threads, batch;
+    int resume;
+    sv_isolation iso;
+    int32_t B[MAX_AXIS];      /* the batched speedup's axis; n_B = 0: none */
+    int n_B;
+    sv_batch_cost cost;
+} sweep_args;
+
+/* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
+static int parse_values(const char *flag, const char *text, double min, double max, double *out,
+                        int *n)
+{
+    double range[3];
+    const int fields = sv_range_read(text, range, 3);
+    if (fields == 2 || fields < 0)
+        return sv_fail(SV_EBAD, "%s: '%s' is not FROM:TO:N (three numbers)", flag, text);
+    if (fields == 3) {
+        const double from = range[0], to = range[1], count = range[2];
+        if (!(count >= 1 && count <= MAX_AXIS && count == floor(count)))
+            return sv_fail(SV_EBAD, "%s: %s: the point count must be 1 to %d", flag, text,
+                           MAX_AXIS);
+        if (!(from >= min && to <= max && from <= to))
+            return sv_fail(SV_EBAD, "%s: range %s must lie in [%s, %s], FROM <= TO", flag, text,
+                           sv_number_show(min).s, sv_number_show(max).s);
+        for (int i = 0; i < (int)count; i++)
+            out[i] = count == 1 ? from : from + (to - from) * i / (count - 1);
+        *n = (int)count;
+        return SV_OK;
+    }
+    char items[MAX_AXIS][SV_LIST_ITEM];
+    int rc = sv_split_list(flag, text, items, MAX_AXIS, n);
+    for (int i = 0; rc == SV_OK && i < *n; i++)
+        rc = sv_parse_double(flag, items[i], min, max, 0, &out[i]);
+    return rc;
+}
+
+/* parse_values for whole numbers (K, B). */
+static int parse_whole(const char *flag, const char *text, double min, double max, int32_t *out,
+                       int *n)
+{
+    double v[MAX_AXIS];
+    int rc = parse_values(flag, text, min, max, v, n);
+    for (int i = 0; rc == SV_OK && i < *n; i++) {
+        if (v[i] != floor(v[i]))
+            rc = sv_fail(SV_EBAD, "%s: %g is not a whole number", flag, v[i]);
+        out[i] = (int32_t)v[i];
+    }
+    return rc;
+}
+
+/* A whole recording ("recorded:..." without step=) is one case per step. */
+static int whole_recording(const char *spec, int64_t *steps)
+{
+    char err[2048];
+    int has_step = 1;
+    *steps = 1;
+    if (strncmp(spec, "recorded:", 9) != 0)
+        return 0;
+    if (sv_recorded_spec_steps(spec, steps, &has_step, err, sizeof err) != 0)
+        return 0; /* building the case reports the error */
+    return !has_step;
+}
+
+/* The case a spec names; for a whole recording its first step, whose V and
+ * K every step shares. */
+static int first_case(const char *spec, sv_case **c)
+{
+    char err[2048], step0[SV_CASE_NAME_MAX * 2];
+    int64_t steps;
+    if (whole_recording(spec, &steps)) {
+        snprintf(step0, sizeof step0, "%s,step=0", spec);
+        spec = step0;
+    }
+    return sv_case_from_spec(spec, c, err, sizeof err) == 0 ? SV_OK
+                                                           : sv_fail(SV_EBAD, "%s", err);
+}
+
+/* --B with its costs: the target's model, and the sampler's from a bench
+ * file or a model; every (B, K) is looked up now, before any draw. */
+static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
+                            const char *sampler_us, const char *latency)
+{
+    if (!B || !target_us || !!sampler_us == !!latency)
+        return sv_fail(SV_EBAD, "--B needs --target-us and one of --latency or --sampler-us "
+                       "(see 'specverify sweep --help')");
+    int rc = parse_whole("--B", B, 1.0, 1 << 24, a->B, &a->n_B);
+    if (rc == SV_OK)
+        rc = sv_batch_cost_model("--target-us", target_us, a->cost.target_us);
+    if (rc == SV_OK && a->cost.target_us[0] + a->cost.target_us[1] <= 0.0)
+        rc = sv_fail(SV_EBAD, "--target-us %s: the target's time must be positive", target_us);
+    if (rc == SV_OK && sampler_us) {
+        rc = sv_batch_cost_model("--sampler-us", sampler_us, a->cost.sampler_us);
+        snprintf(a->cost.source, sizeof a->cost.source, "model %g + %g B us",
+                 a->cost.sampler_us[0], a->cost.sampler_us[1]);
+    }
+    /* the case's V and K pick the bench points and check the lookups */
+    sv_case *c = NULL;
+    if (rc == SV_OK)
+        rc = first_case(a->spec, &c);
+    if (rc == SV_OK && latency) {
+        char path[1024];
+        const char *colon = strrchr(latency, ':');
+        snprintf(path, sizeof path, "%.*s", colon ? (int)(colon - latency) : (int)strlen(latency),
+                 latency);
+        rc = sv_batch_cost_load(&a->cost, path, colon ? colon + 1 : "cuda_fused", c->V);
+    }
+    for (int i = 0; rc == SV_OK && i < a->n_B; i++)
+        for (int j = 0; rc == SV_OK && j < (a->n_K ? a->n_K : 1); j++) {
+            double us;
+            rc = sv_batch_cost_sampler_us(&a->cost, a->B[i], a->n_K ? a->K[j] : c->K, &us);
+        }
+    sv_case_free(c);
+    return rc;
+}
+
+enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
+       O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
+static const struct option options[] = {
+    {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
+    {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
+    {"sampler", required_argument, 0, 's'},   {"draws", required_argument, 0, O_DRAWS},
+    {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
+    {"threads", required_argument, 0, O_THREADS},
+    {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
+    {"resume", no_argument, 0, O_RESUME},
+    {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
+    {"sampler-us", required_argument, 0, O_SAMPLER_US},
+    {"latency", required_argument, 0, O_LATENCY},
+    {"recorded", required_argument, 0, O_RECORDED},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+static const char optstring[] = ":s:h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_sweep_flags = {optstring, options};
+
+static int parse_args(int argc, char **argv, sweep_args *a, int *help)
+{
+    const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
+    const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
+    const char *recorded = NULL;
+    uint64_t v;
+    int opt, rc = SV_OK;
+    a->draws = 200000, a->seed = 1, a->level = 0.95, a->batch = 4096;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    a->threads = cores > 0 ? (int32_t)cores : 1;
+    a->iso = (sv_isolation){0, SV_CALL_TIMEOUT_DEFAULT};
+    opterr = 0;
+    optind = 1;
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
+        switch (opt) {
+        case O_CASE: a->spec = optarg; break;
+        case O_T: T = optarg; break;
+        case O_K: K = optarg; break;
+        case O_C: c = optarg; break;
+        case 's': sampler = optarg; break;
+        case O_DRAWS: rc = sv_parse_u64("--draws", optarg, 1, 1ull << 40, &a->draws); break;
+        case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &a->seed); break;
+        case O_LEVEL: rc = sv_parse_double("--level", optarg, 0.0, 1.0, 1, &a->level); break;
+        case O_THREADS:
+            rc = sv_parse_u64("--threads", optarg, 1, 1024, &v);
+            a->threads = (int32_t)v;
+            break;
+        case O_BATCH:
+            rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
+            a->batch = (int32_t)v;
+            break;
+        case O_OUT: rc = sv_output_flag("sweep", "--out", &a->out, optarg); break;
+        case O_RESUME: a->resume = 1; break;
+        case O_B: B = optarg; break;
+        case O_TARGET_US: target_us = optarg; break;
+        case O_SAMPLER_US: sampler_us = optarg; break;
+        case O_LATENCY: latency = optarg; break;
+        case O_RECORDED: recorded = optarg; break;
+        case 'h': *help = 1; return SV_OK;
+        default:
+            if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
+                rc = sv_option_error("sweep", opt, options, argv);
+        }
+    }
+    if (rc == SV_OK && optind < argc)
+        rc = sv_fail(SV_EBAD, "sweep: unexpected argument '%s'", argv[optind]);
+    if (rc == SV_OK && a->resume && !a->out)
+        rc = sv_fail(SV_EBAD, "--resume needs --out DIR: the sweep to resume is DIR/sweep.h5");
+    if (rc == SV_OK && a->spec && recorded)
+        rc = sv_fail(SV_EBAD, "sweep: give --case or --recorded, not both");
+    if (rc == SV_OK && recorded) {
+        char err[2048];
+        int64_t steps;
+        int has_step;
+        if (sv_recorded_spec(recorded, a->recorded_spec, sizeof a->recorded_spec, err,
+                             sizeof err) != 0 ||
+            sv_recorded_spec_steps(a->recorded_spec, &steps, &has_step, err, sizeof err) != 0)
+            rc = sv_fail(SV_EBAD, "%s", err);
+        else if ((uint64_t)steps > a->draws)
+            rc = sv_fail(SV_EBAD, "--draws %llu: fewer than the recording's %lld steps",
+                         (unsigned long long)a->draws, (long long)steps);
+        a->spec = a->recorded_spec;
+    }
+    if (rc == SV_OK && !a->spec)
+        rc = sv_fail(SV_EBAD, "sweep needs --case SPEC or --recorded FILE (see 'specverify "
+                     "sweep --help')");
+    if (rc == SV_OK && !(a->sampler = sv_registry_find(sampler)))
+        rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows them)",
+                     sampler);
+    if (rc == SV_OK && T)
+        rc = parse_values("--T", T, 0.0, 100.0, a->T, &a->n_T);
+    if (rc == SV_OK && K)
+        rc = parse_whole("--K", K, 1.0, SV_MAX_K, a->K, &a->n_K);
+    if (rc == SV_OK)
+        rc = parse_values("--c", c, 0.0, 100.0, a->c, &a->n_c);
+    if (rc == SV_OK && (B || target_us || sampler_us || latency))
+        rc = parse_batch_axis(a, B, target_us, sampler_us, latency);
+    return rc;
+}
+
+/* SPEC with its own T= and K= removed, then the point's appended. */
+static void point_spec(const char *spec, int has_T, double T, int has_K, int32_t K, char *out,
+                       size_t len)
+{
+    const char *colon = strchr(spec, ':');
+    size_t family = colon ? (size_t)(colon - spec) : strlen(spec);
+    snprintf(out, len, "%.*s", (int)family, spec);
+    char sep = ':';
+    if (colon) {
+        char buf[SV_CASE_NAME_MAX * 2];
+        snprintf(buf, sizeof buf, "%s", colon + 1);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if ((has_T && strncmp(t, "T=", 2) == 0) || (has_K && strncmp(t, "K=", 2) == 0))
+                continue;
+            snprintf(out + strlen(out), len - strlen(out), "%c%s", sep, t);
+            sep = ',';
+        }
+    }
+    if (has_T)
+        snprintf(out + strlen(out), len - strlen(out), "%cT=%.6g", sep, T), sep = ',';
+    if (has_K)
+        snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
+}
+
+/* Runs the sampler on one case for `draws` draws. */
+static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64_t draws,
+                    sweep_point *pt)
+{
+    char err[1024];
+    sv_case *c = NULL;
+    sv_drafter *d = NULL;
+    sv_tally *t = NULL;
+    sv_pair_plan plan;
+    memset(&plan, 0, sizeof plan); /* no independence tables: acceptance only */
+    if (sv_case_from_spec(spec, &c, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
+    if (c->chain) {
+        sv_case_free(c);
+        return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
+                       "sweep takes fixed-row cases", spec);
+    }
+    int rc = sv_drafter_alloc(c, &d);
+    if (rc == SV_OK)
+        rc = sv_tally_alloc(c, &plan, &t);
+    if (rc == SV_OK) {
+        sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
+                             1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
+                             a->iso.in_process, a->iso.call_timeout};
+        rc = sv_run(&cfg, c, d, &plan, t);
+    }
+    if (rc == SV_OK && (t->sampler_error || t->violations))
+        rc = sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run 'specverify "
+                     "verify' on this case)", a->sampler->name, spec);
+    if (rc == SV_OK) {
+        pt->K = c->K;
+        pt->draws = draws;
+        for (int32_t k = 0; k < c->K; k++)
+            pt->analytic[k] = sv_case_alpha(c, k);
+        sv_measured_alpha(t->length, c->K, a->level, pt->measured);
+        memcpy(pt->length, t->length, sizeof pt->length);
+        pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
+        pt->tokens_measured = sv_mean_tokens(t->length, c->K);
+    }
+    sv_tally_free(t);
+    sv_drafter_free(d);
+    sv_case_free(c);
+    return rc;
+}
+
+/* Runs one point: its case, or every step of a recording with the draws
+ * spread evenly, pooled. The analytic values are what the pooled counts
+ * estimate: E is the draws-weighted mean of the steps' E, and alpha_k the
+ * mean of the steps' alpha_k weighted by draws x P(reach draft k), since a
+ * draw counts at position k only when it got there. */
+static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
+{
+    int64_t steps;
+    if (!whole_recording(spec, &steps))
+        return run_case(a, spec, a->seed, a->draws, pt);
+    double reach_alpha[SV_MAX_K] = {0}, reach[SV_MAX_K] = {0}, tokens = 0.0;
+    memset(pt->length, 0, sizeof pt->length);
+    int rc = SV_OK;
+    for (int64_t s = 0; rc == SV_OK && s < steps; s++) {
+        uint64_t draws = a->draws / (uint64_t)steps + ((uint64_t)s < a->draws % (uint64_t)steps);
+        char step[SV_CASE_NAME_MAX * 2];
+        sweep_point one;
+        memset(&one, 0, sizeof one);
+        if ((size_t)snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s) >=
+            sizeof step) {
+            rc = sv_fail(SV_EBAD, "sweep: the case spec %s is too long", spec);
+            break;
+        }
+        /* a key per step: the steps' counts are independent, as the
+         * binomial interval of the pooled count assumes */
+        rc = run_case(a, step, a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull, draws, &one);
+        if (rc != SV_OK)
+            break;
+        pt->K = one.K;
+        double r = (double)draws; /* draws x P(reach draft k) */
+        for (int32_t k = 0; k < one.K; k++) {
+            reach[k] += r;
+            reach_alpha[k] += r * one.analytic[k];
+            r *= one.analytic[k];
+        }
+        for (int32_t m = 0; m <= one.K; m++)
+            pt->length[m] += one.length[m];
+        tokens += (double)draws * one.tokens_analytic;
+    }
+    if (rc != SV_OK)
+        return rc;
+    pt->draws = a->draws;
+    for (int32_t k = 0; k < pt->K; k++)
+        pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
+    sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
+    pt->tokens_analytic = tokens / (double)a->draws;
+    pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
+    return SV_OK;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+/* A temperature for the tables: "-" when the sweep has no T axis. */
+static const char *T_text(double T, char *buf, size_t len)
+{
+    if (isnan(T))
+        return "-";
+    snprintf(buf, len, "%g", T);
+    return buf;
+}
+
+static int agrees(const sweep_point *p, int32_t k)
+{
+    return p->analytic[k] >= p->measured[k].lo - 1e-12 &&
+           p->analytic[k] <= p->measured[k].hi + 1e-12;
+}
+
+/* The speedup with the sampler's time in it, at point i and batch size B. */
+static double batched(const sweep_args *a, const sweep_point *p, int32_t B, double c,
+                      double *sampler_us)
+{
+    double s = NAN;
+    if (sv_batch_cost_sampler_us(&a->cost, B, p->K, &s) != SV_OK) /* checked when parsed */
+        s = NAN;
+    if (sampler_us)
+        *sampler_us = s;
+    return sv_speedup_batched(p->tokens_analytic, p->K, c, s, sv_batch_cost_target_us(&a->cost, B));
+}
+
+/* Per (T, K, B): the two times and the speedup per c; then the best K per
+ * (T, c, B), "none" where no K beats plain decoding. */
+static void batched_tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    char tb[32];
+    fprintf(f, "\nBatched speedup E / (K c + 1 + s(B) / t(B)); s: %s; t: %g + %g B us\n\n",
+            a->cost.source, a->cost.target_us[0], a->cost.target_us[1]);
+    fprintf(f, "| T | K | B | t(B) us | s(B) us |");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, " speedup c=%g |", a->c[j]);
+    fprintf(f, "\n|---:|---:|---:|---:|---:|");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < a->n_B; b++) {
+            double s;
+            batched(a, &pts[i], a->B[b], 0.0, &s);
+            fprintf(f, "| %s | %d | %d | %.4g | %.4g |", T_text(pts[i].T, tb, sizeof tb),
+                    pts[i].K, a->B[b], sv_batch_cost_target_us(&a->cost, a->B[b]), s);
+            for (int j = 0; j < a->n_c; j++)
+                fprintf(f, " %.3f |", batched(a, &pts[i], a->B[b], a->c[j], NULL));
+            fprintf(f, "\n");
+        }
+    fprintf(f, "\n| T | c | B | best K | speedup |\n|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && sv_same_T(pts[end].T, pts[i].T))
+            end++;
+        for (int j = 0; j < a->n_c; j++)
+            for (int b = 0; b < a->n_B; b++) {
+                size_t best = i;
+                for (size_t m = i; m < end; m++)
+                    if (batched(a, &pts[m], a->B[b], a->c[j], NULL) >
+                        batched(a, &pts[best], a->B[b], a->c[j], NULL))
+                        best = m;
+                double sp = batched(a, &pts[best], a->B[b], a->c[j], NULL);
+                if (sp > 1.0)
+                    fprintf(f, "| %s | %g | %d | %d | %.3f |\n", T_text(pts[i].T, tb, sizeof tb),
+                            a->c[j], a->B[b], pts[best].K, sp);
+                else
+                    fprintf(f, "| %s | %g | %d | none | %.3f |\n",
+                            T_text(pts[i].T, tb, sizeof tb), a->c[j], a->B[b], sp);
+            }
+        i = end;
+    }
+}
+
+static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    char tb[32];
+    fprintf(f, "| T | K | E analytic | E measured |");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, " speedup c=%g |", a->c[j]);
+    fprintf(f, "\n|---:|---:|---:|---:|");
+    for (int j = 0; j < a->n_c; j++)
+        fprintf(f, "---:|");
+    fprintf(f, "\n");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "| %s | %d | %.4f | %.4f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K,
+                pts[i].tokens_analytic, pts[i].tokens_measured);
+        for (int j = 0; j < a->n_c; j++)
+            fprintf(f, " %.3f |", sv_speedup(pts[i].tokens_analytic, pts[i].K, a->c[j]));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n| T | K | position | alpha analytic | alpha measured | %g%% interval | agree |\n",
+            100.0 * a->level);
+    fprintf(f, "|---:|---:|---:|---:|---:|---|---|\n");
+    for (size_t i = 0; i < n; i++)
+        for (int32_t k = 0; k < pts[i].K; k++) {
+            const sv_proportion *m = &pts[i].measured[k];
+            fprintf(f, "| %s | %d | %d | %.5f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K, k + 1,
+                    pts[i].analytic[k]);
+            if (m->trials == 0) /* no draw got this far: nothing measured */
+                fprintf(f, " n/a | - | - |\n");
+            else
+                fprintf(f, " %.5f | [%.5f, %.5f] | %s |\n", m->value, m->lo, m->hi,
+                        agrees(&pts[i], k) ? "yes" : "NO");
+        }
+    /* best K for each (T, c), by the analytic speedup */
+    fprintf(f, "\n| T | c | best K | speedup |\n|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && sv_same_T(pts[end].T, pts[i].T))
+            end++;
+        for (int j = 0; j < a->n_c; j++) {
+            size_t best = i;
+            for (size_t m = i; m < end; m++)
+                if (sv_speedup(pts[m].tokens_analytic, pts[m].K, a->c[j]) >
+                    sv_speedup(pts[best].tokens_analytic, pts[best].K, a->c[j]))
+                    best = m;
+            fprintf(f, "| %s | %g | %d | %.3f |\n", T_text(pts[i].T, tb, sizeof tb), a->c[j],
+                    pts[best].K,
+                    sv_speedup(pts[best].tokens_analytic, pts[best].K, a->c[j]));
+        }
+        i = end;
+    }
+    if (a->n_B > 0)
+        batched_tables(f, a, pts, n);
+}
+
+/* B, target_us [nB], sampler_us [n][nB], speedup_batched [n][nB * n_c]
+ * (B major), and the sampler time's source. */
+static int write_h5_batched(sv_h5 *f, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    const size_t nB = (size_t)a->n_B, nc = (size_t)a->n_c;
+    double *buf = malloc((n * nB * (nc + 1) + nB) * sizeof *buf);
+    if (!buf)
+        return sv_fail(SV_EENV, "out of memory writing the batched speedups");
+    double *s = buf, *sp = buf + n * nB, *axis = sp + n * nB * nc;
+    for (size_t b = 0; b < nB; b++)
+        axis[b] = a->B[b];
+    int rc = sv_h5_doubles(f, "B", axis, nB, 0);
+    for (size_t b = 0; b < nB; b++)
+        axis[b] = sv_batch_cost_target_us(&a->cost, a->B[b]);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(f, "target_us", axis, nB, 0);
+    for (size_t i = 0; i < n; i++)
+        for (size_t b = 0; b < nB; b++) {
+            batched(a, &pts[i], a->B[b], 0.0, &s[i * nB + b]);
+            for (size_t j = 0; j < nc; j++)
+                sp[(i * nB + b) * nc + j] = batched(a, &pts[i], a->B[b], a->c[j], NULL);
+        }
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(f, "sampler_us", s, n, nB);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(f, "speedup_batched", sp, n, nB * nc);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(f, "sampler_time_source", a->cost.source);
+    free(buf);
+    return rc;
+}
+
+static int write_h5(const char *path, const sweep_args *a, const sweep_point *pts, size_t n)
+{
+    const size_t kmax = SV_MAX_K;
+    /* room for the four alpha tables, or one row per point of n_c or kmax + 1 values */
+    size_t row_values = kmax * 4 > (size_t)a->n_c ? kmax * 4 : (size_t)a->n_c;
+    double *rows = malloc(n * row_values * sizeof *rows);
+    double *cols = malloc(n * (size_t)(a->n_c > 4 ? a->n_c : 4) * sizeof *cols);
+    if (!rows || !cols) {
+        free(rows);
+        free(cols);
+        return sv_fail(SV_EENV, "out of memory writing %s", path);
+    }
+    sv_h5 f;
+    int rc = sv_h5_create(&f, path);
+    double *an = rows, *me = rows + n * kmax, *lo = rows + 2 * n * kmax, *hi = rows + 3 * n * kmax;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < kmax; k++) {
+            int in = (int32_t)k < pts[i].K;
+            an[i * kmax + k] = in ? pts[i].analytic[k] : NAN;
+            me[i * kmax + k] = in ? pts[i].measured[k].value : NAN;
+            lo[i * kmax + k] = in ? pts[i].measured[k].lo : NAN;
+            hi[i * kmax + k] = in ? pts[i].measured[k].hi : NAN;
+        }
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_analytic", an, n, kmax);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_measured", me, n, kmax);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_lo", lo, n, kmax);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "alpha_hi", hi, n, kmax);
+    const char *names[4] = {"T", "K", "tokens_analytic", "tokens_measured"};
+    for (int c = 0; rc == SV_OK && c < 4; c++) {
+        for (size_t i = 0; i < n; i++) {
+            const double v[4] = {pts[i].T, pts[i].K, pts[i].tokens_analytic,
+                                 pts[i].tokens_measured};
+            cols[i] = v[c];
+        }
+        rc = sv_h5_doubles(&f, names[c], cols, n, 0);
+    }
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "c", a->c, (size_t)a->n_c, 0);
+    for (size_t i = 0; rc == SV_OK && i < n; i++)
+        for (int j = 0; j < a->n_c; j++)
+            rows[i * (size_t)a->n_c + (size_t)j] = sv_speedup(pts[i].tokens_analytic, pts[i].K,
+                                                              a->c[j]);
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "speedup_analytic", rows, n, (size_t)a->n_c);
+    if (rc == SV_OK && a->n_B > 0)
+        rc = write_h5_batched(&f, a, pts, n);
+    for (size_t i = 0; rc == SV_OK && i < n; i++)
+        for (size_t m = 0; m <= kmax; m++)
+            rows[i * (kmax + 1) + m] = (int32_t)m <= pts[i].K ? (double)pts[i].length[m] : 0.0;
+    if (rc == SV_OK)
+        rc = sv_h5_doubles(&f, "accepted_lengths", rows, n, kmax + 1);
+    char text[64];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)a->seed);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "seed", text);
+    snprintf(text, sizeof text, "%llu", (unsigned long long)a->draws);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "draws", text);
+    snprintf(text, sizeof text, "%.17g", a->level);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "level", text);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "case", a->spec);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "sampler", a->sampler->name);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "kind", "sweep");
+    if (rc == SV_OK)
+        rc = sv_h5_commit(&f);
+    else
+        sv_h5_abort(&f);
+    free(rows);
+    free(cols);
+    return rc;
+}
+
+/* DIR/sweep.h5 and DIR/sweep.md, each replaced whole; each is attempted
+ * when the other fails, and the failures noted in written. */
+static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total,
+                          sv_outputs_status *written)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sweep.h5", a->out);
+    sv_outputs_note(written, write_h5(path, a, pts, n));
+    snprintf(path, sizeof path, "%s/sweep.md", a->out);
+    sv_atomic_file f;
+    int rc = sv_atomic_open(&f, path);
+    if (rc == SV_OK) {
+        fprintf(f.fp, "# specverify sweep: %s, sampler %s, %llu draws per point, seed %llu\n\n",
+                a->spec, a->sampler->name, (unsigned long long)a->draws,
+                (unsigned long long)a->seed);
+        if (n < total)
+            fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
+        tables(f.fp, a, pts, n);
+        rc = sv_atomic_commit(&f);
+    }
+    sv_outputs_note(written, rc);
+}
+
+/* DIR, made if missing, and its two files checked before the first point. */
+static int outputs_ready(const char *dir)
+{
+    char path[4096];
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", dir, strerror(errno));
+    if (snprintf(path, sizeof path, "%s/sweep.h5", dir) >= (int)sizeof path)
+        return sv_fail(SV_EBAD, "--out %.60s...: the path is too long", dir);
+    int rc = sv_h5_check(path);
+    snprintf(path, sizeof path, "%s/sweep.md", dir);
+    return rc == SV_OK ? sv_atomic_check(path) : rc;
+}
+
+int sv_cmd_sweep(int argc, char **argv)
+{
+    sweep_args a;
+    memset(&a, 0, sizeof a);
+    int help = 0;
+    int rc = parse_args(argc, argv, &a, &help);
+    if (help) {
+        usage(stdout);
+        return SV_OK;
+    }
+    if (rc != SV_OK)
+        return rc;
+    if (a.out && (rc = outputs_ready(a.out)) != SV_OK)
+        return rc;
+    const int has_T = a.n_T > 0, has_K = a.n_K > 0;
+    const int n_T = has_T ? a.n_T : 1, n_K = has_K ? a.n_K : 1;
+    const size_t total = (size_t)n_T * (size_t)n_K;
+    sweep_point *pts = calloc(total, sizeof *pts);
+    if (!pts)
+        return sv_fail(SV_EENV, "out of memory for %zu points", total);
+    sv_sweep_earlier earlier = {0};
+    const sv_sweep_run run = {a.spec, a.sampler->name, a.seed, a.draws, a.level};
+    sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
+    int32_t case_K = 0; /* without --K every point has the case's own K */
+    if (a.resume) {
+        rc = sv_sweep_earlier_load(a.out, &run, &earlier);
+        sv_case *c = NULL;
+        if (rc == SV_OK && !has_K)
+            rc = first_case(a.spec, &c);
+        case_K = c ? c->K : 0;
+        sv_case_free(c);
+    }
+    size_t done = 0;
+    for (int i = 0; rc == SV_OK && i < n_T; i++)
+        for (int j = 0; rc == SV_OK && j < n_K; j++) {
+            char spec[SV_CASE_NAME_MAX * 2];
+            point_spec(a.spec, has_T, has_T ? a.T[i] : 0, has_K, has_K ? a.K[j] : 0, spec,
+                       sizeof spec);
+            pts[done].T = has_T ? a.T[i] : NAN;
+            if (sv_sweep_earlier_take(&earlier, &run, pts[done].T, has_K ? a.K[j] : case_K,
+                                      &pts[done])) {
+                fprintf(stderr, "[%zu/%zu] %s: from the earlier run\n", done + 1, total, spec);
+                done++;
+                continue;
+            }
+            fprintf(stderr, "[%zu/%zu] %s\n", done + 1, total, spec);
+            rc = run_point(&a, spec, &pts[done]);
+            if (rc != SV_OK)
+                break;
+            done++;
+            if (a.out && written.rc == SV_OK)
+                write_outputs(&a, pts, done, total, &written);
+        }
+    sv_sweep_earlier_free(&earlier);
+    if (done > 0)
+        tables(stdout, &a, pts, done);
+    sv_batch_cost_free(&a.cost);
+    if (a.out && done > 0) { /* the plots of what finished, even after a failure */
+        char note[1024], title[SV_CASE_NAME_MAX + 64];
+        snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
+        int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
+        if (prc == SV_OK && !note[0] && written.rc == SV_OK)
+            fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
+                    a.out);
+        prc = sv_gnuplot_status(rc, prc, note);
+        if (rc == SV_OK)
+            rc = prc;
+    }
+    free(pts);
+    return sv_outputs_end(&written, rc);
+}

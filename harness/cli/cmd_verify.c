@@ -1,0 +1,324 @@
+/* cmd_verify.c: `specverify verify`: is the sampler's output distributed as p? */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sv_cli.h"
+#include "sv_cases.h"
+#include "sv_check.h"
+#include "sv_output.h"
+#include "sv_report.h"
+#include "sv_stats.h"
+#include "sv_store.h"
+
+#define MAX_CASES 256
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: specverify verify [--sampler NAME] [--plugin LIB]\n"
+        "                         [--suite NAME | --case SPEC | --recorded FILE[:GROUP]]\n"
+        "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
+        "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
+        "                         [--input probs|logits-f32|logits-bf16]\n"
+        "                         [--call-timeout S] [--in-process]\n"
+        "\n"
+        "Runs the sampler over many draws of each case and tests that every emitted token\n"
+        "is distributed as the target p (chi-square, G, total variation), that accepted\n"
+        "lengths follow the acceptance rates alpha_k = sum min(p_k, q_k), and that draws\n"
+        "are independent. Prints one row per case and position, then what looks wrong in\n"
+        "words, then a summary.\n"
+        "\n"
+        "  --sampler NAME  sampler to verify (default: the one sampler of --plugin, else ref)\n"
+        "  --plugin LIB    load samplers from a shared library first (repeatable)\n"
+        "  --suite NAME    smoke, ci (default), full, or logits (cases for logits input)\n"
+        "  --case SPEC     one case instead of a suite, e.g. 'zipf:V=1000,K=4,s=1.2'\n"
+        "                  (repeatable; families and parameters: specverify list)\n"
+        "  --recorded FILE[:GROUP]  cases from a recording of real p/q (HDF5; README,\n"
+        "                  'Recorded p/q'): one case per step, its logits through\n"
+        "                  temperature, top-k and top-p, the same for target and draft\n"
+        "  --steps LIST    the recording's steps: '0,5,9' or FROM:TO (default: all)\n"
+        "  --T T, --top-k N, --top-p P  the sampling pipeline (default 1, 0 = all, 1)\n"
+        "  --K K           use the first K drafts of each step (default: all recorded)\n"
+        "  --mismatch-T T  draw the drafts at temperature T but tell the sampler q at\n"
+        "                  --T: a deliberate bug, which a correct sampler must FAIL\n"
+        "  --input MODE    what the sampler is given: probs (default), or logits-f32 or\n"
+        "                  logits-bf16 for a sampler that takes logits (specverify list):\n"
+        "                  each case's logits, rounded to that type, with its T, top-k and\n"
+        "                  top-p; the checks use the p and q distributions/logits.c makes\n"
+        "                  of the rounded logits. Cases must come from logits (the logits\n"
+        "                  and onehot families, recordings); the default suite is then\n"
+        "                  'logits'\n"
+        "  --draws N       draws per case (default: the suite's; 1000000 for --case)\n"
+        "  --seed S        seed of drafts and sampler randomness (default 1)\n"
+        "  --alpha A       family-wise false-alarm rate, split over every p-value (default 1e-6)\n"
+        "  --batch B       sequences per sampler call (default 4096; results do not depend on it)\n"
+        "  --threads T     worker threads (default: all cores; results do not depend on it)\n"
+        "  --json FILE     write the full report as JSON\n"
+        "  --junit FILE    write JUnit XML (one test case per case and check)\n"
+        "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
+        SV_ISOLATION_HELP
+        "  --power VARIANT do not sample: print how likely this run is to catch the broken\n"
+        "                  variant (power from its output distribution in closed form) and\n"
+        "                  the draws each case needs for power P\n"
+        "  --power-target P  the power for that draws column (default 1 - 1e-6)\n"
+        "  -h, --help      this text\n"
+        "\n"
+        "Verdicts: FAIL when a p-value is below alpha / (number of p-values); SUSPECT when\n"
+        "p < 1e-3 but not failing (re-run automatically: a real defect grows with N, a fluke\n"
+        "does not); PASS otherwise.\n"
+        "SIGINT or SIGTERM stops the run at the next batch: the cases that ran (the\n"
+        "last on the draws it finished) are reported and written to FILE.partial,\n"
+        "marked partial, leaving an earlier FILE whole; a second signal ends it at once.\n"
+        "\n"
+        "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
+        "3 environment (no memory, no GPU), 128 + the signal when interrupted\n"
+        "(130 SIGINT, 143 SIGTERM).\n");
+}
+
+typedef struct verify_args {
+    const char *sampler, *suite, *json, *junit, *power;
+    double power_target;
+    const char *cases[MAX_CASES];
+    size_t n_cases;
+    uint64_t draws, seed;
+    double alpha;
+    int32_t batch, threads;
+    int rerun;
+    int32_t input;
+    sv_recorded_opts recorded;
+    sv_isolation iso;
+} verify_args;
+
+/* --json and --junit must not name one file (however spelt): the second
+ * would replace the first. On a device or a FIFO both are written, one after
+ * the other, and nothing is lost. */
+static int distinct_outputs(const char *json, const char *junit)
+{
+    sv_output a, b;
+    char err[SV_OUTPUT_PATH + 256];
+    if (sv_output_resolve(json, 0, &a, err, sizeof err) != 0 ||
+        sv_output_resolve(junit, 0, &b, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "verify: %s", err);
+    if (sv_output_same(&a, &b))
+        return sv_fail(SV_EBAD, "verify: --json %s and --junit %s are the same file: the "
+                       "JUnit report would replace the JSON; give each its own", json, junit);
+    return SV_OK;
+}
+
+enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
+       O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
+       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
+static const struct option options[] = {
+    {"sampler", required_argument, NULL, O_SAMPLER},
+    {"plugin", required_argument, NULL, O_PLUGIN},
+    {"suite", required_argument, NULL, O_SUITE},
+    {"case", required_argument, NULL, O_CASE},
+    {"draws", required_argument, NULL, O_DRAWS},
+    {"seed", required_argument, NULL, O_SEED},
+    {"alpha", required_argument, NULL, O_ALPHA},
+    {"batch", required_argument, NULL, O_BATCH},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"json", required_argument, NULL, O_JSON},
+    {"junit", required_argument, NULL, O_JUNIT},
+    {"no-rerun", no_argument, NULL, O_NORERUN},
+    {"power", required_argument, NULL, O_POWER},
+    {"power-target", required_argument, NULL, O_POWER_TARGET},
+    {"recorded", required_argument, NULL, O_RECORDED},
+    {"steps", required_argument, NULL, O_STEPS},
+    {"T", required_argument, NULL, O_T},
+    {"top-k", required_argument, NULL, O_TOP_K},
+    {"top-p", required_argument, NULL, O_TOP_P},
+    {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
+    {"K", required_argument, NULL, O_K},
+    {"input", required_argument, NULL, O_INPUT},
+    SV_ISOLATION_OPTIONS,
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+static const char optstring[] = ":h";
+/* the flags, for `run` to check an experiment's keys against before it runs */
+const sv_command_flags sv_verify_flags = {optstring, options};
+
+static int parse(int argc, char **argv, verify_args *a)
+{
+    uint64_t v;
+    int opt, rc = SV_OK;
+    opterr = 0;
+    while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
+        switch (opt) {
+        case O_SAMPLER: a->sampler = optarg; break;
+        case O_PLUGIN: {
+            char err[1024];
+            if (sv_plugin_load(optarg, err, sizeof err) != 0)
+                rc = sv_fail(SV_EBAD, "%s", err);
+            break;
+        }
+        case O_SUITE: a->suite = optarg; break;
+        case O_CASE:
+            if (a->n_cases == MAX_CASES)
+                rc = sv_fail(SV_EBAD, "--case: at most %d cases", MAX_CASES);
+            else
+                a->cases[a->n_cases++] = optarg;
+            break;
+        case O_DRAWS: rc = sv_parse_u64("--draws", optarg, 1, 1ull << 40, &a->draws); break;
+        case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &a->seed); break;
+        case O_ALPHA: rc = sv_parse_double("--alpha", optarg, 0.0, 1.0, 1, &a->alpha); break;
+        case O_BATCH:
+            rc = sv_parse_u64("--batch", optarg, 1, 1u << 20, &v);
+            a->batch = (int32_t)v;
+            break;
+        case O_THREADS:
+            rc = sv_parse_u64("--threads", optarg, 1, 1024, &v);
+            a->threads = (int32_t)v;
+            break;
+        case O_JSON: rc = sv_output_flag("verify", "--json", &a->json, optarg); break;
+        case O_JUNIT: rc = sv_output_flag("verify", "--junit", &a->junit, optarg); break;
+        case O_NORERUN: a->rerun = 0; break;
+        case O_POWER: a->power = optarg; break;
+        case O_POWER_TARGET:
+            rc = sv_parse_double("--power-target", optarg, 0.0, 1.0, 1, &a->power_target);
+            break;
+        case O_RECORDED: a->recorded.path = optarg; break;
+        case O_STEPS: a->recorded.steps = optarg; break;
+        case O_T: a->recorded.T = optarg; break;
+        case O_TOP_K: a->recorded.top_k = optarg; break;
+        case O_TOP_P: a->recorded.top_p = optarg; break;
+        case O_MISMATCH_T: a->recorded.mismatch_T = optarg; break;
+        case O_K: a->recorded.K = optarg; break;
+        case O_INPUT: rc = sv_parse_input("--input", optarg, &a->input); break;
+        case 'h': usage(stdout); return -1;
+        default:
+            if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
+                rc = sv_option_error("verify", opt, options, argv);
+        }
+    }
+    if (rc == SV_OK && optind < argc)
+        rc = sv_fail(SV_EBAD, "verify: unexpected argument '%s'", argv[optind]);
+    if (rc == SV_OK && a->suite && a->n_cases)
+        rc = sv_fail(SV_EBAD, "verify: give --suite or --case, not both");
+    if (rc == SV_OK && a->recorded.path && (a->suite || a->n_cases))
+        rc = sv_fail(SV_EBAD, "verify: --recorded takes the place of %s; give one of them",
+                     a->suite ? "--suite" : "--case");
+    if (rc == SV_OK)
+        rc = sv_recorded_opts_check(&a->recorded);
+    if (rc == SV_OK && a->json && a->junit)
+        rc = distinct_outputs(a->json, a->junit);
+    return rc;
+}
+
+/* Writes the JSON or JUnit report to path, named in name; an interrupted
+ * run writes FILE.partial instead, leaving an earlier FILE whole. */
+static int write_report(const sv_report *r, const char *path, int junit, char *name, size_t len)
+{
+    int rc = r->interrupted ? sv_atomic_partial(path, name, len) : SV_OK;
+    if (rc == SV_OK && !r->interrupted && snprintf(name, len, "%s", path) >= (int)len)
+        rc = sv_fail(SV_EBAD, "%.60s...: the path is too long", path);
+    if (rc == SV_OK)
+        rc = junit ? sv_report_junit(r, name) : sv_report_json(r, name);
+    return rc;
+}
+
+/* Runs the cases (or prints the power of --power against them) and writes
+ * the reports. */
+static int verify_specs(const verify_args *a, const sv_sampler *sampler, const char *suite_name,
+                        const char **specs, const uint64_t *draws, size_t n)
+{
+    int rc;
+    if (a->power) {
+        if (!sv_predict_known(a->power))
+            return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
+                           "'%s' (variants with one: see README, 'Does it catch bugs?')",
+                           a->power);
+        return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout);
+    }
+    if ((a->json && (rc = sv_atomic_check(a->json)) != SV_OK) ||
+        (a->junit && (rc = sv_atomic_check(a->junit)) != SV_OK))
+        return rc;
+
+    sv_verify_config cfg = {
+        .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
+        .n_cases = n, .seed = a->seed, .alpha = a->alpha, .batch = a->batch,
+        .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
+        .input = a->input, .in_process = a->iso.in_process,
+        .call_timeout = a->iso.call_timeout,
+    };
+    sv_report *report = NULL;
+    sv_interrupt_install();
+    rc = sv_verify(&cfg, &report);
+    if (rc != SV_OK)
+        return rc;
+    /* the verdict first: a report that cannot be written loses nothing else */
+    sv_report_text(report, stdout);
+    fflush(stdout);
+    char json[SV_OUTPUT_PATH + 16], junit[SV_OUTPUT_PATH + 16];
+    sv_outputs_status written = {0};
+    if (a->json)
+        sv_outputs_note(&written, write_report(report, a->json, 0, json, sizeof json));
+    if (a->junit)
+        sv_outputs_note(&written, write_report(report, a->junit, 1, junit, sizeof junit));
+    int verdict = report->failed ? SV_EVERIFY : SV_OK;
+    if (report->interrupted) {
+        fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",
+                sv_signal_name(report->interrupted), a->json || a->junit ? " in " : " above",
+                a->json ? json : "", a->json && a->junit ? " and " : "", a->junit ? junit : "");
+        verdict = 128 + report->interrupted;
+    }
+    sv_report_free(report);
+    return sv_outputs_end(&written, verdict);
+}
+
+int sv_cmd_verify(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    verify_args a = {.sampler = NULL, .seed = 1, .alpha = 1e-6, .batch = 4096,
+                     .threads = cores > 0 ? (int32_t)cores : 1, .rerun = 1,
+                     .iso = {0, SV_CALL_TIMEOUT_DEFAULT},
+                     .power_target = 1.0 - 1e-6};
+    int rc = parse(argc, argv, &a);
+    if (rc < 0)
+        return SV_OK; /* --help */
+    if (rc != SV_OK)
+        return rc;
+
+    const sv_sampler *sampler = NULL;
+    if ((rc = sv_sampler_choose("verify", a.sampler, &sampler)) != SV_OK)
+        return rc;
+    if ((rc = sv_sampler_takes("verify", sampler, a.input)) != SV_OK)
+        return rc;
+
+    const char *specs[MAX_CASES];
+    uint64_t draws[MAX_CASES];
+    size_t n = 0;
+    const char *suite_name = NULL;
+    char **recorded = NULL; /* the specs of --recorded's steps */
+    size_t n_recorded = 0;
+    if (a.recorded.path) {
+        if ((rc = sv_recorded_expand(&a.recorded, MAX_CASES, &recorded, &n_recorded)) != SV_OK)
+            return rc;
+        for (; n < n_recorded; n++) {
+            specs[n] = recorded[n];
+            draws[n] = a.draws ? a.draws : 1000000;
+        }
+        rc = verify_specs(&a, sampler, NULL, specs, draws, n);
+        sv_recorded_specs_free(recorded, n_recorded);
+        return rc;
+    }
+    if (a.n_cases) {
+        for (; n < a.n_cases; n++) {
+            specs[n] = a.cases[n];
+            draws[n] = a.draws ? a.draws : 1000000;
+        }
+    } else {
+        suite_name = a.suite ? a.suite : a.input != SV_INPUT_PROBS ? "logits" : "ci";
+        const sv_suite *suite = sv_suite_find(suite_name);
+        if (!suite)
+            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full, logits)",
+                           suite_name);
+        for (; n < suite->n_entries; n++) {
+            specs[n] = suite->entries[n].spec;
+            draws[n] = a.draws ? a.draws : suite->entries[n].draws;
+        }
+    }
+    return verify_specs(&a, sampler, suite_name, specs, draws, n);
+}

@@ -1,0 +1,119 @@
+/* sv_cli.h: the command line. The commands (cmd_*.c), their flags (which
+ * `run` checks an experiment file against), getopt's refusals in words,
+ * numbers and lists from the command line, the sampler a command runs. */
+#ifndef SV_CLI_H
+#define SV_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "sv_base.h"
+#include "sv_registry.h"
+#include "sv_syntax.h"
+#include <getopt.h>
+
+/* ---- options.c: getopt_long's refusals -------------------------------------------- */
+struct option;
+/* SV_EBAD, saying what getopt_long refused (it returned refusal, ':' or '?';
+ * opterr 0, optstring starting with ':') and where `specverify command
+ * --help` is: a missing value, an unknown or ambiguous option, a value given
+ * to an option that takes none. */
+int sv_option_error(const char *command, int refusal, const struct option *options,
+                    char **argv);
+
+/* ---- sampler_args.c: the sampler a command runs, and its input ------------- */
+/* The sampler named, or with name NULL the one sampler the loaded plugins
+ * brought (ref when they brought none); SV_EBAD naming the command when the
+ * name is unknown or the plugins brought several. */
+int sv_sampler_choose(const char *command, const char *name, const sv_sampler **out);
+/* "probs", "logits-f32" or "logits-bf16" -> an sv_input; SV_EBAD naming the flag. */
+int sv_parse_input(const char *flag, const char *text, int32_t *input);
+/* SV_EBAD, naming the command and the modes the sampler takes, unless the
+ * sampler takes input (an sv_input). */
+int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);
+
+/* ---- commands ------------------------------------------------------------------ */
+/* A command's flags as getopt_long takes them (in its cmd_*.c): `run` checks
+ * an experiment file's keys against them before it runs anything. */
+struct option;
+typedef struct sv_command_flags {
+    const char *optstring; /* starts with ':' */
+    const struct option *options;
+} sv_command_flags;
+extern const sv_command_flags sv_verify_flags, sv_sweep_flags, sv_bench_flags,
+    sv_compare_flags, sv_mutants_flags, sv_calibrate_flags, sv_list_flags;
+int sv_cmd_list(int argc, char **argv);
+int sv_cmd_verify(int argc, char **argv);
+int sv_cmd_calibrate(int argc, char **argv);
+int sv_cmd_mutants(int argc, char **argv);
+int sv_cmd_bench(int argc, char **argv);
+int sv_cmd_sweep(int argc, char **argv);
+int sv_cmd_compare(int argc, char **argv);
+int sv_cmd_run(int argc, char **argv);
+int sv_cmd_plot(int argc, char **argv);
+/* Reads and checks an experiment file from an open stream as `run` does
+ * before it runs anything (path names it in messages); runs nothing. SV_OK,
+ * or SV_EBAD / SV_EENV with FILE:LINE. What tests/fuzz drives. */
+int sv_experiment_check(FILE *file, const char *path, const char *out_root);
+
+/* verify --power: the run's predicted power against a variant (cmd_power.c) */
+int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
+                   size_t n, double alpha, double target, FILE *out);
+
+/* ---- isolation_args.c: --in-process and --call-timeout, the same in every
+ * command that runs the sampler under test (verify, calibrate, mutants,
+ * sweep). */
+#include <getopt.h>
+
+enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
+
+/* Two getopt_long entries for a command's option table. */
+#define SV_ISOLATION_OPTIONS                                           \
+    {"in-process", no_argument, NULL, SV_O_IN_PROCESS},                \
+    {"call-timeout", required_argument, NULL, SV_O_CALL_TIMEOUT}
+
+#define SV_CALL_TIMEOUT_DEFAULT 600.0
+
+#define SV_ISOLATION_HELP                                                                   \
+    "  --call-timeout S  stop a sampler call that has not returned after S seconds and\n"   \
+    "                  FAIL the case, naming the call (default 600; 0: no limit)\n"          \
+    "  --in-process    call the sampler in this process, not in a child of its own:\n"      \
+    "                  for a debugger, or a little speed; an exit, an abort or a crash\n"   \
+    "                  on a thread of the sampler's then ends the run without reports,\n"   \
+    "                  and a call that passes --call-timeout ends it too (README,\n"         \
+    "                  'Isolation')\n"
+
+typedef struct sv_isolation {
+    int in_process;
+    double call_timeout;
+} sv_isolation;
+
+/* Takes getopt_long's opt when it is one of the two: returns 1 (with *rc
+ * SV_OK or SV_EBAD and a message), else 0. */
+int sv_isolation_option(int opt, const char *arg, sv_isolation *iso, int *rc);
+
+/* ---- recorded_args.c: the command-line options that turn a recording into
+ * cases (--recorded FILE[:GROUP], --steps, --T, --top-k, --top-p,
+ * --mismatch-T), shared by verify and bench. */
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sv_recorded_opts {
+    const char *path;       /* --recorded FILE[:GROUP]; NULL: none given */
+    const char *steps;      /* --steps LIST|FROM:TO; NULL: every step */
+    const char *T, *top_k, *top_p, *mismatch_T, *K; /* as given; NULL: defaults */
+} sv_recorded_opts;
+
+/* Any pipeline option without --recorded is an error (exit 2). */
+int sv_recorded_opts_check(const sv_recorded_opts *o);
+
+/* "recorded:file=...[,group=..][,K=..][,T=..][,top_k=..][,top_p=..][,mismatch_T=..]",
+ * every step. Checks the file's layout now, so a bad file fails before any
+ * draw. Returns SV_OK or SV_EBAD. */
+int sv_recorded_base_spec(const sv_recorded_opts *o, char *out, size_t len, int64_t *steps);
+
+/* One spec per selected step (at most max): *specs is an array of strings
+ * for sv_recorded_specs_free. */
+int sv_recorded_expand(const sv_recorded_opts *o, size_t max, char ***specs, size_t *n);
+void sv_recorded_specs_free(char **specs, size_t n);
+
+#endif

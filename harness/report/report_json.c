@@ -1,0 +1,136 @@
+/* report_json.c: the whole report as JSON (cJSON), written atomically. */
+#include <cJSON.h>
+#include <stdlib.h>
+#include "sv_report.h"
+
+static cJSON *gof_json(sv_gof g)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "stat", g.stat);
+    cJSON_AddNumberToObject(o, "df", g.df);
+    if (g.df > 0)
+        cJSON_AddNumberToObject(o, "p", g.p);
+    else
+        cJSON_AddNullToObject(o, "p");
+    return o;
+}
+
+static cJSON *run_json(const sv_run_eval *ev)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "seed", (double)ev->seed);
+    cJSON_AddNumberToObject(o, "draws", (double)ev->draws);
+    cJSON_AddNumberToObject(o, "seconds", ev->seconds);
+    cJSON_AddNumberToObject(o, "draws_per_second",
+                            ev->seconds > 0 ? (double)ev->draws / ev->seconds : 0.0);
+    cJSON_AddStringToObject(o, "verdict", sv_verdict_name(ev->verdict));
+    cJSON_AddStringToObject(o, "contract", sv_verdict_name(ev->contract_verdict));
+    cJSON_AddNumberToObject(o, "violations", (double)ev->violations);
+
+    cJSON *positions = cJSON_AddArrayToObject(o, "positions");
+    for (int32_t k = 0; k <= ev->K; k++) {
+        const sv_position_eval *pe = &ev->pos[k];
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "position", k + 1);
+        cJSON_AddNumberToObject(p, "N", (double)pe->N);
+        cJSON_AddNumberToObject(p, "bins", pe->bins);
+        cJSON_AddNumberToObject(p, "pooled_tail_mass", pe->tail_mass);
+        cJSON_AddNumberToObject(p, "pooled_tail_categories", pe->tail_categories);
+        cJSON_AddItemToObject(p, "chi2", gof_json(pe->chi2));
+        cJSON_AddItemToObject(p, "g", gof_json(pe->g));
+        cJSON *tv = cJSON_AddObjectToObject(p, "tv");
+        cJSON_AddNumberToObject(tv, "value", pe->tv);
+        cJSON_AddNumberToObject(tv, "expected_under_null", pe->tv_expected);
+        cJSON_AddNumberToObject(tv, "threshold", pe->tv_threshold);
+        cJSON_AddNumberToObject(tv, "min_detectable", pe->tv_min_detectable);
+        cJSON_AddNumberToObject(tv, "p_bound", pe->tv_p);
+        cJSON_AddNumberToObject(p, "w2_min_detectable", pe->w2_min_detectable);
+        cJSON_AddStringToObject(p, "verdict", sv_verdict_name(pe->verdict));
+        cJSON_AddItemToArray(positions, p);
+    }
+    cJSON *len = cJSON_AddObjectToObject(o, "accepted_length");
+    cJSON_AddItemToObject(len, "test", gof_json(ev->length));
+    cJSON *obs = cJSON_AddArrayToObject(len, "observed");
+    cJSON *exp = cJSON_AddArrayToObject(len, "expected_probability");
+    for (int32_t j = 0; j <= ev->K; j++) {
+        cJSON_AddItemToArray(obs, cJSON_CreateNumber((double)ev->length_observed[j]));
+        cJSON_AddItemToArray(exp, cJSON_CreateNumber(ev->length_expected[j]));
+    }
+    cJSON_AddStringToObject(len, "verdict", sv_verdict_name(ev->length_verdict));
+    cJSON *ind = cJSON_AddObjectToObject(o, "independence");
+    cJSON_AddItemToObject(ind, "consecutive_sequences", gof_json(ev->indep_seq));
+    cJSON_AddItemToObject(ind, "positions_1_2", gof_json(ev->indep_pos));
+    if (ev->chain) {
+        cJSON *seq = cJSON_AddObjectToObject(o, "sequence");
+        cJSON_AddNumberToObject(seq, "transitions", (double)ev->transitions);
+        cJSON_AddNumberToObject(seq, "states_tested", ev->states_tested);
+        cJSON_AddItemToObject(seq, "chi2", gof_json(ev->seq_chi2));
+        cJSON_AddItemToObject(seq, "g", gof_json(ev->seq_g));
+        cJSON_AddStringToObject(seq, "verdict", sv_verdict_name(ev->seq_verdict));
+        cJSON_AddNumberToObject(seq, "draft1_accepted", (double)ev->first_accepted);
+        cJSON_AddNumberToObject(seq, "draft1_accepted_expected", ev->first_expected);
+    }
+    cJSON *findings = cJSON_AddArrayToObject(o, "findings");
+    for (int32_t f = 0; f < ev->n_findings; f++)
+        cJSON_AddItemToArray(findings, cJSON_CreateString(ev->findings[f]));
+    return o;
+}
+
+int sv_report_json(const sv_report *r, const char *path)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
+    cJSON_AddStringToObject(root, "sampler", r->sampler);
+    cJSON_AddStringToObject(root, "sampler_description", r->sampler_description);
+    cJSON_AddStringToObject(root, "input", sv_input_name(r->input));
+    if (r->suite)
+        cJSON_AddStringToObject(root, "suite", r->suite);
+    cJSON_AddNumberToObject(root, "seed", (double)r->seed);
+    cJSON_AddNumberToObject(root, "family_alpha", r->alpha);
+    cJSON_AddNumberToObject(root, "p_values", (double)r->n_tests);
+    cJSON_AddNumberToObject(root, "split_alpha", r->split_alpha);
+    cJSON_AddNumberToObject(root, "threads", r->threads);
+    cJSON_AddNumberToObject(root, "batch", r->batch);
+    cJSON *cases = cJSON_AddArrayToObject(root, "cases");
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_case_report *cr = &r->cases[i];
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", cr->name);
+        cJSON_AddNumberToObject(c, "K", cr->K);
+        cJSON_AddNumberToObject(c, "V", cr->V);
+        cJSON_AddBoolToObject(c, "draft_probs_given", cr->draft_probs_given);
+        cJSON *alpha = cJSON_AddArrayToObject(c, "alpha");
+        for (int32_t k = 0; k < cr->K; k++)
+            cJSON_AddItemToArray(alpha, cJSON_CreateNumber(cr->alpha[k]));
+        cJSON_AddStringToObject(c, "verdict", sv_verdict_name(cr->verdict));
+        cJSON *runs = cJSON_AddArrayToObject(c, "runs");
+        for (int j = 0; j < cr->n_runs; j++)
+            cJSON_AddItemToArray(runs, run_json(&cr->runs[j]));
+        cJSON_AddItemToArray(cases, c);
+    }
+    cJSON *summary = cJSON_AddObjectToObject(root, "summary");
+    cJSON_AddNumberToObject(summary, "passed", (double)r->passed);
+    cJSON_AddNumberToObject(summary, "suspect", (double)r->suspect);
+    cJSON_AddNumberToObject(summary, "failed", (double)r->failed);
+    cJSON_AddNumberToObject(summary, "draws", (double)r->total_draws);
+    cJSON_AddNumberToObject(summary, "seconds", r->seconds);
+    cJSON_AddBoolToObject(summary, "partial", r->interrupted != 0);
+    if (r->interrupted) {
+        cJSON_AddStringToObject(summary, "interrupted_by", sv_signal_name(r->interrupted));
+        cJSON_AddNumberToObject(summary, "cases_planned", (double)r->n_planned);
+    }
+
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return sv_fail(SV_EENV, "%s: out of memory printing JSON", path);
+    sv_atomic_file f;
+    int rc = sv_atomic_open(&f, path);
+    if (rc == SV_OK) {
+        fputs(text, f.fp);
+        fputc('\n', f.fp);
+        rc = sv_atomic_commit(&f);
+    }
+    cJSON_free(text);
+    return rc;
+}

@@ -1,0 +1,132 @@
+/* report_text.c: the table a person reads, then what looks wrong, then the summary. */
+#include <math.h>
+#include <string.h>
+#include "sv_report.h"
+
+static void fmt_p(char *buf, size_t len, sv_gof g)
+{
+    if (g.df == 0)
+        snprintf(buf, len, "n/a");
+    else if (g.p < 1e-4)
+        snprintf(buf, len, "%.1e", g.p);
+    else
+        snprintf(buf, len, "%.4f", g.p);
+}
+
+/* The smaller p of the two independence tests, or n/a. */
+static sv_gof indep_worst(const sv_run_eval *ev)
+{
+    if (ev->indep_seq.df == 0)
+        return ev->indep_pos;
+    if (ev->indep_pos.df == 0 || ev->indep_seq.p <= ev->indep_pos.p)
+        return ev->indep_seq;
+    return ev->indep_pos;
+}
+
+/* A Markov-pair case: one row, the emitted transitions against the target chain. */
+static void print_chain_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)
+{
+    char chi[16], g[16], what[48], len[16];
+    fmt_p(len, sizeof len, ev->length);
+    fmt_p(chi, sizeof chi, ev->seq_chi2);
+    fmt_p(g, sizeof g, ev->seq_g);
+    snprintf(what, sizeof what, "transitions, %d states", ev->states_tested);
+    fprintf(out, "%-34.34s %3s %10llu %8s %8s  %-28s %8s %8s %8s  %s\n", cr->name, "seq",
+            (unsigned long long)ev->transitions, chi, g, what, "", len, "",
+            sv_verdict_name(ev->verdict));
+}
+
+static void print_run(const sv_case_report *cr, const sv_run_eval *ev, FILE *out)
+{
+    /* a name wider than its column (a recorded step's path) gets a line of
+     * its own rather than losing its end, where the step is */
+    const int own_line = strlen(cr->name) > 34;
+    if (own_line)
+        fprintf(out, "%s\n", cr->name);
+    if (ev->chain) {
+        print_chain_run(cr, ev, out);
+        return;
+    }
+    for (int32_t k = 0; k <= cr->K; k++) {
+        const sv_position_eval *pe = &ev->pos[k];
+        char chi[16], g[16], len[16] = "", ind[16] = "", tv[48], w2[16] = "n/a";
+        fmt_p(chi, sizeof chi, pe->chi2);
+        fmt_p(g, sizeof g, pe->g);
+        if (pe->N)
+            snprintf(tv, sizeof tv, "%.5f (%.5f) %.4f", pe->tv, pe->tv_threshold,
+                     pe->tv_min_detectable);
+        else
+            snprintf(tv, sizeof tv, "n/a");
+        if (pe->N && pe->chi2.df > 0)
+            snprintf(w2, sizeof w2, "%.2g", pe->w2_min_detectable);
+        if (k == 0) {
+            fmt_p(len, sizeof len, ev->length);
+            fmt_p(ind, sizeof ind, indep_worst(ev));
+        }
+        sv_verdict v = pe->verdict;
+        if (k == 0) /* the first row carries the case-wide checks */
+            v = sv_verdict_worst(sv_verdict_worst(v, ev->length_verdict),
+                                 sv_verdict_worst(ev->contract_verdict,
+                                                  sv_verdict_worst(ev->indep_seq_verdict,
+                                                                   ev->indep_pos_verdict)));
+        fprintf(out, "%-34.34s %3d %10llu %8s %8s  %-28s %8s %8s %8s  %s\n",
+                k == 0 && !own_line ? cr->name : "", k + 1, (unsigned long long)pe->N, chi, g, tv, w2, len, ind,
+                sv_verdict_name(v));
+    }
+}
+
+void sv_report_text(const sv_report *r, FILE *out)
+{
+    fprintf(out, "specverify %s: sampler %s (%s)\n", SV_VERSION, r->sampler,
+            r->sampler_description);
+    if (r->input != SV_INPUT_PROBS)
+        fprintf(out, "input: %s (each case's logits; the checks use the p and q they imply)\n",
+                sv_input_name(r->input));
+    fprintf(out, "%s%s, seed %llu, family-wise false-alarm rate %g over %zu p-values "
+            "(each %.2g)\n\n", r->suite ? "suite " : "", r->suite ? r->suite : "one case",
+            (unsigned long long)r->seed, r->alpha, r->n_tests, r->split_alpha);
+    fprintf(out, "%-34s %3s %10s %8s %8s  %-28s %8s %8s %8s  %s\n", "case", "pos", "N",
+            "chi2 p", "G p", "TV (threshold) min-det", "w2 det", "len p", "indep p", "verdict");
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_case_report *cr = &r->cases[i];
+        print_run(cr, &cr->runs[0], out);
+        if (cr->n_runs > 1) {
+            fprintf(out, "%-34s re-run: seed %llu, %llu draws\n", "  (suspect)",
+                    (unsigned long long)cr->runs[1].seed,
+                    (unsigned long long)cr->runs[1].draws);
+            print_run(cr, &cr->runs[1], out);
+        }
+    }
+
+    int any = 0;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const sv_case_report *cr = &r->cases[i];
+        for (int j = 0; j < cr->n_runs; j++) {
+            const sv_run_eval *ev = &cr->runs[j];
+            if (ev->verdict == SV_PASS)
+                continue;
+            if (!any++)
+                fprintf(out, "\n");
+            for (int32_t f = 0; f < ev->n_findings; f++)
+                fprintf(out, "%-7s %s%s: %s\n", sv_verdict_name(ev->verdict), cr->name,
+                        j ? " (re-run)" : "", ev->findings[f]);
+        }
+        if (cr->n_runs > 1)
+            fprintf(out, "%-7s %s: suspect on seed %llu, %s on the re-run with 4x the draws\n",
+                    sv_verdict_name(cr->verdict), cr->name, (unsigned long long)r->seed,
+                    cr->verdict == SV_PASS ? "passed" : "still not clean");
+    }
+
+    fprintf(out, "\n%zu cases: %zu passed, %zu suspect, %zu failed. %.3g M draws in %.1f s "
+            "(%.2f M draws/s, %d threads)\n", r->n_cases, r->passed, r->suspect, r->failed,
+            (double)r->total_draws / 1e6, r->seconds,
+            r->seconds > 0 ? (double)r->total_draws / r->seconds / 1e6 : 0.0, r->threads);
+    if (r->interrupted)
+        fprintf(out, "PARTIAL: interrupted by %s: %zu of %zu cases ran, the last on the draws it "
+                "finished; these results are incomplete\n", sv_signal_name(r->interrupted),
+                r->n_cases, r->n_planned);
+    fprintf(out, "min-det: the smallest TV distance from p that this N detects with probability "
+            ">= 1 - %.2g\n", r->split_alpha);
+    fprintf(out, "w2 det: the smallest chi-square effect w^2 = sum (r - p)^2 / p over the bins "
+            "that this N detects with the same probability\n");
+}

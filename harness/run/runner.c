@@ -1,0 +1,428 @@
+/* runner.c: draws through a sampler, checked and counted.
+ *
+ * Work is cut into chunks of `batch` sequences (batch even, so the pairs of
+ * consecutive sequences (2m, 2m+1) never straddle two chunks); threads take
+ * chunks from an atomic counter, each with its own sampler state and tally,
+ * and the tallies are summed at the end. Every random number is addressed by
+ * the sequence's global index, so the sums do not depend on batch or threads.
+ */
+#define _XOPEN_SOURCE 700 /* sigaltstack */
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "sampler_host.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
+#endif
+
+/* ---- sizes -------------------------------------------------------------------- */
+
+int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *bytes)
+{
+    /* target [B][K+1][V] and draft [B][K][V] floats: B (2K + 1) V of them */
+    size_t rows, floats, total;
+    if (K < 0 || V < 0 || __builtin_mul_overflow((size_t)B, (size_t)(2 * K + 1), &rows) ||
+        __builtin_mul_overflow(rows, (size_t)V, &floats) ||
+        __builtin_mul_overflow(floats, sizeof(float), &total))
+        return sv_fail(SV_EBAD, "%s: B x (K+1) x V = %llu x %lld x %lld target floats (and "
+                       "B x K x V draft floats) do not fit in size_t: %zu bytes at most",
+                       what, (unsigned long long)B, (long long)K + 1, (long long)V,
+                       (size_t)SIZE_MAX);
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+    if (memory > 0.0 && (double)total > memory)
+        return sv_fail(SV_EBAD, "%s: B x (K+1) x V = %llu x %lld x %lld target floats and "
+                       "B x K x V draft floats take %zu bytes (%.1f GiB), more than this "
+                       "machine's %.1f GiB of memory", what, (unsigned long long)B,
+                       (long long)K + 1, (long long)V, total, (double)total / 1073741824.0,
+                       memory / 1073741824.0);
+    if (bytes)
+        *bytes = total;
+    return SV_OK;
+}
+
+/* ---- tallies ------------------------------------------------------------------ */
+
+int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out)
+{
+    sv_tally *t = calloc(1, sizeof *t);
+    if (!t)
+        return sv_fail(SV_EENV, "out of memory for a tally");
+    t->K = c->K;
+    t->V = c->V;
+    t->hist = calloc((size_t)(c->K + 1) * (size_t)c->V, sizeof *t->hist);
+    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
+    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
+    t->pairs_seq = calloc(seq ? seq : 1, sizeof *t->pairs_seq);
+    t->pairs_pos = calloc(pos ? pos : 1, sizeof *t->pairs_pos);
+    if (c->chain)
+        t->transitions = calloc((size_t)c->V * (size_t)c->V, sizeof *t->transitions);
+    if (!t->hist || !t->pairs_seq || !t->pairs_pos || (c->chain && !t->transitions)) {
+        sv_tally_free(t);
+        return sv_fail(SV_EENV, "case %s: out of memory for histograms of %d x %d", c->name,
+                       c->K + 1, c->V);
+    }
+    *out = t;
+    return SV_OK;
+}
+
+void sv_tally_free(sv_tally *t)
+{
+    if (!t)
+        return;
+    free(t->hist);
+    free(t->pairs_seq);
+    free(t->pairs_pos);
+    free(t->transitions);
+    free(t);
+}
+
+static void tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan)
+{
+    size_t cells = (size_t)(t->K + 1) * (size_t)t->V;
+    for (size_t i = 0; i < cells; i++)
+        into->hist[i] += t->hist[i];
+    for (int32_t k = 0; k <= t->K; k++) {
+        into->reached[k] += t->reached[k];
+        into->length[k] += t->length[k];
+    }
+    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
+    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
+    for (size_t i = 0; i < seq; i++)
+        into->pairs_seq[i] += t->pairs_seq[i];
+    for (size_t i = 0; i < pos; i++)
+        into->pairs_pos[i] += t->pairs_pos[i];
+    if (into->transitions && t->transitions)
+        for (size_t i = 0; i < (size_t)t->V * (size_t)t->V; i++)
+            into->transitions[i] += t->transitions[i];
+    into->first_accepted += t->first_accepted;
+    into->first_chance_fx += t->first_chance_fx;
+    into->first_variance_fx += t->first_variance_fx;
+    into->draws += t->draws;
+    into->violations += t->violations;
+    for (int32_t i = 0; i < t->n_notes && into->n_notes < SV_MAX_NOTES; i++)
+        memcpy(into->notes[into->n_notes++], t->notes[i], SV_NOTE_LEN);
+    if (!into->sampler_error)
+        into->sampler_error = t->sampler_error;
+}
+
+/* ---- the pair plan: bins for the independence tables --------------------------- */
+
+int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    double *a = malloc(2 * (size_t)c->V * sizeof *a);
+    if (!a)
+        return sv_fail(SV_EENV, "case %s: out of memory", c->name);
+    double *b = a + c->V;
+    int rc;
+
+    /* consecutive sequences: both y_1 ~ p_1, draws/2 pairs */
+    sv_case_target_dist(c, 0, a);
+    const uint64_t seq_pairs = draws / 2; /* whole pairs: an odd last draw has no partner */
+    rc = sv_pair_bins(a, a, c->V, (double)seq_pairs, &plan->seq_rows, &plan->seq_cols);
+    plan->seq_ok = rc == 0;
+    /* positions 1 and 2 of draws that accepted draft 1: y_1 follows the
+     * accepted distribution, y_2 ~ p_2, about alpha_1 * draws pairs */
+    if (rc >= 0 && c->K >= 1 && sv_case_accepted_dist(c, 0, a) == 0) {
+        sv_case_target_dist(c, 1, b);
+        double pos_pairs = sv_case_alpha(c, 0) * (double)draws;
+        rc = sv_pair_bins(a, b, c->V, pos_pairs, &plan->pos_rows, &plan->pos_cols);
+        plan->pos_ok = rc == 0;
+    }
+    free(a);
+    if (rc < 0) {
+        sv_pair_plan_free(plan);
+        return sv_fail(SV_EENV, "case %s: out of memory", c->name);
+    }
+    return SV_OK;
+}
+
+void sv_pair_plan_free(sv_pair_plan *plan)
+{
+    sv_binmap_free(&plan->seq_rows);
+    sv_binmap_free(&plan->seq_cols);
+    sv_binmap_free(&plan->pos_rows);
+    sv_binmap_free(&plan->pos_cols);
+}
+
+/* ---- checking and counting one batch -------------------------------------------- */
+
+static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
+                        uint64_t first, int32_t B, const int32_t *drafts, const int32_t *out,
+                        const int32_t *accepted, unsigned char *valid)
+{
+    const int32_t K = c->K, V = c->V;
+    for (int32_t b = 0; b < B; b++) {
+        const int32_t *y = out + (size_t)b * (K + 1);
+        int32_t n = accepted[b];
+        valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, first + (uint64_t)b,
+                                                    drafts + (size_t)b * K, y, n);
+        if (!valid[b])
+            continue;
+        for (int32_t k = 0; k <= n; k++) {
+            t->hist[(size_t)k * V + y[k]]++;
+            t->reached[k]++;
+        }
+        t->length[n]++;
+        if (n >= 1 && plan->pos_ok) {
+            int32_t r = plan->pos_rows.bin[y[0]], s = plan->pos_cols.bin[y[1]];
+            if (r >= 0 && s >= 0)
+                t->pairs_pos[r * plan->pos_cols.nbins + s]++;
+        }
+    }
+    /* pairs (2m, 2m+1): `first` is even, so b even is a global even index */
+    for (int32_t b = 0; plan->seq_ok && b + 1 < B; b += 2) {
+        if (!valid[b] || !valid[b + 1])
+            continue;
+        int32_t r = plan->seq_rows.bin[out[(size_t)b * (K + 1)]];
+        int32_t s = plan->seq_cols.bin[out[(size_t)(b + 1) * (K + 1)]];
+        if (r >= 0 && s >= 0)
+            t->pairs_seq[r * plan->seq_cols.nbins + s]++;
+    }
+    t->draws += (uint64_t)B;
+}
+
+/* ---- workers -------------------------------------------------------------------- */
+
+typedef struct shared {
+    const sv_run_config *cfg;
+    const sv_case *c;
+    const sv_drafter *d;
+    const sv_pair_plan *plan;
+    sv_host *host;
+    int32_t batch;     /* sequences per verify call */
+    uint64_t n_units;  /* chunks of draws, or of streams for chain cases */
+    uint64_t steps;    /* chain cases: steps per stream */
+    atomic_uint_fast64_t next_unit, done;
+    atomic_int stop, finished;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    int32_t slot;
+    sv_tally *tally;
+    sv_worker_buffers buf;
+    int status;
+    char error[SV_CASE_NAME_MAX + 256];
+} worker;
+
+/* Chunk `unit` of a fixed-row case: drafts, one verify call, counting. */
+static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally *t)
+{
+    const sv_case *c = sh->c;
+    const int32_t K = c->K;
+    uint64_t first = unit * (uint64_t)sh->batch, left = sh->cfg->draws - first;
+    int32_t B = left < (uint64_t)sh->batch ? (int32_t)left : sh->batch;
+    for (int32_t b = 0; b < B; b++)
+        sv_drafter_draw(sh->d, w->philox, sh->cfg->seed, first + (uint64_t)b,
+                        w->drafts + (size_t)b * K);
+    /* the rows as the sampler sees them: the host's read-only copies */
+    sv_batch bt = {
+        .B = B, .K = K, .V = c->V,
+        .target = sv_host_target(sh->host), .target_stride = 0,
+        .draft = sv_host_draft(sh->host), .draft_stride = 0,
+        .draft_tokens = w->drafts,
+        .seed = sh->cfg->seed, .first_index = first,
+        .stream = NULL,
+    };
+    if (sh->cfg->input != SV_INPUT_PROBS) { /* the logits the rows were made from */
+        const size_t size = sv_input_value_bytes(sh->cfg->input);
+        const char *logits = sv_host_logits(sh->host);
+        bt.input = sh->cfg->input;
+        bt.target = bt.draft = NULL;
+        bt.target_logits = logits;
+        bt.draft_logits = c->draft_probs_given ? logits + ((size_t)K + 1) * (size_t)c->V * size
+                                               : NULL;
+        bt.temperature = c->sampling.T;
+        bt.top_k = c->sampling.top_k;
+        bt.top_p = c->sampling.top_p;
+    }
+    int rc = sv_host_verify(w->host, w->slot, &bt, t);
+    if (rc == SV_SAMPLER_OK)
+        count_batch(t, c, sh->plan, first, B, w->drafts, bt.out_tokens, bt.out_accepted,
+                    w->valid);
+    atomic_fetch_add(&sh->done, (uint64_t)B);
+    return rc;
+}
+
+static void free_buffers(sv_worker_buffers *w)
+{
+    free(w->valid);
+    free(w->states);
+    if (w->philox)
+        gsl_rng_free(w->philox);
+    memset(w, 0, sizeof *w);
+}
+
+/* What a worker owns beside its slot's shared buffers. */
+static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, const sv_case *c,
+                         int32_t batch)
+{
+    memset(w, 0, sizeof *w);
+    sv_slot_inputs in = sv_host_inputs(host, slot);
+    w->host = host;
+    w->slot = slot;
+    w->drafts = in.drafts;
+    w->rows_target = in.rows_target;
+    w->rows_draft = in.rows_draft;
+    w->valid = malloc((size_t)batch);
+    w->philox = gsl_rng_alloc(sv_gsl_rng_philox);
+    int ok = w->valid && w->philox;
+    if (c->chain) { /* every stream's state */
+        w->states = malloc((size_t)batch * sizeof *w->states);
+        ok = ok && w->states;
+    }
+    if (!ok)
+        free_buffers(w);
+    return ok ? 0 : -1;
+}
+
+/* The signal stack of a worker: in process, a sampler that overflows its
+ * stack is caught too. */
+#define ALT_STACK_BYTES ((size_t)256 * 1024)
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const sv_case *c = sh->c;
+
+    stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
+    stack_t old; /* a sanitizer's, which it expects back when the thread ends */
+    if (alt.ss_sp && sigaltstack(&alt, &old) != 0) {
+        free(alt.ss_sp);
+        alt.ss_sp = NULL;
+    }
+    if (alloc_buffers(&w->buf, sh->host, w->slot, c, sh->batch) != 0) {
+        w->status = SV_EENV;
+        snprintf(w->error, sizeof w->error, "case %s: out of memory for a worker's buffers "
+                 "of %d sequences", c->name, sh->batch);
+        atomic_store(&sh->stop, 1);
+    } else {
+        int rc = sv_host_init(sh->host, w->slot, w->tally);
+        if (rc != SV_SAMPLER_OK) {
+            w->status = sv_host_env_error(sh->host, w->slot, w->error, sizeof w->error);
+            atomic_store(&sh->stop, 1);
+        } else {
+            for (;;) {
+                /* an interrupt stops the run at the next batch, not when the watcher looks */
+                if (sv_interrupted())
+                    atomic_store(&sh->stop, 1);
+                uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
+                if (unit >= sh->n_units || atomic_load(&sh->stop))
+                    break;
+                rc = c->chain ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
+                                              w->tally, &sh->done)
+                              : fixed_unit(sh, &w->buf, unit, w->tally);
+                if (rc != SV_SAMPLER_OK) {
+                    atomic_store(&sh->stop, 1);
+                    break;
+                }
+            }
+            sv_host_destroy(sh->host, w->slot, w->tally);
+        }
+        free_buffers(&w->buf);
+    }
+    if (alt.ss_sp) {
+        sigaltstack(&old, NULL);
+        free(alt.ss_sp);
+    }
+    atomic_fetch_add(&sh->finished, 1);
+    return NULL;
+}
+
+int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
+           const sv_pair_plan *plan, sv_tally *tally)
+{
+    if (cfg->input != c->input)
+        return sv_fail(SV_EBAD, "case %s: readied for %s input, run with %s", c->name,
+                       sv_input_name(c->input), sv_input_name(cfg->input));
+    int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
+    shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan};
+    if (c->chain) {
+        /* units are chunks of streams, small enough to keep every thread busy */
+        uint64_t streams = (uint64_t)c->chain->streams, per = streams / (4u * (uint64_t)threads);
+        sh.steps = (cfg->draws + streams - 1) / streams;
+        sh.batch = (int32_t)(per < 1 ? 1 : (per > (uint64_t)cfg->batch ? (uint64_t)cfg->batch : per));
+        sh.n_units = (streams + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+    } else {
+        sh.batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
+        sh.n_units = (cfg->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+    }
+    if ((uint64_t)threads > sh.n_units)
+        threads = sh.n_units ? (int32_t)sh.n_units : 1;
+    if (c->chain) { /* every thread holds the rows of its batch */
+        char what[SV_CASE_NAME_MAX + 96];
+        snprintf(what, sizeof what, "case %s: batches of %d streams on %d thread%s", c->name,
+                 sh.batch, threads, threads == 1 ? "" : "s");
+        int rc = sv_rows_bytes(what, (uint64_t)threads * (uint64_t)sh.batch, c->K, c->V, NULL);
+        if (rc != SV_OK)
+            return rc;
+    }
+
+    /* the sampler's place, a child process unless in process; before any
+     * thread starts, since it forks */
+    sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
+                           .call_timeout = cfg->call_timeout, .slots = threads,
+                           .batch = sh.batch, .c = c, .rows_per_sequence = c->chain != NULL};
+    int status = sv_host_open(&host, &sh.host);
+    if (status != SV_OK)
+        return status;
+    worker *workers = calloc((size_t)threads, sizeof *workers);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    if (!workers || !ids) {
+        free(workers);
+        free(ids);
+        sv_host_close(sh.host, NULL);
+        return sv_fail(SV_EENV, "out of memory for %d threads", threads);
+    }
+    int32_t started = 0;
+    for (int32_t i = 0; i < threads && status == SV_OK; i++) {
+        workers[i].sh = &sh;
+        workers[i].slot = i;
+        status = sv_tally_alloc(c, plan, &workers[i].tally);
+        if (status == SV_OK && pthread_create(&ids[i], NULL, work, &workers[i]) != 0)
+            status = sv_fail(SV_EENV, "cannot start thread %d", i + 1);
+        if (status == SV_OK)
+            started++;
+    }
+    if (status != SV_OK)
+        atomic_store(&sh.stop, 1);
+
+    sv_progress progress;
+    uint64_t total = c->chain ? sh.steps * (uint64_t)c->chain->streams : cfg->draws;
+    sv_progress_start(&progress, cfg->progress, cfg->label ? cfg->label : c->name, total);
+    double start = sv_now();
+    /* poll for progress: 1 ms at first so short runs end at once, then up to 50 ms */
+    for (long ns = 1000000; atomic_load(&sh.finished) < started; ns = ns < 50000000 ? 2 * ns : ns) {
+        struct timespec pause = {0, ns};
+        nanosleep(&pause, NULL);
+        sv_progress_update(&progress, atomic_load(&sh.done));
+        if (sv_interrupted()) { /* the workers stop after their current batch */
+            atomic_store(&sh.stop, 1);
+            sv_host_tell_waits(sh.host, stderr); /* once per call: what it waits for */
+        }
+        sv_host_watch(sh.host);
+    }
+    sv_progress_end(&progress);
+
+    for (int32_t i = 0; i < started; i++) {
+        pthread_join(ids[i], NULL);
+        if (workers[i].status != SV_OK && status == SV_OK)
+            status = sv_fail(workers[i].status, "%s", workers[i].error);
+        tally_add(tally, workers[i].tally, plan);
+    }
+    sv_host_close(sh.host, tally);
+    tally->seconds += sv_now() - start;
+    for (int32_t i = 0; i < threads; i++)
+        sv_tally_free(workers[i].tally);
+    free(workers);
+    free(ids);
+    return status;
+}

@@ -1,0 +1,429 @@
+/* sampler_host.c: calls into the sampler under test, from the harness's
+ * side: each call is made (in the child, or in process under a guard),
+ * then checked (outputs' guard zones), and whatever went wrong is told on
+ * stderr at once and noted as the case's finding. See sampler_host.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "host_internal.h"
+
+/* The status a crashed call counts as; the finding says what happened. */
+#define CRASHED SV_SAMPLER_EINTERNAL
+
+const char *sv_crash_signal_name(int signo)
+{
+    switch (signo) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault: a bad pointer or a stack overflow)";
+    case SIGBUS: return "SIGBUS (bus error: a bad or misaligned address)";
+    case SIGFPE: return "SIGFPE (arithmetic exception, such as an integer division by 0)";
+    case SIGILL: return "SIGILL (illegal instruction, or a trap)";
+    case SIGABRT: return "SIGABRT (abort: a failed assert or a corrupt heap)";
+    case SIGSYS: return "SIGSYS (a bad system call)";
+    case SIGTRAP: return "SIGTRAP (a trap or breakpoint)";
+    case SIGKILL: return "SIGKILL";
+    default: return strsignal(signo);
+    }
+}
+
+/* ---- opening and closing ------------------------------------------------------ */
+
+int sv_host_open(const sv_host_config *cfg, sv_host **out)
+{
+    *out = NULL;
+    sv_host *h = calloc(1, sizeof *h);
+    if (!h)
+        return sv_fail(SV_EENV, "out of memory for the sampler's host");
+    h->cfg = *cfg;
+    h->K = cfg->c->K;
+    h->V = cfg->c->V;
+    h->memfd = -1;
+    h->child = -1;
+    pthread_mutex_init(&h->lock, NULL);
+    h->slots = calloc((size_t)cfg->slots, sizeof *h->slots);
+    if (!h->slots) {
+        sv_host_close(h, NULL);
+        return sv_fail(SV_EENV, "out of memory for %d sampler slots", cfg->slots);
+    }
+    for (int32_t i = 0; i < cfg->slots; i++)
+        h->slots[i].fd = -1;
+    int rc = sv_host_map(h);
+    if (rc == SV_OK && cfg->in_process) {
+        char err[SV_NOTE_LEN];
+        h->sampler = sv_sampler_resolve(cfg->sampler, err, sizeof err);
+        rc = h->sampler ? sv_guard_open(h) : sv_fail(SV_EBAD, "%s", err);
+    } else if (rc == SV_OK) {
+        char err[256];
+        if (sv_host_fork(h, err, sizeof err) != 0)
+            rc = sv_fail(SV_EENV, "%s", err);
+    }
+    if (rc != SV_OK) {
+        sv_host_close(h, NULL);
+        return rc;
+    }
+    *out = h;
+    return SV_OK;
+}
+
+/* Waits for the child's end, up to `seconds` (then stops it); under the lock. */
+static void reap(sv_host *h, double seconds)
+{
+    if (h->reaped || h->child <= 0)
+        return;
+    double until = sv_now() + seconds;
+    for (;;) {
+        pid_t r = waitpid(h->child, &h->status, seconds > 0 ? WNOHANG : 0);
+        if (r == h->child || (r < 0 && errno != EINTR))
+            break;
+        if (r == 0 && sv_now() > until) {
+            kill(h->child, SIGKILL);
+            seconds = 0; /* now wait for it */
+        } else if (r == 0) {
+            struct timespec pause = {0, 2000000};
+            nanosleep(&pause, NULL);
+        }
+    }
+    h->reaped = 1;
+}
+
+static void note(sv_tally *t, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(sv_tally *t, int status, const char *fmt, ...)
+{
+    t->sampler_error = status;
+    if (t->n_notes < SV_MAX_NOTES) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(t->notes[t->n_notes++], SV_NOTE_LEN, fmt, ap);
+        va_end(ap);
+    }
+}
+
+void sv_host_close(sv_host *h, sv_tally *t)
+{
+    if (!h)
+        return;
+    for (int32_t i = 0; h->slots && i < h->cfg.slots; i++)
+        if (h->slots[i].fd >= 0)
+            close(h->slots[i].fd); /* the child's threads see the end and return */
+    if (h->child > 0) {
+        pthread_mutex_lock(&h->lock);
+        reap(h, 10.0);
+        int own_end = !h->told && !h->timed_out && h->crash && !atomic_load(&h->crash->done);
+        h->told = 1;
+        pthread_mutex_unlock(&h->lock);
+        if (own_end && t) { /* it ended between calls: a thread of the sampler's did it */
+            char how[96];
+            if (WIFEXITED(h->status))
+                snprintf(how, sizeof how, "ended its process with exit status %d",
+                         WEXITSTATUS(h->status));
+            else
+                snprintf(how, sizeof how, "crashed with %s",
+                         sv_crash_signal_name(WTERMSIG(h->status)));
+            fprintf(stderr, "specverify: sampler %s %s outside any call, case %s\n",
+                    h->cfg.sampler->name, how, h->cfg.c->name);
+            note(t, CRASHED, "sampler %s %s outside any call (on a thread of its own)",
+                 h->cfg.sampler->name, how);
+        }
+    }
+    if (h->cfg.in_process)
+        sv_guard_close(h);
+    sv_host_unmap(h);
+    pthread_mutex_destroy(&h->lock);
+    free(h->slots);
+    free(h);
+}
+
+/* ---- what the sampler sees ------------------------------------------------------ */
+
+sv_slot_inputs sv_host_inputs(sv_host *h, int32_t i) { return h->slots[i].in; }
+const float *sv_host_target(const sv_host *h) { return h->target; }
+const float *sv_host_draft(const sv_host *h) { return h->draft; }
+const void *sv_host_logits(const sv_host *h) { return h->logits; }
+
+/* ---- telling what went wrong --------------------------------------------------- */
+
+/* "verify of sequences 0..4095", or "init" */
+static void call_words(const slot_control *ctl, int command, char *out, size_t len)
+{
+    if (command == CMD_VERIFY && ctl->last >= ctl->first)
+        snprintf(out, len, "verify of sequences %llu..%llu", (unsigned long long)ctl->first,
+                 (unsigned long long)ctl->last);
+    else
+        snprintf(out, len, "%s", sv_command_name(command));
+}
+
+/* Says on stderr, at once, what the sampler did, and notes it as the finding. */
+static void tell(sv_host *h, sv_tally *t, const char *what, const slot_control *ctl, int command)
+{
+    char call[96];
+    call_words(ctl, command, call, sizeof call);
+    if (command == CMD_VERIFY && ctl->last >= ctl->first)
+        fprintf(stderr, "specverify: sampler %s %s in verify, case %s, sequences %llu..%llu\n",
+                h->cfg.sampler->name, what, h->cfg.c->name, (unsigned long long)ctl->first,
+                (unsigned long long)ctl->last);
+    else
+        fprintf(stderr, "specverify: sampler %s %s in %s, case %s\n", h->cfg.sampler->name,
+                what, call, h->cfg.c->name);
+    note(t, CRASHED, "sampler %s %s in %s", h->cfg.sampler->name, what, call);
+}
+
+/* What a fault did: what it touched, else the signal. */
+static void fault_words(const sv_host *h, int32_t i, int signo, uintptr_t addr, int write,
+                        char *out, size_t len)
+{
+    if (signo != SIGSEGV || !sv_host_describe_fault(h, i, addr, write, out, len))
+        snprintf(out, len, "crashed with %s", sv_crash_signal_name(signo));
+}
+
+/* The child is gone while slot i waited for it: find out why, once, and tell it. */
+static void tell_end(sv_host *h, int32_t i, int command, sv_tally *t)
+{
+    pthread_mutex_lock(&h->lock);
+    reap(h, 0);
+    int first = !h->told;
+    h->told = 1;
+    pthread_mutex_unlock(&h->lock);
+    t->sampler_error = CRASHED;
+    if (!first)
+        return; /* one finding for one end; the other slots' calls ended with it */
+    const crash_record *r = h->crash;
+    const slot_control *ctl = h->slots[i].ctl;
+    char what[SV_NOTE_LEN];
+    if (h->timed_out) {
+        ctl = h->slots[h->timed_slot].ctl;
+        command = ctl->command;
+        snprintf(what, sizeof what, "did not return within %g s (--call-timeout; it was "
+                 "stopped)", h->cfg.call_timeout);
+    } else if (atomic_load(&r->taken)) {
+        if (r->slot >= 0 && r->in_call) {
+            ctl = h->slots[r->slot].ctl;
+            command = ctl->command;
+        }
+        fault_words(h, r->slot, r->signo, r->addr, r->write_fault, what, sizeof what);
+        if (r->slot < 0) { /* not a serving thread: one the sampler made */
+            size_t n = strlen(what);
+            snprintf(what + n, sizeof what - n, " on a thread it created, during");
+            char call[96];
+            call_words(ctl, command, call, sizeof call);
+            note(t, CRASHED, "sampler %s %s %s", h->cfg.sampler->name, what, call);
+            fprintf(stderr, "specverify: sampler %s %s %s, case %s\n", h->cfg.sampler->name,
+                    what, call, h->cfg.c->name);
+            return;
+        }
+    } else if (WIFSIGNALED(h->status)) {
+        snprintf(what, sizeof what, "was killed by %s from outside (the out-of-memory killer, "
+                 "or a kill)", sv_crash_signal_name(WTERMSIG(h->status)));
+    } else {
+        snprintf(what, sizeof what, "exited (exit status %d; a sampler must return, not "
+                 "exit)", WEXITSTATUS(h->status));
+    }
+    tell(h, t, what, ctl, command);
+}
+
+/* ---- one call ------------------------------------------------------------------- */
+
+/* Sends slot i's command to the child and waits for its answer: 0, or -1
+ * when the child is gone (or was stopped: the call passed the time limit). */
+static int remote(sv_host *h, int32_t i, int command)
+{
+    slot *s = &h->slots[i];
+    s->ctl->command = command;
+    char byte = 1;
+    if (send(s->fd, &byte, 1, MSG_NOSIGNAL) != 1)
+        return -1;
+    const double limit = h->cfg.call_timeout, deadline = sv_now() + limit;
+    for (;;) {
+        int ms = 60000;
+        if (limit > 0) {
+            double left = deadline - sv_now();
+            if (left <= 0) {
+                pthread_mutex_lock(&h->lock);
+                if (!h->reaped && !h->timed_out) {
+                    h->timed_out = 1;
+                    h->timed_slot = i;
+                    kill(h->child, SIGKILL);
+                }
+                pthread_mutex_unlock(&h->lock);
+                return -1;
+            }
+            ms = left * 1000.0 < 60000.0 ? (int)ceil(left * 1000.0) : 60000;
+        }
+        struct pollfd p = {s->fd, POLLIN, 0};
+        int n = poll(&p, 1, ms);
+        if (n <= 0)
+            continue; /* the time left, or a signal: look again */
+        ssize_t r = recv(s->fd, &byte, 1, 0);
+        if (r == 1)
+            return 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        return -1;
+    }
+}
+
+/* Runs command on slot i: 0, or -1 when it crashed or the child ended (told). */
+static int make_call(sv_host *h, int32_t i, int command, sv_tally *t)
+{
+    slot *s = &h->slots[i];
+    slot_control *ctl = s->ctl;
+    atomic_store(&ctl->started, sv_now());
+    atomic_store(&ctl->told, 0);
+    atomic_store(&ctl->active, command);
+    int ended = 0;
+    if (h->cfg.in_process) {
+        guarded_call gc = {.command = command};
+        if (command == CMD_VERIFY)
+            sv_host_protect_inputs(h, i, 1);
+        sv_guard_call(h, i, &gc);
+        if (command == CMD_VERIFY)
+            sv_host_protect_inputs(h, i, 0);
+        ctl->rc = gc.rc;
+        if (gc.signo) {
+            s->crashed = 1;
+            char what[SV_NOTE_LEN];
+            fault_words(h, i, gc.signo, gc.addr, gc.write_fault, what, sizeof what);
+            tell(h, t, what, ctl, command);
+            ended = 1;
+        }
+    } else if (remote(h, i, command) != 0) {
+        tell_end(h, i, command, t);
+        ended = 1;
+    }
+    atomic_store(&ctl->active, CMD_NONE);
+    return ended ? -1 : 0;
+}
+
+int sv_host_init(sv_host *h, int32_t i, sv_tally *t)
+{
+    slot_control *ctl = h->slots[i].ctl;
+    ctl->limits = (sv_limits){h->cfg.batch, h->K, h->V};
+    ctl->err[0] = '\0';
+    ctl->env_error = 0;
+    ctl->first = 1;
+    ctl->last = 0;
+    if (make_call(h, i, CMD_INIT, t) != 0)
+        return CRASHED;
+    if (ctl->rc != SV_SAMPLER_OK)
+        note(t, ctl->rc, "%s", ctl->err);
+    return ctl->rc;
+}
+
+int sv_host_env_error(const sv_host *h, int32_t i, char *err, size_t len)
+{
+    const slot_control *ctl = h->slots[i].ctl;
+    if (!ctl->env_error)
+        return SV_OK;
+    snprintf(err, len, "%s", ctl->err);
+    return SV_EENV;
+}
+
+/* A write outside an output, found by its canaries. */
+static int check_zone(sv_host *h, const zone *z, const void *data, size_t n, const char *name,
+                      const slot_control *ctl, sv_tally *t)
+{
+    size_t before, after;
+    if (!sv_zone_check(z, data, n, &before, &after))
+        return 0;
+    char what[SV_NOTE_LEN];
+    if (after)
+        snprintf(what, sizeof what, "wrote %zu byte%s past the end of %s (beyond %s of "
+                 "sequence %llu, the call's last)", after, after == 1 ? "" : "s", name,
+                 strcmp(name, "out_tokens") == 0 ? "the K+1 slots" : "the count",
+                 (unsigned long long)ctl->last);
+    else
+        snprintf(what, sizeof what, "wrote %zu byte%s before the start of %s (before %s of "
+                 "sequence %llu, the call's first)", before, before == 1 ? "" : "s", name,
+                 strcmp(name, "out_tokens") == 0 ? "the K+1 slots" : "the count",
+                 (unsigned long long)ctl->first);
+    tell(h, t, what, ctl, CMD_VERIFY);
+    return 1;
+}
+
+int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
+{
+    slot *s = &h->slots[i];
+    slot_control *ctl = s->ctl;
+    const size_t tokens = (size_t)bt->B * (size_t)(bt->K + 1), B = (size_t)bt->B;
+    bt->out_tokens = sv_zone_arm(&s->tokens, tokens * sizeof(int32_t));
+    bt->out_accepted = sv_zone_arm(&s->accepted, B * sizeof(int32_t));
+    for (size_t j = 0; j < tokens; j++)
+        bt->out_tokens[j] = SV_POISON;
+    for (size_t b = 0; b < B; b++)
+        bt->out_accepted[b] = SV_POISON;
+    ctl->batch = *bt;
+    ctl->first = bt->first_index;
+    ctl->last = bt->first_index + B - 1;
+    if (make_call(h, i, CMD_VERIFY, t) != 0)
+        return CRASHED;
+    if (check_zone(h, &s->tokens, bt->out_tokens, tokens * sizeof(int32_t), "out_tokens", ctl,
+                   t) ||
+        check_zone(h, &s->accepted, bt->out_accepted, B * sizeof(int32_t), "out_accepted", ctl,
+                   t))
+        return CRASHED;
+    if (ctl->rc != SV_SAMPLER_OK)
+        note(t, ctl->rc, "sampler %s: verify of sequences %llu..%llu returned status %d (%s)",
+             h->cfg.sampler->name, (unsigned long long)ctl->first,
+             (unsigned long long)ctl->last, ctl->rc, sv_status_name(ctl->rc));
+    return ctl->rc;
+}
+
+void sv_host_destroy(sv_host *h, int32_t i, sv_tally *t)
+{
+    if (h->slots[i].crashed)
+        return; /* destroying a crashed state could crash again */
+    pthread_mutex_lock(&h->lock);
+    int gone = h->reaped || h->timed_out;
+    pthread_mutex_unlock(&h->lock);
+    if (gone)
+        return;
+    h->slots[i].ctl->first = 1;
+    h->slots[i].ctl->last = 0;
+    make_call(h, i, CMD_DESTROY, t);
+}
+
+/* ---- the watcher's part ---------------------------------------------------------- */
+
+void sv_host_tell_waits(sv_host *h, FILE *out)
+{
+    for (int32_t i = 0; i < h->cfg.slots; i++) {
+        slot_control *ctl = h->slots[i].ctl;
+        int command = atomic_load(&ctl->active);
+        if (command == CMD_NONE || atomic_exchange(&ctl->told, 1))
+            continue;
+        char call_text[96];
+        call_words(ctl, command, call_text, sizeof call_text);
+        fprintf(out, "specverify: %s: waiting for sampler %s's %s (running for %.1f s) to "
+                "return; the run stops after it and writes what finished (a second signal "
+                "stops at once%s)\n", sv_signal_name(sv_interrupted()), h->cfg.sampler->name,
+                call_text, sv_now() - atomic_load(&ctl->started),
+                h->cfg.call_timeout > 0 ? "" : "; --call-timeout bounds the wait");
+    }
+}
+
+void sv_host_watch(sv_host *h)
+{
+    if (!h->cfg.in_process || h->cfg.call_timeout <= 0)
+        return; /* isolated: the waiting thread stops the child itself */
+    for (int32_t i = 0; i < h->cfg.slots; i++) {
+        slot_control *ctl = h->slots[i].ctl;
+        int command = atomic_load(&ctl->active);
+        if (command == CMD_NONE || sv_now() - atomic_load(&ctl->started) <= h->cfg.call_timeout)
+            continue;
+        char call_text[96];
+        call_words(ctl, command, call_text, sizeof call_text);
+        fprintf(stderr, "specverify: sampler %s did not return from %s within %g s "
+                "(--call-timeout), case %s; a call in process cannot be stopped, so "
+                "specverify ends here without reports (without --in-process it would stop "
+                "the call and report it)\n", h->cfg.sampler->name, call_text,
+                h->cfg.call_timeout, h->cfg.c->name);
+        _exit(SV_EVERIFY);
+    }
+}

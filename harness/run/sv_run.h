@@ -1,0 +1,122 @@
+/* sv_run.h: draws through a sampler into tallies. Drafting (x_k ~ q_k from
+ * addressed Philox numbers), the runner (batches over worker threads, the
+ * sum of their tallies the same whatever the batch or threads), the
+ * contract check of every output, Markov-pair cases as streams, and the
+ * pair plan of the independence tables. The sampler itself is called
+ * through sampler_host.h (isolated in a child process by default). */
+#ifndef SV_RUN_H
+#define SV_RUN_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include "sv_base.h"
+#include "sv_cases.h"
+#include "sv_registry.h"
+#include "sv_stats.h"
+
+/* ---- philox_gsl.c: a GSL generator over addressed Philox numbers ----------- */
+extern const gsl_rng_type *sv_gsl_rng_philox;
+/* Points r at (seed, index, position, purpose); its numbers are the lanes
+ * 0, 1, 2, ... of that address (sv_philox.h). */
+void sv_gsl_philox_seek(gsl_rng *r, uint64_t seed, uint64_t index, uint32_t position,
+                        uint32_t purpose);
+
+/* ---- draft.c: draft tokens x_k ~ q_k ---------------------------------------- */
+typedef struct sv_drafter {
+    int32_t K;
+    gsl_ran_discrete_t *table[SV_MAX_K]; /* Walker alias tables of q_1..q_K */
+} sv_drafter;
+int sv_drafter_alloc(const sv_case *c, sv_drafter **out);
+void sv_drafter_free(sv_drafter *d);
+/* The K drafts of sequence `index`, from (seed, index, k, SV_PURPOSE_DRAFT). */
+void sv_drafter_draw(const sv_drafter *d, gsl_rng *philox, uint64_t seed, uint64_t index,
+                     int32_t *tokens);
+
+/* ---- runner.c: draws through a sampler into tallies --------------------------- */
+#define SV_MAX_NOTES 4
+#define SV_NOTE_LEN 320
+
+typedef struct sv_pair_plan {
+    sv_binmap seq_rows, seq_cols; /* (y_1 of sequence 2m, y_1 of sequence 2m+1) */
+    sv_binmap pos_rows, pos_cols; /* (y_1, y_2) of draws that accepted draft 1 */
+    int seq_ok, pos_ok;           /* 0: no such test at this N */
+} sv_pair_plan;
+
+typedef struct sv_tally {
+    int32_t K, V;
+    uint64_t draws;
+    uint64_t *hist;                 /* [K+1][V]: counts of y_k = token */
+    uint64_t reached[SV_MAX_K + 1]; /* N_k: draws that emitted y_k */
+    uint64_t length[SV_MAX_K + 1];  /* histogram of n, the accepted count */
+    uint64_t *pairs_seq;            /* contingency table, plan->seq_rows x seq_cols */
+    uint64_t *pairs_pos;            /* contingency table, plan->pos_rows x pos_cols */
+    uint64_t *transitions;          /* chain cases: [V][V] counts of (previous, next) emitted */
+    /* chain cases: draft 1 accepted, against the sum of its chances a_i =
+     * min(1, p/q) and of a_i (1 - a_i), in units of 2^-32 so that sums are
+     * exact and the same in any order (reproducible across threads) */
+    uint64_t first_accepted, first_chance_fx, first_variance_fx;
+    uint64_t violations;            /* draws that broke the contract */
+    int32_t n_notes;
+    char notes[SV_MAX_NOTES][SV_NOTE_LEN]; /* the first violations, in words */
+    int sampler_error;              /* status a verify call returned, 0 if none */
+    double seconds;
+} sv_tally;
+
+typedef struct sv_run_config {
+    const sv_sampler *sampler;
+    uint64_t draws, seed;
+    int32_t batch;   /* sequences per verify call (made even) */
+    int32_t threads;
+    int progress;    /* show progress on stderr */
+    const char *label; /* what progress calls this run */
+    int32_t input;   /* an sv_input; a logits mode needs a case readied by sv_case_use_logits */
+    int in_process;  /* 1: call the sampler in this process (--in-process); 0: in a child */
+    double call_timeout; /* seconds one sampler call may take; 0: no limit */
+} sv_run_config;
+
+int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
+void sv_tally_free(sv_tally *t);
+/* Runs cfg->draws sequences of case c. SV_OK, or a status with a message
+ * (a sampler that fails verify is recorded in the tally, not returned). */
+int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
+           const sv_pair_plan *plan, sv_tally *tally);
+
+/* What one worker thread works with: its slot in the sampler's host (whose
+ * inputs it fills: drafts, and rows for chain cases) and its own buffers. */
+struct sv_host;
+typedef struct sv_worker_buffers {
+    struct sv_host *host;
+    int32_t slot;
+    int32_t *drafts;                 /* the slot's: [batch][K] */
+    float *rows_target, *rows_draft; /* the slot's, chain cases: rows per sequence */
+    unsigned char *valid;
+    gsl_rng *philox;
+    int32_t *states;                 /* chain cases: each stream's state */
+} sv_worker_buffers;
+/* Checks one sequence's outputs against the contract, given its target rows
+ * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
+int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
+                      const int32_t *drafts, const int32_t *tokens, int32_t n);
+/* The bytes of B sequences' target [B][K+1][V] and draft [B][K][V] float
+ * rows. SV_EBAD with a message naming `what`, the sizes and the bytes when
+ * they overflow size_t or exceed this machine's memory. */
+int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *bytes);
+/* "SIGSEGV (segmentation fault: a bad pointer)" and so on: a sampler that
+ * crashed (sampler_host.c). */
+const char *sv_crash_signal_name(int signo);
+
+/* ---- chain.c: Markov-pair cases, spec-decoded as streams -------------------------
+ * Draws are spread over the case's streams; stream s, step t has global index
+ * t * streams + s. Its drafts follow the draft chain from the stream's state,
+ * its rows are built per sequence, and the emitted transitions are counted. */
+/* Runs streams [unit * B, unit * B + B) for all their steps; returns the
+ * sampler's status (SV_SAMPLER_OK to go on). */
+int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_t steps,
+                  uint64_t unit, sv_worker_buffers *w, sv_tally *t, atomic_uint_fast64_t *done);
+int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan);
+void sv_pair_plan_free(sv_pair_plan *plan);
+
+#endif

@@ -1,0 +1,307 @@
+/* predict.c: the output distribution of each broken variant, in closed form,
+ * so the harness can say before sampling how likely it is to catch it.
+ *
+ * One verification position with target p, drafting distribution q: a draft
+ * x ~ q is accepted with probability A(x), else the token is drawn from a
+ * residual R. The emitted token is distributed as
+ *     out = sum_x q(x) A(x) e_x + (1 - alpha') R,  alpha' = sum_x q(x) A(x).
+ * Correct: A = min(1, p/q), R = max(p - q, 0) / (1 - alpha), out = p.
+ * Each variant changes A or R (see its file in samplers/broken/). The
+ * predictions here cover cases with draft probs; a one-hot drafter makes R
+ * depend on x and is left unpredicted. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_stats.h"
+#include "sv_half.h"
+
+typedef struct rows {
+    int32_t V;
+    const float *pf, *qf;   /* the case's float rows, as the sampler sees them */
+    double *p, *q, *A, *R;  /* normalized p and q; acceptance; residual weights */
+} rows;
+
+static double accept_correct(double p, double q) { return q > 0 ? fmin(1.0, p / q) : (p > 0); }
+
+/* out = sum q A e_x + (1 - alpha') R / sum R; returns alpha' */
+static double combine(const rows *w, double *out)
+{
+    double alpha = 0.0, rsum = 0.0;
+    for (int32_t i = 0; i < w->V; i++) {
+        alpha += w->q[i] * w->A[i];
+        rsum += w->R[i];
+    }
+    for (int32_t i = 0; i < w->V; i++)
+        out[i] = w->q[i] * w->A[i] + (rsum > 0 ? (1.0 - alpha) * w->R[i] / rsum : 0.0);
+    return alpha;
+}
+
+static void residual_correct(rows *w)
+{
+    for (int32_t i = 0; i < w->V; i++)
+        w->R[i] = fmax(w->p[i] - w->q[i], 0.0);
+}
+
+static void accept_all_correct(rows *w)
+{
+    for (int32_t i = 0; i < w->V; i++)
+        w->A[i] = accept_correct(w->p[i], w->q[i]);
+}
+
+/* ---- one function per variant: fill A and R, or compute out directly ---- */
+
+static double resample_from_p(rows *w, double *out)
+{
+    accept_all_correct(w);
+    memcpy(w->R, w->p, (size_t)w->V * sizeof *w->R);
+    return combine(w, out);
+}
+
+static double residual_unnormalized(rows *w, double *out)
+{
+    accept_all_correct(w);
+    residual_correct(w);
+    double alpha = 0.0, s = 0.0;
+    int32_t last = -1;
+    for (int32_t i = 0; i < w->V; i++) {
+        alpha += w->q[i] * w->A[i];
+        s += w->R[i];
+        if (w->R[i] > 0)
+            last = i;
+    }
+    /* u is not scaled by the residual's sum s: token i takes mass w_i of the
+     * (1 - alpha) rejections, the last positive one also the 1 - s beyond */
+    for (int32_t i = 0; i < w->V; i++)
+        out[i] = w->q[i] * w->A[i] + (1.0 - alpha) * w->R[i];
+    if (last >= 0)
+        out[last] += (1.0 - alpha) * (1.0 - s);
+    return alpha;
+}
+
+static double residual_swapped(rows *w, double *out)
+{
+    accept_all_correct(w);
+    for (int32_t i = 0; i < w->V; i++)
+        w->R[i] = fmax(w->q[i] - w->p[i], 0.0);
+    return combine(w, out);
+}
+
+static double ratio_inverted(rows *w, double *out)
+{
+    for (int32_t i = 0; i < w->V; i++) /* accepted iff u p < q */
+        w->A[i] = w->p[i] > 0 ? fmin(1.0, w->q[i] / w->p[i]) : (w->q[i] > 0);
+    residual_correct(w);
+    return combine(w, out);
+}
+
+static double residual_epsilon_floor(rows *w, double *out)
+{
+    accept_all_correct(w);
+    for (int32_t i = 0; i < w->V; i++)
+        w->R[i] = fmax(w->p[i] - w->q[i], 1e-6);
+    return combine(w, out);
+}
+
+static double draft_temperature_mismatch(rows *w, double *out)
+{
+    double s = 0.0;
+    for (int32_t i = 0; i < w->V; i++)
+        s += sqrt(w->q[i]);
+    for (int32_t i = 0; i < w->V; i++) {
+        double q2 = sqrt(w->q[i]) / s; /* the q' the kernel believes in */
+        w->A[i] = accept_correct(w->p[i], q2);
+        w->R[i] = fmax(w->p[i] - q2, 0.0);
+    }
+    return combine(w, out);
+}
+
+static double float16_ratio(rows *w, double *out)
+{
+    for (int32_t i = 0; i < w->V; i++) {
+        float hp = sv_half_round(w->pf[i]), hq = sv_half_round(w->qf[i]);
+        double ratio = hq > 0.0f ? (double)sv_half_round(hp / hq) : (hp > 0.0f ? INFINITY : 0.0);
+        w->A[i] = fmin(1.0, ratio);
+    }
+    residual_correct(w);
+    return combine(w, out);
+}
+
+typedef struct ranked_threshold {
+    double rho, q;
+} ranked_threshold;
+
+static int by_rho(const void *a, const void *b)
+{
+    double x = ((const ranked_threshold *)a)->rho, y = ((const ranked_threshold *)b)->rho;
+    return (x > y) - (x < y);
+}
+
+/* The rejected draft's uniform u is reused: given x, a rejection means u is
+ * uniform on [rho_x, 1), rho_x = min(1, p/q), and the inverse CDF then picks
+ * token i when C_{i-1} <= u < C_i. So the residual part of out(i) is
+ * G(C_i) - G(C_{i-1}) with G(t) = sum_x q(x) max(0, t - rho_x). */
+static double uniform_reused(rows *w, double *out)
+{
+    accept_all_correct(w);
+    residual_correct(w);
+    const int32_t V = w->V;
+    ranked_threshold *t = malloc((size_t)V * sizeof *t);
+    if (!t)
+        return -1.0;
+    double alpha = 0.0, s = 0.0;
+    for (int32_t i = 0; i < V; i++) {
+        t[i] = (ranked_threshold){w->A[i], w->q[i]};
+        alpha += w->q[i] * w->A[i];
+        s += w->R[i];
+    }
+    qsort(t, (size_t)V, sizeof *t, by_rho);
+    /* walk the CDF points C_i (increasing) and the thresholds together */
+    double c_prev = 0.0, g_prev = 0.0, q_below = 0.0, qrho_below = 0.0;
+    int32_t j = 0;
+    for (int32_t i = 0; i < V; i++) {
+        double c = c_prev + (s > 0 ? w->R[i] / s : 0.0);
+        if (i == V - 1 || c > 1.0)
+            c = 1.0;
+        while (j < V && t[j].rho < c) {
+            q_below += t[j].q;
+            qrho_below += t[j].q * t[j].rho;
+            j++;
+        }
+        double g = c * q_below - qrho_below;
+        out[i] = w->q[i] * w->A[i] + (g - g_prev);
+        c_prev = c;
+        g_prev = g;
+    }
+    free(t);
+    return alpha;
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+typedef double position_fn(rows *w, double *out);
+
+typedef struct model {
+    const char *variant;
+    position_fn *position; /* NULL: positions 1..K are right */
+    int bonus_from_row_K;  /* the bonus is drawn from p_K, not p_{K+1} */
+} model;
+
+static const model models[] = {
+    {"resample_from_p", resample_from_p, 0},
+    {"residual_unnormalized", residual_unnormalized, 0},
+    {"residual_swapped", residual_swapped, 0},
+    {"ratio_inverted", ratio_inverted, 0},
+    {"bonus_wrong_row", NULL, 1},
+    {"residual_epsilon_floor", residual_epsilon_floor, 0},
+    {"uniform_reused", uniform_reused, 0},
+    {"draft_temperature_mismatch", draft_temperature_mismatch, 0},
+    {"float16_ratio", float16_ratio, 0},
+};
+
+/* Variants the contract check catches when an event happens (sv_predict_event). */
+static const char *const event_variants[] = {"counts_off_by_one", "no_chain_stop",
+                                             "accept_zero_target"};
+
+int sv_predict_known(const char *variant)
+{
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (strcmp(models[i].variant, variant) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof event_variants / sizeof event_variants[0]; i++)
+        if (strcmp(event_variants[i], variant) == 0)
+            return 1;
+    return 0;
+}
+
+int sv_predict(const char *variant, const sv_case *c, sv_prediction *pr)
+{
+    const model *m = NULL;
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (strcmp(models[i].variant, variant) == 0)
+            m = &models[i];
+    memset(pr, 0, sizeof *pr);
+    pr->K = c->K;
+    pr->V = c->V;
+    if (!m || (!c->draft_probs_given && m->position))
+        return 1; /* no closed form here */
+    const int32_t V = c->V, K = c->K;
+    pr->out = malloc((size_t)(K + 1) * (size_t)V * sizeof *pr->out);
+    double *scratch = malloc(4 * (size_t)V * sizeof *scratch);
+    if (!pr->out || !scratch) {
+        free(scratch);
+        sv_prediction_free(pr);
+        return sv_fail(SV_EENV, "out of memory predicting %s on %s", variant, c->name);
+    }
+    rows w = {V, NULL, NULL, scratch, scratch + V, scratch + 2 * (size_t)V, scratch + 3 * (size_t)V};
+    double reach = 1.0;
+    for (int32_t k = 0; k <= K; k++) {
+        double *out = pr->out + (size_t)k * V;
+        pr->reach[k] = reach;
+        if (k == K) {
+            sv_case_target_dist(c, m->bonus_from_row_K ? K - 1 : K, out);
+            break;
+        }
+        sv_case_target_dist(c, k, w.p);
+        const float *qf = c->draft + (size_t)k * V;
+        double qs = 0.0;
+        for (int32_t i = 0; i < V; i++)
+            qs += qf[i];
+        for (int32_t i = 0; i < V; i++)
+            w.q[i] = qf[i] / qs;
+        w.pf = c->target + (size_t)k * V;
+        w.qf = qf;
+        double alpha;
+        if (m->position) {
+            alpha = m->position(&w, out);
+            if (alpha < 0) {
+                free(scratch);
+                sv_prediction_free(pr);
+                return sv_fail(SV_EENV, "out of memory predicting %s", variant);
+            }
+        } else {
+            memcpy(out, w.p, (size_t)V * sizeof *out);
+            alpha = sv_case_alpha(c, k);
+        }
+        pr->accept[k] = alpha;
+        reach *= alpha;
+    }
+    free(scratch);
+    return SV_OK;
+}
+
+void sv_prediction_free(sv_prediction *pr)
+{
+    free(pr->out);
+    pr->out = NULL;
+}
+
+/* ---- variants caught by the contract check: the chance per draw ------------ */
+
+double sv_predict_event(const char *variant, const sv_case *c)
+{
+    double all_accepted = 1.0;
+    for (int32_t k = 0; k < c->K; k++)
+        all_accepted *= sv_case_alpha(c, k);
+    if (strcmp(variant, "counts_off_by_one") == 0)
+        return all_accepted; /* n = K + 1 is reported only then */
+    if (strcmp(variant, "no_chain_stop") == 0)
+        return 1.0 - all_accepted; /* then tokens stand where -1 belongs */
+    if (strcmp(variant, "accept_zero_target") == 0) {
+        /* a float32 uniform is exactly 0 once in 2^24 tests; it matters when
+         * the draft has p = 0 */
+        double reach = 1.0, chance = 0.0;
+        for (int32_t k = 0; k < c->K; k++) {
+            const float *p = c->target + (size_t)k * c->V, *q = c->draft + (size_t)k * c->V;
+            double q_on_zero = 0.0, qs = 0.0;
+            for (int32_t i = 0; i < c->V; i++) {
+                qs += q[i];
+                if (p[i] == 0.0f)
+                    q_on_zero += q[i];
+            }
+            chance += reach * q_on_zero / qs / 16777216.0;
+            reach *= sv_case_alpha(c, k);
+        }
+        return chance;
+    }
+    return -1.0;
+}
