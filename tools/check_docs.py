@@ -57,7 +57,7 @@ HTML_ID = re.compile(r'<a\s+(?:name|id)="([^"]+)"')
 OUTSIDE = re.compile(r'DESIGN\.md|\.\./shared')
 PAGE_NAMED = re.compile(r'(?<![\w./$-])((?:docs/[\w.-]+|(?:[\w-]+/)*(?:README|CONTRIBUTING))'
                         r'\.md)(#[\w-]+)?')
-README_POINTER = re.compile(r"README, '([^']*)'")
+README_POINTER = re.compile(r"README, '([A-Za-z][^'\\]*)'")
 
 problems = []
 
@@ -314,10 +314,13 @@ def help_texts(binary, scratch):
     return texts
 
 
+def readme_headings(repo):
+    return {m.group(2) for _, t, info in split_fences(read_lines(os.path.join(repo, 'README.md')))
+            if info is None for m in [HEADING.match(t)] if m}
+
+
 def check_pointers(repo, binary, scratch):
-    headings = {m.group(2) for _, t, info in split_fences(read_lines(os.path.join(repo,
-                                                                                   'README.md')))
-                if info is None for m in [HEADING.match(t)] if m}
+    headings = readme_headings(repo)
     for name, text in help_texts(binary, scratch):
         flat = ' '.join(text.split())
         for m in PAGE_NAMED.finditer(flat):
@@ -361,6 +364,10 @@ def check_sources(repo, self_name):
                 problem(f'{name}:{n}: names a file outside the repository: {m.group(0)}')
             for m in PAGE_NAMED.finditer(text):
                 check_pointer(repo, f'{name}:{n}', m.group(1), m.group(2))
+            for m in README_POINTER.finditer(text):
+                if not any(m.group(1) in h for h in readme_headings(repo)):
+                    problem(f"{name}:{n}: points to README, '{m.group(1)}', a section "
+                            'README.md does not have')
 
 
 def main(argv):
