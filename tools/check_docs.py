@@ -41,6 +41,7 @@ size      No source file (*.c *.h *.cu *.cuh *.cpp *.py *.sh) is over 800
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -162,19 +163,25 @@ def check_command(where, env, argv, binary, scratch):
     bindir = os.path.dirname(binary)
     args = [os.path.join(bindir, a[len('build/'):]) if a.startswith('build/') else a
             for a in argv[1:]]
-    shown = ' '.join(shlex.quote(a) for a in argv)
+    shown = ' '.join([f'{k}={shlex.quote(v)}' for k, v in env.items()] +
+                     [shlex.quote(a) for a in argv])
     run_env = dict(os.environ, SV_PROGRESS_SECONDS='0', **env)
+    # its own session, so that a run that swallowed --help ends with its children
+    p = subprocess.Popen([binary] + args + ['--help'], cwd=scratch, env=run_env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
     try:
-        r = subprocess.run([binary] + args + ['--help'], cwd=scratch, env=run_env,
-                           stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+        stdout, stderr = p.communicate(timeout=20)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
         problem(f'{where}: `{shown}`: still running after 20 s with --help appended '
                 '(a flag missing its value took --help as it)')
         return
-    out = r.stdout.decode('utf-8', 'replace')
-    err = r.stderr.decode('utf-8', 'replace').strip().split('\n')[0]
-    if r.returncode != 0:
-        problem(f'{where}: `{shown}`: exit {r.returncode} with --help appended: {err}')
+    out = stdout.decode('utf-8', 'replace')
+    err = stderr.decode('utf-8', 'replace').strip().split('\n')[0]
+    if p.returncode != 0:
+        problem(f'{where}: `{shown}`: exit {p.returncode} with --help appended: {err}')
     elif not out.startswith('usage:') and '--version' not in args:
         problem(f'{where}: `{shown}`: printed no usage with --help appended '
                 '(a flag missing its value took --help as it)')
