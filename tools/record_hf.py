@@ -19,7 +19,7 @@ stored --dtype, so every draft in the file is drawn from exactly the row the
 file holds. Steps run per prompt (--steps each), stopping a prompt early at
 the tokenizer's end-of-text token.
 
-Usage (see README.md, "Recording from real models"):
+Usage (see docs/record.md#from-real-models):
 
   python3 tools/record_hf.py --target gpt2-medium --draft distilgpt2 \
       --prompts prompts.txt --K 4 --steps 64 --out gpt2.h5
