@@ -1,7 +1,7 @@
 /* logits.c: logits -> probabilities: temperature, top-k, top-p.
  *
  * The order and the tie rules are the contract a logits-input kernel must
- * follow to imply the same p and q (DESIGN.md: the CPU twin of the logits
+ * follow to imply the same p and q (docs/design.md: the CPU twin of the logits
  * mode): tokens are ranked by logit, larger first, the lower index first on
  * ties; T = 0 is greedy (one-hot at the first-ranked token); otherwise
  * top-k keeps the first k ranked tokens, the softmax of logit / T is taken

@@ -214,7 +214,7 @@ void sv_families_print(FILE *out)
             fprintf(out, "      %-9s = %-8g %s\n", f->params[j].key, f->params[j].def,
                     f->params[j].help);
     }
-    fprintf(out, "  %-10s one step of a recording (HDF5, see README): --recorded FILE[:GROUP]\n"
+    fprintf(out, "  %-10s one step of a recording (HDF5, see docs/record.md): --recorded FILE[:GROUP]\n"
             "      file=PATH group=G step=S K=k (<= the recording's) T=1 top_k=0 top_p=1\n"
             "      mismatch_T=t (draw drafts at t, tell the sampler q at T: must FAIL)\n",
             "recorded");

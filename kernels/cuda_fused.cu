@@ -14,7 +14,7 @@
  * (sv_philox.h): exactly samplers/ref_race.c's numbers and arithmetic (double), so
  * the two emit the same tokens but for last-bit differences of log. Double,
  * not float: float exponentials bottom out near 2^-24 and under-sample the
- * race's tail (DESIGN.md). Few tokens need that arithmetic: race_four
+ * race's tail (docs/design.md#randomness). Few tokens need that arithmetic: race_four
  * (sv_race.cuh) first bounds each token's time from its float weight and
  * the top word of its uniform, and times exactly only those that may still
  * beat the lowest ceiling in their warp (exact pruning, sv_race_bound.h).

@@ -1,4 +1,4 @@
-/* bench_h5.c: bench results in HDF5 (the schema README.md documents), and
+/* bench_h5.c: bench results in HDF5 (the schema docs/formats.md documents), and
  * reading them back for `specverify compare`. */
 #include <math.h>
 #include <stdlib.h>

@@ -49,13 +49,13 @@ int sv_bench_value_bytes(int input);
 int sv_bench_input_recorded(sv_bench_input *in, int32_t B, int32_t K, const char *spec,
                             int64_t steps, int input);
 
-/* What a step must move at the least (DESIGN.md's byte floor) given the
+/* What a step must move at the least (the byte floor, docs/bench.md) given the
  * accepted counts n[b]: the gathered p and q scalars of the drafts tested,
  * the two rows at the first rejection (or the bonus row), the draft tokens
  * in and the tokens and counts out. */
 double sv_bench_floor_bytes(int32_t B, int32_t K, int32_t V, const int32_t *accepted);
 
-/* The byte floor of a logits step (DESIGN.md: the softmax needs every row
+/* The byte floor of a logits step (docs/bench.md: the softmax needs every row
  * once): B (2K+1) rows of V logits of value_bytes each, the draft tokens in
  * and the tokens and counts out. */
 double sv_bench_floor_bytes_logits(int32_t B, int32_t K, int32_t V, int value_bytes);
@@ -119,7 +119,7 @@ int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
 int sv_bench_plot_beside(int rc_so_far, const char *h5_path, const sv_bench_device *d,
                          const sv_bench_point *pts, size_t n, const char *dir_override);
 
-/* ---- files (bench_h5.c): the HDF5 schema of README.md ------------------------- */
+/* ---- files (bench_h5.c): the HDF5 schema of docs/formats.md ------------------- */
 
 /* Writes the points and the device to path, atomically. The points' input
  * mode is the dataset "input" (names as sv_bench_input_name); a file

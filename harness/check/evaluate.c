@@ -1,4 +1,4 @@
-/* evaluate.c: every check of DESIGN.md on one run's tallies, with verdicts.
+/* evaluate.c: every check of docs/statistics.md on one run's tallies, with verdicts.
  * Contract first (deterministic), then per position goodness of fit and TV,
  * then the accepted length, then independence. */
 #include <math.h>

@@ -1,6 +1,6 @@
 /* cmd_bench.c: `specverify bench`: latency of CUDA samplers over the product
  * of the axes, a Markdown table on stdout, and optionally HDF5 and Markdown
- * files (schema in README.md). */
+ * files (schema in docs/formats.md). */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -49,7 +49,7 @@ static void usage(FILE *out)
             "                      (none), 1 (none)); T != 1 or a cut moves the acceptance\n"
             "                      rate off --accept-rate (the measured one is reported)\n"
             "  --recorded FILE[:GROUP]  realistic inputs: sequence b holds step b mod N of\n"
-            "                      the recording (README, 'Recorded p/q'), its drafts drawn\n"
+            "                      the recording (docs/record.md), its drafts drawn\n"
             "                      from its q; V and the acceptance rate are the file's\n"
             "  --T T, --top-k N, --top-p P  with --recorded: the recording's sampling pipeline\n"
             "                      (in a logits mode the sampler applies it to the logits)\n"
@@ -66,7 +66,7 @@ static void usage(FILE *out)
             "  --out FILE.h5       write the points and the device to HDF5, FILE.md, and\n"
             "                      the plots FILE-latency_vs_B and _vs_V (PNG, SVG)\n"
             "\n"
-            "Columns: median, min and IQR of the launch times (us); floor: DESIGN.md's byte\n"
+            "Columns: median, min and IQR of the launch times (us); floor: the byte\n"
             "floor of the step (the gathered scalars, the row pair at the first rejection or\n"
             "the bonus row, tokens in and out), from the accepted counts of a checked run;\n"
             "with logits input every row once (B (2K+1) V logits), tokens in and out;\n"

@@ -415,7 +415,7 @@ static void usage(FILE *out)
             "are the command's flags (key = value gives --key value, key = alone gives\n"
             "--key, args = holds positional arguments). Every key is checked against the\n"
             "command's flags before anything runs. Files read (recorded, plugin, latency,\n"
-            "args) are relative to FILE's folder. See experiments/README.md.\n"
+            "args) are relative to FILE's folder. See docs/run.md.\n"
             "\n"
             "  --only NAME     run only [run NAME]\n"
             "  --out-root DIR  put the outputs (out, json, junit, plot) under DIR (default\n"

@@ -35,7 +35,7 @@ static void usage(FILE *out)
             "tables then show where speculation stops paying as the batch grows.\n"
             "\n"
             "  --case SPEC     a case with a temperature parameter for --T (logits, onehot...)\n"
-            "  --recorded FILE[:GROUP]  every step of a recording (README, 'Recorded p/q'):\n"
+            "  --recorded FILE[:GROUP]  every step of a recording (docs/record.md):\n"
             "                  the draws are spread evenly over the steps; alpha_k analytic\n"
             "                  is then the mean over steps of alpha_k, each step weighted\n"
             "                  by its chance to reach draft k (as the measured one counts)\n"

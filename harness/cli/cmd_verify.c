@@ -34,8 +34,8 @@ static void usage(FILE *out)
         "  --suite NAME    smoke, ci (default), full, or logits (cases for logits input)\n"
         "  --case SPEC     one case instead of a suite, e.g. 'zipf:V=1000,K=4,s=1.2'\n"
         "                  (repeatable; families and parameters: specverify list)\n"
-        "  --recorded FILE[:GROUP]  cases from a recording of real p/q (HDF5; README,\n"
-        "                  'Recorded p/q'): one case per step, its logits through\n"
+        "  --recorded FILE[:GROUP]  cases from a recording of real p/q (HDF5;\n"
+        "                  docs/record.md): one case per step, its logits through\n"
         "                  temperature, top-k and top-p, the same for target and draft\n"
         "  --steps LIST    the recording's steps: '0,5,9' or FROM:TO (default: all)\n"
         "  --T T, --top-k N, --top-p P  the sampling pipeline (default 1, 0 = all, 1)\n"
@@ -228,7 +228,7 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if (a->power) {
         if (!sv_predict_known(a->power))
             return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
-                           "'%s' (variants with one: see README, 'Does it catch bugs?')",
+                           "'%s' (variants with one: see docs/mutants.md#power-before-sampling)",
                            a->power);
         return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout);
     }

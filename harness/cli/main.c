@@ -30,7 +30,7 @@ static void usage(FILE *out)
             "environment:\n"
             "  SV_PROGRESS_SECONDS=S  seconds between progress lines when stderr is not a\n"
             "                       terminal (default 30; 0: none)\n"
-            "cuda_fused's speed, never its tokens (README, 'On a GPU'):\n"
+            "cuda_fused's speed, never its tokens (docs/gpu.md#knobs):\n"
             "  SV_FUSED_PRUNE=0|1   0: time every token of the race exactly (default 1)\n"
             "  SV_FUSED_DEPTH=1|2   rounds of rows in flight per thread (default 1)\n"
             "  SV_FUSED_SPLITS=N    blocks per sequence (default: one wave of the GPU)\n"

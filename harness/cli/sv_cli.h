@@ -79,8 +79,8 @@ enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
     "  --in-process    call the sampler in this process, not in a child of its own:\n"      \
     "                  for a debugger, or a little speed; an exit, an abort or a crash\n"   \
     "                  on a thread of the sampler's then ends the run without reports,\n"   \
-    "                  and a call that passes --call-timeout ends it too (README,\n"         \
-    "                  'Isolation')\n"
+    "                  and a call that passes --call-timeout ends it too\n"         \
+    "                  (docs/isolation.md)\n"
 
 typedef struct sv_isolation {
     int in_process;

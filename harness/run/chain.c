@@ -1,6 +1,6 @@
 /* chain.c: context-dependent cases. A target and a draft Markov chain over V
  * states are spec-decoded as many independent streams; the emitted stream's
- * transition counts must follow the target chain (DESIGN.md, fact 4).
+ * transition counts must follow the target chain (docs/design.md, fact 4).
  * Unlike fixed-row cases, every sequence gets its own rows (stride (K+1)V). */
 #include <math.h>
 #include <stdlib.h>

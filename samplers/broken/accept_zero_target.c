@@ -8,7 +8,7 @@
  * q(p = 0) = sum_{x: p(x) = 0} q(x); elsewhere the acceptance is min(1, p/q)
  * up to float rounding. The contract check catches it on the first
  * occurrence, which needs about 2^24 / q(p = 0) tests (disjoint p and q).
- * Where: a trap named in DESIGN.md ("Randomness"); plausible in any kernel
+ * Where: a trap named in docs/design.md#randomness; plausible in any kernel
  * that converts 32 random bits with (x >> 8) * 2^-24 (a value in [0, 1))
  * and writes "u <= p / q" (curand_uniform avoids 0 by returning (0, 1]).
  */

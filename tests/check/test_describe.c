@@ -46,7 +46,7 @@ static int has(const sv_run_eval *ev, const char *words)
     return 0;
 }
 
-/* README's example on seed 1 (ref, 5e6 draws): n = 4 came 766 short of
+/* docs/verify.md's example on seed 1 (ref, 5e6 draws): n = 4 came 766 short of
  * 56376 (3.2 sd) and n = 2 1602 over, so X^2 = 19.7 on 4 df, p = 5.8e-4,
  * with the mean right. The finding said "n = 4 in 1.1% of draws, expected
  * 1.1%" and "more drafts accepted than allowed": true to neither number. */
