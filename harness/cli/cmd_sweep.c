@@ -14,7 +14,7 @@
 #include "sv_run.h"
 #include "sv_store.h"
 
-#define MAX_AXIS 64
+#define MAX_AXIS SV_SWEEP_MAX_AXIS
 
 static void usage(FILE *out)
 {
@@ -68,16 +68,14 @@ typedef struct sweep_args {
     const char *spec, *out;
     char recorded_spec[1600]; /* --recorded's case spec, every step */
     const sv_sampler *sampler;
-    double T[MAX_AXIS], c[MAX_AXIS], level;
+    double T[MAX_AXIS], level;
     int32_t K[MAX_AXIS];
-    int n_T, n_K, n_c;
+    int n_T, n_K;
     uint64_t draws, seed;
     int32_t threads, batch;
     int resume;
     sv_isolation iso;
-    int32_t B[MAX_AXIS];      /* the batched speedup's axis; n_B = 0: none */
-    int n_B;
-    sv_batch_cost cost;
+    sv_sweep_setup set;       /* the cost ratios, the batch axis and its costs; run once parsed */
 } sweep_args;
 
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
@@ -157,15 +155,15 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
     if (!B || !target_us || !!sampler_us == !!latency)
         return sv_fail(SV_EBAD, "--B needs --target-us and one of --latency or --sampler-us "
                        "(see 'specverify sweep --help')");
-    int rc = parse_whole("--B", B, 1.0, 1 << 24, a->B, &a->n_B);
+    int rc = parse_whole("--B", B, 1.0, 1 << 24, a->set.B, &a->set.n_B);
     if (rc == SV_OK)
-        rc = sv_batch_cost_model("--target-us", target_us, a->cost.target_us);
-    if (rc == SV_OK && a->cost.target_us[0] + a->cost.target_us[1] <= 0.0)
+        rc = sv_batch_cost_model("--target-us", target_us, a->set.cost.target_us);
+    if (rc == SV_OK && a->set.cost.target_us[0] + a->set.cost.target_us[1] <= 0.0)
         rc = sv_fail(SV_EBAD, "--target-us %s: the target's time must be positive", target_us);
     if (rc == SV_OK && sampler_us) {
-        rc = sv_batch_cost_model("--sampler-us", sampler_us, a->cost.sampler_us);
-        snprintf(a->cost.source, sizeof a->cost.source, "model %g + %g B us",
-                 a->cost.sampler_us[0], a->cost.sampler_us[1]);
+        rc = sv_batch_cost_model("--sampler-us", sampler_us, a->set.cost.sampler_us);
+        snprintf(a->set.cost.source, sizeof a->set.cost.source, "model %g + %g B us",
+                 a->set.cost.sampler_us[0], a->set.cost.sampler_us[1]);
     }
     /* the case's V and K pick the bench points and check the lookups */
     sv_case *c = NULL;
@@ -176,12 +174,12 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
         const char *colon = strrchr(latency, ':');
         snprintf(path, sizeof path, "%.*s", colon ? (int)(colon - latency) : (int)strlen(latency),
                  latency);
-        rc = sv_batch_cost_load(&a->cost, path, colon ? colon + 1 : "cuda_fused", c->V);
+        rc = sv_batch_cost_load(&a->set.cost, path, colon ? colon + 1 : "cuda_fused", c->V);
     }
-    for (int i = 0; rc == SV_OK && i < a->n_B; i++)
+    for (int i = 0; rc == SV_OK && i < a->set.n_B; i++)
         for (int j = 0; rc == SV_OK && j < (a->n_K ? a->n_K : 1); j++) {
             double us;
-            rc = sv_batch_cost_sampler_us(&a->cost, a->B[i], a->n_K ? a->K[j] : c->K, &us);
+            rc = sv_batch_cost_sampler_us(&a->set.cost, a->set.B[i], a->n_K ? a->K[j] : c->K, &us);
         }
     sv_case_free(c);
     return rc;
@@ -281,7 +279,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     if (rc == SV_OK && K)
         rc = parse_whole("--K", K, 1.0, SV_MAX_K, a->K, &a->n_K);
     if (rc == SV_OK)
-        rc = parse_values("--c", c, 0.0, 100.0, a->c, &a->n_c);
+        rc = parse_values("--c", c, 0.0, 100.0, a->set.c, &a->set.n_c);
     if (rc == SV_OK && (B || target_us || sampler_us || latency))
         rc = parse_batch_axis(a, B, target_us, sampler_us, latency);
     return rc;
@@ -407,250 +405,6 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     return SV_OK;
 }
 
-/* ---- output ------------------------------------------------------------------ */
-
-/* A temperature for the tables: "-" when the sweep has no T axis. */
-static const char *T_text(double T, char *buf, size_t len)
-{
-    if (isnan(T))
-        return "-";
-    snprintf(buf, len, "%g", T);
-    return buf;
-}
-
-static int agrees(const sweep_point *p, int32_t k)
-{
-    return p->analytic[k] >= p->measured[k].lo - 1e-12 &&
-           p->analytic[k] <= p->measured[k].hi + 1e-12;
-}
-
-/* The speedup with the sampler's time in it, at point i and batch size B. */
-static double batched(const sweep_args *a, const sweep_point *p, int32_t B, double c,
-                      double *sampler_us)
-{
-    double s = NAN;
-    if (sv_batch_cost_sampler_us(&a->cost, B, p->K, &s) != SV_OK) /* checked when parsed */
-        s = NAN;
-    if (sampler_us)
-        *sampler_us = s;
-    return sv_speedup_batched(p->tokens_analytic, p->K, c, s, sv_batch_cost_target_us(&a->cost, B));
-}
-
-/* Per (T, K, B): the two times and the speedup per c; then the best K per
- * (T, c, B), "none" where no K beats plain decoding. */
-static void batched_tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
-{
-    char tb[32];
-    fprintf(f, "\nBatched speedup E / (K c + 1 + s(B) / t(B)); s: %s; t: %g + %g B us\n\n",
-            a->cost.source, a->cost.target_us[0], a->cost.target_us[1]);
-    fprintf(f, "| T | K | B | t(B) us | s(B) us |");
-    for (int j = 0; j < a->n_c; j++)
-        fprintf(f, " speedup c=%g |", a->c[j]);
-    fprintf(f, "\n|---:|---:|---:|---:|---:|");
-    for (int j = 0; j < a->n_c; j++)
-        fprintf(f, "---:|");
-    fprintf(f, "\n");
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < a->n_B; b++) {
-            double s;
-            batched(a, &pts[i], a->B[b], 0.0, &s);
-            fprintf(f, "| %s | %d | %d | %.4g | %.4g |", T_text(pts[i].T, tb, sizeof tb),
-                    pts[i].K, a->B[b], sv_batch_cost_target_us(&a->cost, a->B[b]), s);
-            for (int j = 0; j < a->n_c; j++)
-                fprintf(f, " %.3f |", batched(a, &pts[i], a->B[b], a->c[j], NULL));
-            fprintf(f, "\n");
-        }
-    fprintf(f, "\n| T | c | B | best K | speedup |\n|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < n;) {
-        size_t end = i;
-        while (end < n && sv_same_T(pts[end].T, pts[i].T))
-            end++;
-        for (int j = 0; j < a->n_c; j++)
-            for (int b = 0; b < a->n_B; b++) {
-                size_t best = i;
-                for (size_t m = i; m < end; m++)
-                    if (batched(a, &pts[m], a->B[b], a->c[j], NULL) >
-                        batched(a, &pts[best], a->B[b], a->c[j], NULL))
-                        best = m;
-                double sp = batched(a, &pts[best], a->B[b], a->c[j], NULL);
-                if (sp > 1.0)
-                    fprintf(f, "| %s | %g | %d | %d | %.3f |\n", T_text(pts[i].T, tb, sizeof tb),
-                            a->c[j], a->B[b], pts[best].K, sp);
-                else
-                    fprintf(f, "| %s | %g | %d | none | %.3f |\n",
-                            T_text(pts[i].T, tb, sizeof tb), a->c[j], a->B[b], sp);
-            }
-        i = end;
-    }
-}
-
-static void tables(FILE *f, const sweep_args *a, const sweep_point *pts, size_t n)
-{
-    char tb[32];
-    fprintf(f, "| T | K | E analytic | E measured |");
-    for (int j = 0; j < a->n_c; j++)
-        fprintf(f, " speedup c=%g |", a->c[j]);
-    fprintf(f, "\n|---:|---:|---:|---:|");
-    for (int j = 0; j < a->n_c; j++)
-        fprintf(f, "---:|");
-    fprintf(f, "\n");
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "| %s | %d | %.4f | %.4f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K,
-                pts[i].tokens_analytic, pts[i].tokens_measured);
-        for (int j = 0; j < a->n_c; j++)
-            fprintf(f, " %.3f |", sv_speedup(pts[i].tokens_analytic, pts[i].K, a->c[j]));
-        fprintf(f, "\n");
-    }
-    fprintf(f, "\n| T | K | position | alpha analytic | alpha measured | %g%% interval | agree |\n",
-            100.0 * a->level);
-    fprintf(f, "|---:|---:|---:|---:|---:|---|---|\n");
-    for (size_t i = 0; i < n; i++)
-        for (int32_t k = 0; k < pts[i].K; k++) {
-            const sv_proportion *m = &pts[i].measured[k];
-            fprintf(f, "| %s | %d | %d | %.5f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K, k + 1,
-                    pts[i].analytic[k]);
-            if (m->trials == 0) /* no draw got this far: nothing measured */
-                fprintf(f, " n/a | - | - |\n");
-            else
-                fprintf(f, " %.5f | [%.5f, %.5f] | %s |\n", m->value, m->lo, m->hi,
-                        agrees(&pts[i], k) ? "yes" : "NO");
-        }
-    /* best K for each (T, c), by the analytic speedup */
-    fprintf(f, "\n| T | c | best K | speedup |\n|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < n;) {
-        size_t end = i;
-        while (end < n && sv_same_T(pts[end].T, pts[i].T))
-            end++;
-        for (int j = 0; j < a->n_c; j++) {
-            size_t best = i;
-            for (size_t m = i; m < end; m++)
-                if (sv_speedup(pts[m].tokens_analytic, pts[m].K, a->c[j]) >
-                    sv_speedup(pts[best].tokens_analytic, pts[best].K, a->c[j]))
-                    best = m;
-            fprintf(f, "| %s | %g | %d | %.3f |\n", T_text(pts[i].T, tb, sizeof tb), a->c[j],
-                    pts[best].K,
-                    sv_speedup(pts[best].tokens_analytic, pts[best].K, a->c[j]));
-        }
-        i = end;
-    }
-    if (a->n_B > 0)
-        batched_tables(f, a, pts, n);
-}
-
-/* B, target_us [nB], sampler_us [n][nB], speedup_batched [n][nB * n_c]
- * (B major), and the sampler time's source. */
-static int write_h5_batched(sv_h5 *f, const sweep_args *a, const sweep_point *pts, size_t n)
-{
-    const size_t nB = (size_t)a->n_B, nc = (size_t)a->n_c;
-    double *buf = malloc((n * nB * (nc + 1) + nB) * sizeof *buf);
-    if (!buf)
-        return sv_fail(SV_EENV, "out of memory writing the batched speedups");
-    double *s = buf, *sp = buf + n * nB, *axis = sp + n * nB * nc;
-    for (size_t b = 0; b < nB; b++)
-        axis[b] = a->B[b];
-    int rc = sv_h5_doubles(f, "B", axis, nB, 0);
-    for (size_t b = 0; b < nB; b++)
-        axis[b] = sv_batch_cost_target_us(&a->cost, a->B[b]);
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(f, "target_us", axis, nB, 0);
-    for (size_t i = 0; i < n; i++)
-        for (size_t b = 0; b < nB; b++) {
-            batched(a, &pts[i], a->B[b], 0.0, &s[i * nB + b]);
-            for (size_t j = 0; j < nc; j++)
-                sp[(i * nB + b) * nc + j] = batched(a, &pts[i], a->B[b], a->c[j], NULL);
-        }
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(f, "sampler_us", s, n, nB);
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(f, "speedup_batched", sp, n, nB * nc);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(f, "sampler_time_source", a->cost.source);
-    free(buf);
-    return rc;
-}
-
-static int write_h5(const char *path, const sweep_args *a, const sweep_point *pts, size_t n)
-{
-    const size_t kmax = SV_MAX_K;
-    /* room for the four alpha tables, or one row per point of n_c or kmax + 1 values */
-    size_t row_values = kmax * 4 > (size_t)a->n_c ? kmax * 4 : (size_t)a->n_c;
-    double *rows = malloc(n * row_values * sizeof *rows);
-    double *cols = malloc(n * (size_t)(a->n_c > 4 ? a->n_c : 4) * sizeof *cols);
-    if (!rows || !cols) {
-        free(rows);
-        free(cols);
-        return sv_fail(SV_EENV, "out of memory writing %s", path);
-    }
-    sv_h5 f;
-    int rc = sv_h5_create(&f, path);
-    double *an = rows, *me = rows + n * kmax, *lo = rows + 2 * n * kmax, *hi = rows + 3 * n * kmax;
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < kmax; k++) {
-            int in = (int32_t)k < pts[i].K;
-            an[i * kmax + k] = in ? pts[i].analytic[k] : NAN;
-            me[i * kmax + k] = in ? pts[i].measured[k].value : NAN;
-            lo[i * kmax + k] = in ? pts[i].measured[k].lo : NAN;
-            hi[i * kmax + k] = in ? pts[i].measured[k].hi : NAN;
-        }
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "alpha_analytic", an, n, kmax);
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "alpha_measured", me, n, kmax);
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "alpha_lo", lo, n, kmax);
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "alpha_hi", hi, n, kmax);
-    const char *names[4] = {"T", "K", "tokens_analytic", "tokens_measured"};
-    for (int c = 0; rc == SV_OK && c < 4; c++) {
-        for (size_t i = 0; i < n; i++) {
-            const double v[4] = {pts[i].T, pts[i].K, pts[i].tokens_analytic,
-                                 pts[i].tokens_measured};
-            cols[i] = v[c];
-        }
-        rc = sv_h5_doubles(&f, names[c], cols, n, 0);
-    }
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "c", a->c, (size_t)a->n_c, 0);
-    for (size_t i = 0; rc == SV_OK && i < n; i++)
-        for (int j = 0; j < a->n_c; j++)
-            rows[i * (size_t)a->n_c + (size_t)j] = sv_speedup(pts[i].tokens_analytic, pts[i].K,
-                                                              a->c[j]);
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "speedup_analytic", rows, n, (size_t)a->n_c);
-    if (rc == SV_OK && a->n_B > 0)
-        rc = write_h5_batched(&f, a, pts, n);
-    for (size_t i = 0; rc == SV_OK && i < n; i++)
-        for (size_t m = 0; m <= kmax; m++)
-            rows[i * (kmax + 1) + m] = (int32_t)m <= pts[i].K ? (double)pts[i].length[m] : 0.0;
-    if (rc == SV_OK)
-        rc = sv_h5_doubles(&f, "accepted_lengths", rows, n, kmax + 1);
-    char text[64];
-    snprintf(text, sizeof text, "%llu", (unsigned long long)a->seed);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "seed", text);
-    snprintf(text, sizeof text, "%llu", (unsigned long long)a->draws);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "draws", text);
-    snprintf(text, sizeof text, "%.17g", a->level);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "level", text);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "case", a->spec);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "sampler", a->sampler->name);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "specverify_version", SV_VERSION);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&f, "kind", "sweep");
-    if (rc == SV_OK)
-        rc = sv_h5_commit(&f);
-    else
-        sv_h5_abort(&f);
-    free(rows);
-    free(cols);
-    return rc;
-}
-
 /* DIR/sweep.h5 and DIR/sweep.md, each replaced whole; each is attempted
  * when the other fails, and the failures noted in written. */
 static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total,
@@ -658,7 +412,7 @@ static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n,
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/sweep.h5", a->out);
-    sv_outputs_note(written, write_h5(path, a, pts, n));
+    sv_outputs_note(written, sv_sweep_write_h5(path, &a->set, pts, n));
     snprintf(path, sizeof path, "%s/sweep.md", a->out);
     sv_atomic_file f;
     int rc = sv_atomic_open(&f, path);
@@ -668,7 +422,7 @@ static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n,
                 (unsigned long long)a->seed);
         if (n < total)
             fprintf(f.fp, "Partial: %zu of %zu points so far.\n\n", n, total);
-        tables(f.fp, a, pts, n);
+        sv_sweep_tables(f.fp, &a->set, pts, n);
         rc = sv_atomic_commit(&f);
     }
     sv_outputs_note(written, rc);
@@ -708,11 +462,12 @@ int sv_cmd_sweep(int argc, char **argv)
     if (!pts)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
     sv_sweep_earlier earlier = {0};
-    const sv_sweep_run run = {a.spec, a.sampler->name, a.seed, a.draws, a.level};
+    a.set.run = (sv_sweep_run){a.spec, a.sampler->name, a.seed, a.draws, a.level};
+    const sv_sweep_run *run = &a.set.run;
     sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
     int32_t case_K = 0; /* without --K every point has the case's own K */
     if (a.resume) {
-        rc = sv_sweep_earlier_load(a.out, &run, &earlier);
+        rc = sv_sweep_earlier_load(a.out, run, &earlier);
         sv_case *c = NULL;
         if (rc == SV_OK && !has_K)
             rc = first_case(a.spec, &c);
@@ -726,7 +481,7 @@ int sv_cmd_sweep(int argc, char **argv)
             point_spec(a.spec, has_T, has_T ? a.T[i] : 0, has_K, has_K ? a.K[j] : 0, spec,
                        sizeof spec);
             pts[done].T = has_T ? a.T[i] : NAN;
-            if (sv_sweep_earlier_take(&earlier, &run, pts[done].T, has_K ? a.K[j] : case_K,
+            if (sv_sweep_earlier_take(&earlier, run, pts[done].T, has_K ? a.K[j] : case_K,
                                       &pts[done])) {
                 fprintf(stderr, "[%zu/%zu] %s: from the earlier run\n", done + 1, total, spec);
                 done++;
@@ -742,12 +497,12 @@ int sv_cmd_sweep(int argc, char **argv)
         }
     sv_sweep_earlier_free(&earlier);
     if (done > 0)
-        tables(stdout, &a, pts, done);
-    sv_batch_cost_free(&a.cost);
+        sv_sweep_tables(stdout, &a.set, pts, done);
+    sv_batch_cost_free(&a.set.cost);
     if (a.out && done > 0) { /* the plots of what finished, even after a failure */
         char note[1024], title[SV_CASE_NAME_MAX + 64];
         snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
-        int prc = sv_sweep_plot(a.out, title, pts, done, a.c, a.n_c, note, sizeof note);
+        int prc = sv_sweep_plot(a.out, title, pts, done, a.set.c, a.set.n_c, note, sizeof note);
         if (prc == SV_OK && !note[0] && written.rc == SV_OK)
             fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
                     a.out);

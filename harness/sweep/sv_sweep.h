@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "sv_bench.h"
 #include "sv_sampler.h"
 
@@ -138,5 +139,24 @@ int sv_sweep_earlier_load(const char *dir, const sv_sweep_run *run, sv_sweep_ear
 int sv_sweep_earlier_take(const sv_sweep_earlier *e, const sv_sweep_run *run, double T,
                           int32_t K, sv_sweep_point *pt);
 void sv_sweep_earlier_free(sv_sweep_earlier *e);
+
+/* ---- sweep_tables.c, sweep_h5.c: a sweep's results, as Markdown tables and
+ * as DIR/sweep.h5 ----------------------------------------------------------- */
+#define SV_SWEEP_MAX_AXIS 64
+typedef struct sv_sweep_setup {
+    sv_sweep_run run;               /* case, sampler, seed, draws, level */
+    double c[SV_SWEEP_MAX_AXIS];    /* draft/target cost ratios */
+    int n_c;
+    int32_t B[SV_SWEEP_MAX_AXIS];   /* the batched speedup's axis; n_B = 0: none */
+    int n_B;
+    sv_batch_cost cost;             /* t(B) and s(B) */
+} sv_sweep_setup;
+void sv_sweep_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_point *pts, size_t n);
+int sv_sweep_write_h5(const char *path, const sv_sweep_setup *set, const sv_sweep_point *pts,
+                      size_t n);
+/* The speedup with the sampler's time in it at batch size B; its time (us)
+ * in *sampler_us when given. */
+double sv_sweep_batched(const sv_sweep_setup *set, const sv_sweep_point *p, int32_t B, double c,
+                        double *sampler_us);
 
 #endif
