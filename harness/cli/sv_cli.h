@@ -10,6 +10,7 @@
 #include "sv_registry.h"
 #include "sv_syntax.h"
 #include <getopt.h>
+#include <stddef.h>
 
 /* ---- options.c: getopt_long's refusals -------------------------------------------- */
 struct option;
@@ -62,7 +63,6 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
 /* ---- isolation_args.c: --in-process and --call-timeout, the same in every
  * command that runs the sampler under test (verify, calibrate, mutants,
  * sweep). */
-#include <getopt.h>
 
 enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
 
@@ -94,8 +94,6 @@ int sv_isolation_option(int opt, const char *arg, sv_isolation *iso, int *rc);
 /* ---- recorded_args.c: the command-line options that turn a recording into
  * cases (--recorded FILE[:GROUP], --steps, --T, --top-k, --top-p,
  * --mismatch-T), shared by verify and bench. */
-#include <stddef.h>
-#include <stdint.h>
 
 typedef struct sv_recorded_opts {
     const char *path;       /* --recorded FILE[:GROUP]; NULL: none given */

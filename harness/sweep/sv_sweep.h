@@ -15,7 +15,6 @@
 /* ---- acceptance: what a user asks after "is it correct?": how often drafts
  * are accepted, how many tokens a step gives, and what speedup to expect
  * (Leviathan et al. 2023, section 3). */
-#include <stdint.h>
 
 /* A proportion with its Wilson score interval. */
 typedef struct sv_proportion {
@@ -53,8 +52,6 @@ double sv_speedup(double expected_tokens, int32_t K, double c);
  * step with K drafts: from a bench file (its medians, log-log interpolated
  * in B) or a cost model s0 + s1 B. Plain decoding's own sampling is taken as
  * part of t(B). */
-#include <stddef.h>
-#include <stdint.h>
 
 typedef struct sv_batch_cost {
     double target_us[2];        /* t0, t1 */
@@ -85,9 +82,6 @@ double sv_speedup_batched(double expected_tokens, int32_t K, double c, double sa
                           double target_us);
 
 /* ---- sweep: one point of `specverify sweep`, and its plots. */
-#include <math.h>
-#include <stddef.h>
-#include <stdint.h>
 
 typedef struct sv_sweep_point {
     double T;                          /* NaN when the sweep has no T axis */
