@@ -186,8 +186,10 @@ static char *read_answer(int fd, pid_t pid, size_t *len, int *killed)
     *killed = 0;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
     const time_t until = time(NULL) + LOAD_SECONDS;
-    while (buf) {
+    for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
         int ready = poll(&p, 1, 1000);
         if (ready == 0 && time(NULL) >= until) {

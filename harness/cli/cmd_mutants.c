@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "sv_cli.h"
-#ifdef SV_HAVE_CUDA
-#include "cuda_stage.h"
 #include "sv_cases.h"
 #include "sv_check.h"
 #include "sv_stats.h"
 #include "sv_store.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
 #endif
 
 enum { C_CONTRACT, C_FIT, C_TV, C_LENGTH, C_INDEP, C_SEQ, N_CHECKS };

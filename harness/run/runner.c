@@ -16,9 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "sampler_host.h"
-#ifdef SV_HAVE_CUDA
-#include "cuda_stage.h"
-#endif
 
 /* ---- sizes -------------------------------------------------------------------- */
 
