@@ -6,15 +6,16 @@
 #include <stdio.h>
 #include "sampler_host.h"
 
-__attribute__((format(printf, 2, 3))) static void note(sv_tally *t, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void note(sv_tally *t, uint64_t at,
+                                                        const char *fmt, ...)
 {
     t->violations++;
-    if (t->n_notes < SV_MAX_NOTES) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(t->notes[t->n_notes++], SV_NOTE_LEN, fmt, ap);
-        va_end(ap);
-    }
+    char text[SV_NOTE_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sv_tally_note(t, at, text);
 }
 
 int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
@@ -22,36 +23,36 @@ int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, ui
 {
     const unsigned long long G = (unsigned long long)index;
     if (n == SV_POISON) {
-        note(t, "draw %llu: accepted count left unwritten", G);
+        note(t, index, "draw %llu: accepted count left unwritten", G);
         return 0;
     }
     if (n < 0 || n > K) {
-        note(t, "draw %llu: accepted count %d outside [0, %d]", G, n, K);
+        note(t, index, "draw %llu: accepted count %d outside [0, %d]", G, n, K);
         return 0;
     }
     for (int32_t k = 0; k <= n; k++) {
         if (y[k] == SV_POISON) {
-            note(t, "draw %llu: position %d left unwritten (n = %d)", G, k + 1, n);
+            note(t, index, "draw %llu: position %d left unwritten (n = %d)", G, k + 1, n);
             return 0;
         }
         if (y[k] < 0 || y[k] >= V) {
-            note(t, "draw %llu: position %d emitted token %d outside [0, %d)", G, k + 1, y[k], V);
+            note(t, index, "draw %llu: position %d emitted token %d outside [0, %d)", G, k + 1, y[k], V);
             return 0;
         }
         if (k < n && y[k] != x[k]) {
-            note(t, "draw %llu: position %d emitted %d but the accepted draft was %d", G, k + 1,
+            note(t, index, "draw %llu: position %d emitted %d but the accepted draft was %d", G, k + 1,
                  y[k], x[k]);
             return 0;
         }
         if (target[(size_t)k * V + y[k]] == 0.0f) {
-            note(t, "draw %llu: position %d emitted token %d, whose target probability is 0", G,
+            note(t, index, "draw %llu: position %d emitted token %d, whose target probability is 0", G,
                  k + 1, y[k]);
             return 0;
         }
     }
     for (int32_t k = n + 1; k <= K; k++) {
         if (y[k] != -1) {
-            note(t, "draw %llu: position %d holds %d after the last emitted token, expected -1", G,
+            note(t, index, "draw %llu: position %d holds %d after the last emitted token, expected -1", G,
                  k + 1, y[k]);
             return 0;
         }

@@ -68,6 +68,24 @@ int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out)
     return SV_OK;
 }
 
+void sv_tally_note(sv_tally *t, uint64_t at, const char *text)
+{
+    int32_t i = t->n_notes;
+    while (i > 0 && t->note_at[i - 1] > at) /* where it goes: after the notes at or before it */
+        i--;
+    if (i == SV_MAX_NOTES)
+        return;
+    int32_t last = t->n_notes < SV_MAX_NOTES ? t->n_notes : SV_MAX_NOTES - 1;
+    for (int32_t j = last; j > i; j--) { /* the last one falls off when full */
+        memcpy(t->notes[j], t->notes[j - 1], SV_NOTE_LEN);
+        t->note_at[j] = t->note_at[j - 1];
+    }
+    snprintf(t->notes[i], SV_NOTE_LEN, "%s", text);
+    t->note_at[i] = at;
+    if (t->n_notes < SV_MAX_NOTES)
+        t->n_notes++;
+}
+
 void sv_tally_free(sv_tally *t)
 {
     if (!t)
@@ -102,8 +120,8 @@ static void tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *pla
     into->first_variance_fx += t->first_variance_fx;
     into->draws += t->draws;
     into->violations += t->violations;
-    for (int32_t i = 0; i < t->n_notes && into->n_notes < SV_MAX_NOTES; i++)
-        memcpy(into->notes[into->n_notes++], t->notes[i], SV_NOTE_LEN);
+    for (int32_t i = 0; i < t->n_notes; i++)
+        sv_tally_note(into, t->note_at[i], t->notes[i]);
     if (!into->sampler_error)
         into->sampler_error = t->sampler_error;
 }

@@ -94,16 +94,24 @@ static void reap(sv_host *h, double seconds)
     h->reaped = 1;
 }
 
-static void note(sv_tally *t, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note(sv_tally *t, int status, const char *fmt, ...)
+/* A finding about the call whose sequences start at `at` (0 for init). */
+static void note(sv_tally *t, int status, uint64_t at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void note(sv_tally *t, int status, uint64_t at, const char *fmt, ...)
 {
     t->sampler_error = status;
-    if (t->n_notes < SV_MAX_NOTES) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(t->notes[t->n_notes++], SV_NOTE_LEN, fmt, ap);
-        va_end(ap);
-    }
+    char text[SV_NOTE_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sv_tally_note(t, at, text);
+}
+
+/* The first sequence of slot control's call, 0 when it has none. */
+static uint64_t call_at(const slot_control *ctl)
+{
+    return ctl->last >= ctl->first ? ctl->first : 0;
 }
 
 void sv_host_close(sv_host *h, sv_tally *t)
@@ -129,7 +137,7 @@ void sv_host_close(sv_host *h, sv_tally *t)
                          sv_crash_signal_name(WTERMSIG(h->status)));
             fprintf(stderr, "specverify: sampler %s %s outside any call, case %s\n",
                     h->cfg.sampler->name, how, h->cfg.c->name);
-            note(t, CRASHED, "sampler %s %s outside any call (on a thread of its own)",
+            note(t, CRASHED, UINT64_MAX, "sampler %s %s outside any call (on a thread of its own)",
                  h->cfg.sampler->name, how);
         }
     }
@@ -172,7 +180,7 @@ static void tell(sv_host *h, sv_tally *t, const char *what, const slot_control *
     else
         fprintf(stderr, "specverify: sampler %s %s in %s, case %s\n", h->cfg.sampler->name,
                 what, call, h->cfg.c->name);
-    note(t, CRASHED, "sampler %s %s in %s", h->cfg.sampler->name, what, call);
+    note(t, CRASHED, call_at(ctl), "sampler %s %s in %s", h->cfg.sampler->name, what, call);
 }
 
 /* What a fault did: what it touched, else the signal. */
@@ -213,7 +221,7 @@ static void tell_end(sv_host *h, int32_t i, int command, sv_tally *t)
             snprintf(what + n, sizeof what - n, " on a thread it created, during");
             char call[96];
             call_words(ctl, command, call, sizeof call);
-            note(t, CRASHED, "sampler %s %s %s", h->cfg.sampler->name, what, call);
+            note(t, CRASHED, call_at(ctl), "sampler %s %s %s", h->cfg.sampler->name, what, call);
             fprintf(stderr, "specverify: sampler %s %s %s, case %s\n", h->cfg.sampler->name,
                     what, call, h->cfg.c->name);
             return;
@@ -312,7 +320,7 @@ int sv_host_init(sv_host *h, int32_t i, sv_tally *t)
     if (make_call(h, i, CMD_INIT, t) != 0)
         return CRASHED;
     if (ctl->rc != SV_SAMPLER_OK)
-        note(t, ctl->rc, "%s", ctl->err);
+        note(t, ctl->rc, 0, "%s", ctl->err);
     return ctl->rc;
 }
 
@@ -369,7 +377,8 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
                    t))
         return CRASHED;
     if (ctl->rc != SV_SAMPLER_OK)
-        note(t, ctl->rc, "sampler %s: verify of sequences %llu..%llu returned status %d (%s)",
+        note(t, ctl->rc, call_at(ctl),
+             "sampler %s: verify of sequences %llu..%llu returned status %d (%s)",
              h->cfg.sampler->name, (unsigned long long)ctl->first,
              (unsigned long long)ctl->last, ctl->rc, sv_status_name(ctl->rc));
     return ctl->rc;

@@ -61,6 +61,8 @@ typedef struct sv_tally {
     uint64_t violations;            /* draws that broke the contract */
     int32_t n_notes;
     char notes[SV_MAX_NOTES][SV_NOTE_LEN]; /* the first violations, in words */
+    uint64_t note_at[SV_MAX_NOTES]; /* the sequence each note is about: they are
+                                     * the SV_MAX_NOTES lowest, whatever the threads */
     int sampler_error;              /* status a verify call returned, 0 if none */
     double seconds;
 } sv_tally;
@@ -78,6 +80,10 @@ typedef struct sv_run_config {
 } sv_run_config;
 
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
+/* Keeps text as a note about sequence `at` if it is among the SV_MAX_NOTES
+ * lowest so far (notes stay in order of `at`), so that the notes a run
+ * reports do not depend on which thread met which sequence first. */
+void sv_tally_note(sv_tally *t, uint64_t at, const char *text);
 void sv_tally_free(sv_tally *t);
 /* Runs cfg->draws sequences of case c. SV_OK, or a status with a message
  * (a sampler that fails verify is recorded in the tally, not returned). */

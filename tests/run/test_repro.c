@@ -11,15 +11,30 @@
 #include "sv_run.h"
 #include "sv_stats.h"
 
-static sv_tally *run(const sv_case *c, const sv_drafter *d, const sv_pair_plan *plan,
-                     int32_t batch, int32_t threads, int in_process)
+static sv_tally *run_sampler(const sv_sampler *s, const sv_case *c, const sv_drafter *d,
+                             const sv_pair_plan *plan, int32_t batch, int32_t threads,
+                             int in_process)
 {
     sv_tally *t = NULL;
-    sv_run_config cfg = {&sv_sampler_ref, 300001, 99, batch, threads, 0, "repro", 0,
-                         in_process, 0.0};
+    sv_run_config cfg = {s, 300001, 99, batch, threads, 0, "repro", 0, in_process, 0.0};
     if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK)
         return NULL;
     return t;
+}
+
+static sv_tally *run(const sv_case *c, const sv_drafter *d, const sv_pair_plan *plan,
+                     int32_t batch, int32_t threads, int in_process)
+{
+    return run_sampler(&sv_sampler_ref, c, d, plan, batch, threads, in_process);
+}
+
+/* The same violations counted and the same first ones noted, in order. */
+static int same_notes(const sv_tally *a, const sv_tally *b)
+{
+    int ok = a->violations == b->violations && a->n_notes == b->n_notes;
+    for (int32_t i = 0; ok && i < a->n_notes; i++)
+        ok = strcmp(a->notes[i], b->notes[i]) == 0;
+    return ok;
 }
 
 static int same(const sv_tally *a, const sv_tally *b, const sv_pair_plan *plan)
@@ -100,6 +115,33 @@ int main(void)
     sv_tally_free(e);
     sv_tally_free(f);
     sv_tally_free(g);
+
+    /* a sampler that breaks the contract (the residual onto the greedy
+     * case's p = 0 tokens): which draws are noted first must not depend on
+     * which thread met them first */
+    const sv_sampler *swapped = sv_registry_find("residual_swapped");
+    sv_case *g0 = NULL;
+    sv_drafter *gd = NULL;
+    sv_pair_plan gp;
+    CHECK(swapped != NULL && sv_case_from_spec("greedy:V=100,K=3", &g0, err, sizeof err) == 0);
+    CHECK(g0 && sv_drafter_alloc(g0, &gd) == SV_OK && sv_pair_plan_build(g0, 300001, &gp) == SV_OK);
+    sv_tally *n1 = gd ? run_sampler(swapped, g0, gd, &gp, 1000, 1, 0) : NULL;
+    sv_tally *n2 = gd ? run_sampler(swapped, g0, gd, &gp, 512, 3, 0) : NULL;
+    sv_tally *n3 = gd ? run_sampler(swapped, g0, gd, &gp, 4096, 2, 1) : NULL;
+    CHECK(n1 && n2 && n3);
+    if (n1 && n2 && n3) {
+        CHECK(n1->violations > 0 && n1->n_notes == SV_MAX_NOTES);
+        CHECK(same_notes(n1, n2) && same_notes(n1, n3));
+        CHECK(n1->note_at[0] < n1->note_at[SV_MAX_NOTES - 1]);
+    }
+    feature("the first violations noted are the same across --batch, --threads and --in-process");
+    sv_tally_free(n1);
+    sv_tally_free(n2);
+    sv_tally_free(n3);
+    if (gd)
+        sv_pair_plan_free(&gp);
+    sv_drafter_free(gd);
+    sv_case_free(g0);
     sv_pair_plan_free(&plan);
     sv_drafter_free(d);
     sv_case_free(c);
