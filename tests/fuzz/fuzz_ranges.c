@@ -38,14 +38,16 @@ static void check_refusal(const char *parser, const char *text)
     const char *msg = sv_error_message();
     if (beyond_double(text) && !strstr(msg, "out of range"))
         fuzz_die("%s('%s'): beyond a double, but the message is '%s'", parser, text, msg);
-    /* every bound here is a whole number; the text itself, which the message
-     * repeats (quoted or not), may hold anything */
-    char rest[1024];
-    snprintf(rest, sizeof rest, "%s", msg);
-    char *at = text[0] ? strstr(rest, text) : NULL; /* quoted or not */
-    if (at)
-        memset(at, '_', strlen(text));
-    if (strstr(rest, "e+0") || strstr(rest, "e+1"))
+    /* every bound here is a whole number. The bounds close the message, as
+     * "[lo, hi]" or "(lo, hi)"; the text before them, which the message
+     * repeats (quoted or not, cut short when long), may hold anything. */
+    const size_t len = strlen(msg);
+    const char *bounds = NULL;
+    if (len && (msg[len - 1] == ']' || msg[len - 1] == ')')) {
+        const char *sq = strrchr(msg, '['), *rb = strrchr(msg, '(');
+        bounds = !sq ? rb : !rb ? sq : sq > rb ? sq : rb; /* the last opened */
+    }
+    if (bounds && (strstr(bounds, "e+0") || strstr(bounds, "e+1")))
         fuzz_die("%s('%s'): a bound not printed as an integer: '%s'", parser, text, msg);
 }
 
