@@ -13,25 +13,7 @@ dir=$3
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-
-# expect CODE WORDS ARGS...: the exit code is CODE and stderr+stdout contain WORDS
-expect() {
-  local code=$1 words=$2
-  shift 2
-  local out
-  out=$("$sv" "$@" 2>&1)
-  local rc=$?
-  if [ "$rc" -ne "$code" ] || ! grep -qF -- "$words" <<<"$out"; then
-    fail "specverify $* -> exit $rc (wanted $code), output: ${out:0:400} (wanted '$words')"
-  else
-    echo "PASS: specverify $* -> $code"
-  fi
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 # forged FILE DATASET INDEX VALUE: good.h5 with one number replaced
 forged() {
@@ -135,5 +117,4 @@ expect 2 "sL/sweep.h5: dataset 'accepted_lengths', row 0, column 0: -3" \
 resume sL2 accepted_lengths 18 1e6 # row 1, one accepted
 expect 2 "sL2/sweep.h5: dataset 'accepted_lengths', row 1: the counts of 0 to K = 2 accepted sum to" \
   "${sweep[@]}" --out sL2 --resume
-echo "$failures failed"
-[ "$failures" -eq 0 ]
+finish

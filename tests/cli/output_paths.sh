@@ -20,11 +20,8 @@ dir=$4
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+. "$(dirname "$0")/cli_lib.sh"
+
 # still_device NAME...: each is still a character device (not a file that replaced it)
 still_device() {
   for n in "$@"; do
@@ -192,5 +189,4 @@ rc=$?
   fail "sweep with a full disk: exit $rc, stdout ${out:0:200}, stderr $(cat err.txt)"
 still_device null full
 
-echo "$failures failed"
-[ "$failures" -eq 0 ]
+finish
