@@ -26,7 +26,7 @@ void sv_chain_destroy(void *state)
 
 double sv_chain_uniform(const sv_step *s, int32_t position, uint32_t purpose)
 {
-    return sv_philox_uniform(s->bt->seed, s->index, (uint32_t)position, purpose, 0);
+    return sv_philox_uniform(s->seed, s->index, (uint32_t)position, purpose, 0);
 }
 
 int sv_chain_accept(const sv_step *s, int32_t k, float p, float q)
@@ -94,13 +94,16 @@ int sv_chain_verify(void *state, const sv_batch *bt, const sv_chain_hooks *hooks
     static atomic_uint_least64_t calls;
     const sv_chain_hooks *h = hooks ? hooks : &ref_hooks;
     ((sv_chain_state *)state)->call = atomic_fetch_add(&calls, 1) + 1;
-    const int32_t K = bt->K, V = bt->V;
+    const int32_t V = bt->V;
     for (int32_t b = 0; b < bt->B; b++) {
-        sv_step s = {bt, K, V, bt->first_index + (uint64_t)b,
-                     bt->target + (int64_t)b * bt->target_stride,
-                     bt->draft ? bt->draft + (int64_t)b * bt->draft_stride : NULL,
-                     bt->draft_tokens + (int64_t)b * K, bt->out_tokens + (int64_t)b * (K + 1),
-                     state};
+        const int32_t K = sv_batch_num_drafts(bt, b);
+        if (K < 0 || K > bt->K)
+            return SV_SAMPLER_EINVAL;
+        sv_step s = {bt, K, V, sv_batch_index(bt, b), sv_batch_seed(bt, b),
+                     bt->target + sv_batch_target_offset(bt, b),
+                     bt->draft ? bt->draft + sv_batch_draft_offset(bt, b) : NULL,
+                     bt->draft_tokens + sv_batch_drafts_offset(bt, b),
+                     bt->out_tokens + sv_batch_out_offset(bt, b), state};
         for (int32_t k = 0; k < K; k++)
             if (s.x[k] < 0 || s.x[k] >= V)
                 return SV_SAMPLER_EINVAL;

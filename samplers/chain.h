@@ -21,12 +21,13 @@ typedef struct sv_chain_state {
 /* One sequence of a batch, as the hooks see it. */
 typedef struct sv_step {
     const sv_batch *bt;
-    int32_t K, V;
+    int32_t K, V;        /* K: this sequence's number of drafts, d_b (contract v3) */
     uint64_t index;      /* global index of this sequence */
-    const float *P;      /* [K+1][V] target rows */
+    uint64_t seed;       /* this sequence's seed */
+    const float *P;      /* [K+1][V] target rows (row K: the bonus row) */
     const float *Q;      /* [K][V] draft rows, NULL for a one-hot drafter */
     const int32_t *x;    /* [K] draft tokens, all in [0, V) */
-    int32_t *y;          /* [K+1] output tokens */
+    int32_t *y;          /* [K+1] output slots: its own, in either layout */
     sv_chain_state *ws;
 } sv_step;
 
@@ -45,7 +46,8 @@ typedef struct sv_chain_hooks {
 
 int sv_chain_init(void **state, const sv_limits *limits);
 void sv_chain_destroy(void *state);
-/* Runs the skeleton over the batch; hooks may be NULL (then it is ref). */
+/* Runs the skeleton over the batch, sequence by sequence in either layout
+ * (sv_sampler.h); hooks may be NULL (then it is ref). */
 int sv_chain_verify(void *state, const sv_batch *bt, const sv_chain_hooks *hooks);
 
 /* ref's steps, for hooks that change only part of one. */
@@ -82,6 +84,9 @@ static inline const float *sv_chain_p_row(const sv_step *s, int32_t k)
         return sv_chain_verify(state, bt, &(hooks));                                \
     }                                                                               \
     const sv_sampler var = {name, description, SV_MEM_HOST, sv_chain_init,          \
-                            var##_verify, sv_chain_destroy, 0}
+                            var##_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS}
+
+/* The layouts every chain sampler takes. */
+#define SV_CHAIN_LAYOUTS (SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED))
 
 #endif

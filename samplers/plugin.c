@@ -102,7 +102,7 @@ static sv_sampler entry(const sv_plugin *plugin, uint32_t i)
         return plugin->samplers[i];
     const sampler_v1 *old = (const sampler_v1 *)(const void *)plugin->samplers + i;
     return (sv_sampler){old->name, old->description, old->memspace, old->init, old->verify,
-                        old->destroy, 0};
+                        old->destroy, 0, 0};
 }
 
 /* ---- the probe ------------------------------------------------------------------- */
@@ -346,7 +346,7 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
             return 1;
         }
         p->s = (sv_sampler){name, description, (sv_memspace)fields[0], NULL, NULL, NULL,
-                            (uint32_t)fields[1]};
+                            (uint32_t)fields[1], 0};
         p->index = i;
         p->version = (uint32_t)head[0];
         list[i] = p;

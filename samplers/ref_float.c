@@ -64,7 +64,7 @@ static int32_t float_cdf(const float *p, const float *q, int32_t skip, int32_t V
 
 static float block_u(const sv_step *s, int32_t position, uint32_t purpose)
 {
-    philox4x32_ctr_t r = sv_philox_block(s->bt->seed, s->index, (uint32_t)position, purpose, 0);
+    philox4x32_ctr_t r = sv_philox_block(s->seed, s->index, (uint32_t)position, purpose, 0);
     return sv_u01_float(r.v[0]);
 }
 

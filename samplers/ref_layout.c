@@ -16,7 +16,7 @@
 
 static double layout_u(const sv_step *s, uint32_t lane)
 {
-    return sv_philox_uniform(s->bt->seed ^ LAYOUT_KEY, s->index, 0, SV_PURPOSE_ACCEPT, lane);
+    return sv_philox_uniform(s->seed ^ LAYOUT_KEY, s->index, 0, SV_PURPOSE_ACCEPT, lane);
 }
 
 static int accept(const sv_step *s, int32_t k, float p, float q)

@@ -74,7 +74,7 @@ static int32_t race(const sv_step *s, int32_t n, int use_q)
     double best_time = INFINITY;
     float bound = INFINITY, reach = INFINITY; /* reach = sv_race_reach(bound) */
     /* the row's Philox blocks, with what they share computed once */
-    const sv_race_stream rs = sv_race_stream_of(s->bt->seed, s->index, (uint32_t)n);
+    const sv_race_stream rs = sv_race_stream_of(s->seed, s->index, (uint32_t)n);
     float wf[TILE];
     uint32_t top[TILE];
     unsigned char candidate[TILE];

@@ -30,8 +30,11 @@ extern "C" {
 
 /* Bumped whenever a struct below changes layout or meaning. Version 2 added
  * the logits input fields at the end of sv_batch and `inputs` at the end of
- * sv_sampler; the harness still loads version 1 plugins (probs only). */
-#define SV_CONTRACT_VERSION 2u
+ * sv_sampler; version 3 the per-sequence fields (ragged drafts, the packed
+ * layout, per-sequence seeds and sampling rules) at the end of sv_batch and
+ * `layouts` at the end of sv_sampler. The harness still loads version 1 and
+ * 2 plugins: they get batches of one case each (one K, one sampling rule). */
+#define SV_CONTRACT_VERSION 3u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -83,13 +86,43 @@ static inline size_t sv_input_value_bytes(int32_t input)
     return input == SV_INPUT_LOGITS_BF16 ? 2 : 4;
 }
 
+/* How a version 3 batch lays out its rows (sv_batch.layout).
+ *
+ * SV_LAYOUT_PADDED: FlashInfer's. Sequence b has target rows
+ *   target + b*target_stride + k*V for k = 0..K and draft rows
+ *   draft + b*draft_stride + k*V for k = 0..K-1, draft tokens at
+ *   draft_tokens + b*K, outputs at out_tokens + b*(K+1). K is the batch's
+ *   largest number of drafts; sequence b has num_drafts[b] = d_b <= K of
+ *   them: its target rows 0..d_b (row d_b is its bonus row), draft rows and
+ *   tokens 0..d_b-1. The rows past those hold NaN and the tokens -1, so a
+ *   sampler that reads them is caught.
+ * SV_LAYOUT_PACKED: vLLM's. No padding: with cu = cu_num_drafts
+ *   (cu[0] = 0, cu[b+1] = cu[b] + d_b), sequence b's draft rows are
+ *   draft + (cu[b] + k)*V, its draft tokens draft_tokens + cu[b] + k
+ *   (k < d_b), its target rows target + (cu[b] + b + k)*V (k <= d_b: one
+ *   bonus row per sequence), and its outputs out_tokens + cu[b] + b + k.
+ *   The strides are 0 and unused.
+ * In both, sequence b owns exactly its d_b + 1 output slots: y_1..y_{n+1},
+ * then -1 up to slot d_b. In the padded layout the slots past d_b are not
+ * its own: the harness checks that they are left as they were.
+ * For logits input the logits follow the same layout (sv_input). */
+typedef enum sv_layout {
+    SV_LAYOUT_PADDED = 0,
+    SV_LAYOUT_PACKED = 1
+} sv_layout;
+
+/* The bit of a layout in sv_sampler.layouts. */
+#define SV_LAYOUT_BIT(layout) (1u << (unsigned)(layout))
+
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
     int32_t max_B, max_K, max_V;
 } sv_limits;
 
 /* One batch of B sequences. Row-major; strides are in elements (floats)
- * between consecutive sequences; a stride of 0 broadcasts one row set. */
+ * between consecutive sequences. Version 1 and 2 samplers may be given a
+ * stride of 0 (one row set broadcast to all B sequences) where no check can
+ * be affected by it; version 3 samplers always get real strides. */
 typedef struct sv_batch {
     int32_t B, K, V;
 
@@ -117,7 +150,77 @@ typedef struct sv_batch {
     double temperature;          /* >= 0; 0 is greedy */
     int32_t top_k;               /* <= 0: no top-k */
     double top_p;                /* in (0, 1]; 1: no top-p */
+
+    /* Version 3: every sequence its own number of drafts, layout, seed and
+     * sampling rule. Given only to a sampler whose `layouts` is not 0; it
+     * must then use these and not the batch-wide fields above that they
+     * replace (first_index, seed, temperature, top_k, top_p). K above is the
+     * largest d_b of the batch. Randomness: sequence b's numbers are
+     * addressed by (seeds[b], indices[b], position, purpose, lane). */
+    int32_t layout;               /* an sv_layout the sampler takes */
+    const int32_t *num_drafts;    /* [B]: d_b in [0, K] */
+    const int32_t *cu_num_drafts; /* [B+1]: cu[0] = 0, cu[b+1] = cu[b] + d_b (both layouts) */
+    const uint64_t *indices;      /* [B]: each sequence's global index */
+    const uint64_t *seeds;        /* [B]: each sequence's seed */
+    const uint8_t *seeded;        /* [B]: 1 for a seeded request: its tokens must depend only
+                                   * on its own rows, drafts, seeds[b] and indices[b], never on
+                                   * its neighbours, its place or the batch size */
+    const double *temperatures;   /* [B], logits input: each sequence's temperature (0: greedy) */
+    const int32_t *top_ks;        /* [B], logits input: each sequence's top-k (<= 0: none) */
+    const double *top_ps;         /* [B], logits input: each sequence's top-p (1: none) */
 } sv_batch;
+
+/* ---- version 3 accessors: sequence b's rows and slots in either layout ----
+ * They read a batch without the version 3 arrays (NULL) as versions 1 and 2
+ * meant it: d_b = K, seed and first_index + b, the batch-wide rule. */
+
+static inline int32_t sv_batch_num_drafts(const sv_batch *bt, int32_t b)
+{
+    return bt->num_drafts ? bt->num_drafts[b] : bt->K;
+}
+static inline uint64_t sv_batch_seed(const sv_batch *bt, int32_t b)
+{
+    return bt->seeds ? bt->seeds[b] : bt->seed;
+}
+static inline uint64_t sv_batch_index(const sv_batch *bt, int32_t b)
+{
+    return bt->indices ? bt->indices[b] : bt->first_index + (uint64_t)b;
+}
+static inline double sv_batch_temperature(const sv_batch *bt, int32_t b)
+{
+    return bt->temperatures ? bt->temperatures[b] : bt->temperature;
+}
+static inline int32_t sv_batch_top_k(const sv_batch *bt, int32_t b)
+{
+    return bt->top_ks ? bt->top_ks[b] : bt->top_k;
+}
+static inline double sv_batch_top_p(const sv_batch *bt, int32_t b)
+{
+    return bt->top_ps ? bt->top_ps[b] : bt->top_p;
+}
+
+/* Sequence b's target rows [d_b + 1][V] and draft rows [d_b][V] as element
+ * offsets into target (or target_logits) and draft (or draft_logits). */
+static inline int64_t sv_batch_target_offset(const sv_batch *bt, int32_t b)
+{
+    return bt->layout == SV_LAYOUT_PACKED ? ((int64_t)bt->cu_num_drafts[b] + b) * bt->V
+                                          : (int64_t)b * bt->target_stride;
+}
+static inline int64_t sv_batch_draft_offset(const sv_batch *bt, int32_t b)
+{
+    return bt->layout == SV_LAYOUT_PACKED ? (int64_t)bt->cu_num_drafts[b] * bt->V
+                                          : (int64_t)b * bt->draft_stride;
+}
+/* Where sequence b's draft tokens [d_b] and output slots [d_b + 1] start. */
+static inline int64_t sv_batch_drafts_offset(const sv_batch *bt, int32_t b)
+{
+    return bt->layout == SV_LAYOUT_PACKED ? (int64_t)bt->cu_num_drafts[b] : (int64_t)b * bt->K;
+}
+static inline int64_t sv_batch_out_offset(const sv_batch *bt, int32_t b)
+{
+    return bt->layout == SV_LAYOUT_PACKED ? (int64_t)bt->cu_num_drafts[b] + b
+                                          : (int64_t)b * (bt->K + 1);
+}
 
 /* A sampler is a value of this type. The harness calls init once per thread
  * (host samplers) or once per device (CUDA samplers); verify may then be
@@ -130,6 +233,8 @@ typedef struct sv_sampler {
     int (*verify)(void *state, const sv_batch *batch);    /* sv_sampler_status */
     void (*destroy)(void *state);                         /* may be given NULL */
     uint32_t inputs; /* version 2: SV_INPUT_BIT of each logits mode it takes; 0: probs only */
+    uint32_t layouts; /* version 3: SV_LAYOUT_BIT of each layout it takes; 0: a version 1 or
+                       * 2 sampler's batches (one K, one rule, the fields up to top_p) */
 } sv_sampler;
 
 /* ---- plugins ---------------------------------------------------------------

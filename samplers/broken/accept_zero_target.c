@@ -17,7 +17,7 @@
 
 static int accept(const sv_step *s, int32_t k, float p, float q)
 {
-    philox4x32_ctr_t r = sv_philox_block(s->bt->seed, s->index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
+    philox4x32_ctr_t r = sv_philox_block(s->seed, s->index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
     float u = (float)(r.v[0] >> 8) * (1.0f / 16777216.0f); /* BUG: can be 0 */
     return u <= p / q;                                       /* BUG: <= */
 }

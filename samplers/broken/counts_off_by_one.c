@@ -21,4 +21,4 @@ static int verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_broken_counts_off_by_one = {
     "counts_off_by_one", "broken: reports K + 1 accepted when all K drafts pass", SV_MEM_HOST,
-    sv_chain_init, verify, sv_chain_destroy, 0};
+    sv_chain_init, verify, sv_chain_destroy, 0, 0};

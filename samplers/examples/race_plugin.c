@@ -96,7 +96,7 @@ static int race_verify(void *state, const sv_batch *bt)
 
 static const sv_sampler samplers[] = {
     {"example_race", "example plugin: residual by exponential race (double)", SV_MEM_HOST,
-     race_init, race_verify, race_destroy, 0},
+     race_init, race_verify, race_destroy, 0, 0},
 };
 
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, samplers};
