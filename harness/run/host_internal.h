@@ -66,7 +66,8 @@ struct sv_host {
     int memfd;                   /* isolated: the inputs' memory, sealed against writes */
     const float *target, *draft;
     const void *logits;
-    size_t fixed_bytes;          /* the case's part of the inputs */
+    size_t fixed_bytes;          /* the case's (or the mix's) part of the inputs */
+    sv_mix_view mix_view;        /* a mix's slots as laid out there */
     /* outputs and controls, shared with the child */
     unsigned char *out_base;
     size_t out_bytes;
