@@ -326,9 +326,42 @@ static int describe_zone(const zone *z, const char *name, uintptr_t addr, int wr
     return 0;
 }
 
+/* A mix's laid-out rows: which case's row, target or draft. */
+static int describe_mix(const sv_host *h, uintptr_t addr, char *out, size_t len)
+{
+    const sv_mix *m = h->cfg.mix;
+    const size_t row = (size_t)m->V * sv_input_value_bytes(m->input), K = (size_t)m->K;
+    for (int32_t l = 0; l < 2; l++) {
+        const char *base = h->mix_view.rows[l];
+        if (!base || addr < (uintptr_t)base || addr >= (uintptr_t)base + sv_mix_rows_bytes(m, l))
+            continue;
+        const size_t off = (size_t)(addr - (uintptr_t)base), doff = sv_mix_draft_rows_offset(m, l);
+        const int draft = off >= doff;
+        const size_t r = (draft ? off - doff : off) / row; /* the r-th row of its block */
+        int32_t s = 0;
+        size_t k = 0;
+        if (l == SV_LAYOUT_PADDED) {
+            s = (int32_t)(r / (draft ? K : K + 1));
+            k = r % (draft ? K : K + 1);
+        } else { /* packed: the slot whose rows hold row r */
+            while (s + 1 < m->period && (size_t)(draft ? m->cu[s + 1] : m->cu[s + 1] + s + 1) <= r)
+                s++;
+            k = r - (size_t)(draft ? m->cu[s] : m->cu[s] + s);
+        }
+        snprintf(out, len, "modified its input %s (%s row %zu of a sequence of case %s, in "
+                 "the %s layout's rows, laid out once for every batch)",
+                 m->input != SV_INPUT_PROBS ? "logits" : "rows", draft ? "draft" : "target",
+                 k + 1, m->cases[m->case_of[s]]->name, l == SV_LAYOUT_PACKED ? "packed" : "padded");
+        return 1;
+    }
+    return 0;
+}
+
 int sv_host_describe_fault(const sv_host *h, int32_t i, uintptr_t addr, int write, char *out,
                            size_t len)
 {
+    if (h->cfg.mix && describe_mix(h, addr, out, len))
+        return 1;
     const size_t K = (size_t)h->K, V = (size_t)h->V;
     const size_t size = sv_input_value_bytes(h->cfg.c->input);
     int64_t r;

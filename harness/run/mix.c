@@ -210,6 +210,12 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
     m->draws = 0;
     for (int32_t i = 0; i < n; i++)
         m->draws += cfg->draws[i];
+    /* one case, every slot alike: any sequence may take any slot, so batches
+     * are plain runs of B sequences from slot 0 (an older sampler's case) */
+    m->alike = n == 1 && !m->ragged;
+    for (int32_t s = 0; m->alike && s < L; s++)
+        m->alike = !m->seeded[s];
+    m->rotate = !m->alike;
     *out = m;
     return SV_OK;
 }
@@ -254,6 +260,8 @@ int32_t sv_mix_rotation(const sv_mix *m, uint64_t period)
 
 int32_t sv_mix_slot(const sv_mix *m, uint64_t g)
 {
+    if (m->alike)
+        return 0;
     const uint64_t L = (uint64_t)m->period;
     return (int32_t)((g % L + (uint64_t)sv_mix_rotation(m, g / L)) % L);
 }
@@ -280,6 +288,12 @@ static void count_period(const sv_mix *m, uint64_t period, uint64_t i_end, uint6
 
 void sv_mix_counts(const sv_mix *m, uint64_t *draws, uint64_t *pairs, uint64_t *drafted)
 {
+    if (m->alike) {
+        draws[0] = m->draws;
+        pairs[0] = m->draws / 2;
+        drafted[0] = m->drafts[0] >= 1 ? m->draws : 0;
+        return;
+    }
     const uint64_t L = (uint64_t)m->period, N = m->draws, whole = N / L;
     const size_t n = (size_t)m->n_cases;
     memset(draws, 0, n * sizeof *draws);

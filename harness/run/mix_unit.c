@@ -6,6 +6,13 @@
 
 void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *span)
 {
+    if (m->alike) {
+        span->g0 = unit * (uint64_t)B;
+        span->s0 = 0;
+        span->len = span->g0 >= m->draws ? 0
+                    : m->draws - span->g0 < (uint64_t)B ? (int32_t)(m->draws - span->g0) : B;
+        return;
+    }
     const uint64_t L = (uint64_t)m->period, U = sv_mix_units_per_period(m, B);
     const uint64_t p = unit / U, j = unit % U;
     const uint64_t r = (uint64_t)sv_mix_rotation(m, p);
@@ -31,6 +38,8 @@ void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *sp
 
 uint64_t sv_mix_units_per_period(const sv_mix *m, int32_t B)
 {
+    if (m->alike)
+        return ((uint64_t)m->period + (uint64_t)B - 1) / (uint64_t)B;
     /* a rotated period is two runs of slots, each cut into batches */
     return ((uint64_t)m->period + (uint64_t)B - 1) / (uint64_t)B + (m->rotate ? 1u : 0u);
 }

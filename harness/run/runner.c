@@ -398,7 +398,8 @@ int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *cons
     int32_t B = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
     sh.batch = B > m->period ? m->period : B;
     const uint64_t periods = (m->draws + (uint64_t)m->period - 1) / (uint64_t)m->period;
-    sh.n_units = periods * sv_mix_units_per_period(m, sh.batch);
+    sh.n_units = m->alike ? (m->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch
+                          : periods * sv_mix_units_per_period(m, sh.batch);
     if ((uint64_t)threads > sh.n_units)
         threads = sh.n_units ? (int32_t)sh.n_units : 1;
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,

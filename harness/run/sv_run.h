@@ -40,7 +40,7 @@ void sv_drafter_draw(const sv_drafter *d, gsl_rng *philox, uint64_t seed, uint64
  * sequence g sits in slot sv_mix_slot(g). Its rows are laid out once per
  * slot (mix_rows.c), so a batch is a run of consecutive slots. */
 #define SV_MIX_MAX_PERIOD 4096
-#define SV_MIX_BUDGET ((size_t)64 << 20) /* bytes of rows a mix lays out, at most */
+#define SV_MIX_BUDGET ((size_t)16 << 20) /* bytes of rows a mix lays out, at most */
 
 typedef enum sv_seeding {
     SV_SEEDING_MIXED = 0, /* half the slots seeded: the suites' axis */
@@ -75,6 +75,8 @@ typedef struct sv_mix {
     double *top_ps;
     uint64_t *index_of;      /* probes: [L] each slot's sequence; else NULL (g itself) */
     int rotate;              /* period p starts at slot sv_mix_rotation(p) */
+    int alike;               /* one case, no ragged drafts, none seeded: every slot the
+                              * same, so a batch is any B sequences from slot 0 */
     int ragged;
     uint64_t seed, draws;    /* draws: sequences in all */
     int32_t n_layouts, layout_list[2]; /* periods take the layouts in turn */
