@@ -8,8 +8,10 @@
  * Rows given with stride 0 and one rule (one row set for the whole batch,
  * as the harness gives a version 2 fixed case) are converted once per call;
  * otherwise each sequence's rows by its own rule (contract v3: its own
- * temperature, top-k and top-p, d_b and rows in either layout). */
+ * temperature, top-k and top-p, d_b and rows in either layout), kept by
+ * logits_memo.c for the next sequence with the same logits. */
 #include <stdlib.h>
+#include "logits_memo.h"
 #include "logits_rows.h"
 #include "one_sequence.h"
 #include "sv_registry.h"
@@ -18,8 +20,12 @@ typedef struct logits_state {
     void *race;         /* ref_race's state */
     float *rows;        /* [2K+1][V]: target rows, then draft rows */
     double *work;       /* 2 V doubles */
+    sv_logits_memo *memo;
     int32_t max_K, max_V;
 } logits_state;
+
+/* What the memo of converted rows may hold. */
+#define MEMO_BYTES ((size_t)128 << 20)
 
 static void logits_destroy(void *state)
 {
@@ -29,6 +35,7 @@ static void logits_destroy(void *state)
     sv_sampler_ref_race.destroy(s->race);
     free(s->rows);
     free(s->work);
+    sv_logits_memo_free(s->memo);
     free(s);
 }
 
@@ -42,7 +49,8 @@ static int logits_init(void **state, const sv_limits *limits)
     s->max_V = limits->max_V;
     s->rows = malloc((size_t)(2 * limits->max_K + 1) * (size_t)limits->max_V * sizeof *s->rows);
     s->work = malloc(2 * (size_t)limits->max_V * sizeof *s->work);
-    int rc = s->rows && s->work ? sv_sampler_ref_race.init(&s->race, limits) : SV_SAMPLER_ENOMEM;
+    s->memo = sv_logits_memo_alloc(limits->max_K, limits->max_V, MEMO_BYTES);
+    int rc = s->rows && s->work && s->memo ? sv_sampler_ref_race.init(&s->race, limits) : SV_SAMPLER_ENOMEM;
     if (rc != SV_SAMPLER_OK) {
         logits_destroy(s);
         *state = NULL;
@@ -98,9 +106,14 @@ static int logits_verify(void *state, const sv_batch *bt)
         if (d < 0 || d > bt->K)
             return SV_SAMPLER_EINVAL;
         sv_batch one = sv_one_sequence(bt, b);
-        int rc = to_probs(s, &one);
-        if (rc == SV_SAMPLER_OK)
-            rc = sv_sampler_ref_race.verify(s->race, &one);
+        if (!(one.temperature >= 0.0))
+            return SV_SAMPLER_EINVAL;
+        const float *rows = sv_logits_memo_rows(s->memo, &one, s->work);
+        one.target = rows;
+        one.draft = one.draft_logits ? rows + ((size_t)d + 1) * (size_t)bt->V : NULL;
+        one.input = SV_INPUT_PROBS;
+        one.target_logits = one.draft_logits = NULL;
+        int rc = sv_sampler_ref_race.verify(s->race, &one);
         if (rc != SV_SAMPLER_OK)
             return rc;
     }
