@@ -182,6 +182,48 @@ static void tail_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double
 }
 static void tail_build(sv_case *c, const double *v) { each_position(c, v, tail_fill); }
 
+/* ---- cumshort, tinytail: tokens too small for float32, at the end of the vocabulary --
+ * values: 3 head, 4 tokenp, and cumshort's 5 lead. Tokens head..V-1 get
+ * tokenp each, the head the rest by log-normal weights. Added to a float32
+ * sum past 1/2, whose spacing is 2^-24, a token below 2^-25 is rounded away
+ * whole: a row's float32 cumulative sum stops short of 1 by the tail's
+ * mass, (V - head) tokenp, with the last token of positive mass at V - 1.
+ * tinytail: the drafter knows the head only (a reduced draft vocabulary),
+ * so the bonus row carries the tail. cumshort: token 0 holds lead >= 1/2
+ * and the drafter spreads evenly over tokens 1..head-1, so every residual
+ * row starts with token 0's lead and falls short as the bonus row does. */
+static void tiny_tail_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double lead,
+                           double *w)
+{
+    const int32_t V = c->V, head = (int32_t)v[3], first = lead > 0.0; /* head < V: spec.c */
+    const double tail = (V - head) * v[4];
+    double sum = 0.0;
+    for (int32_t i = first; i < head; i++)
+        sum += w[i] = exp(gsl_ran_gaussian(r, 1.0));
+    float *p = target_row(c, k);
+    if (first)
+        p[0] = (float)lead;
+    for (int32_t i = first; i < head; i++)
+        p[i] = (float)((1.0 - lead - tail) * w[i] / sum);
+    for (int32_t i = head; i < V; i++)
+        p[i] = (float)v[4];
+    if (k == c->K)
+        return;
+    float *q = draft_row(c, k);
+    for (int32_t i = 0; i < head; i++)
+        q[i] = first ? (i > 0 ? (float)(1.0 / (head - 1)) : 0.0f) : (float)(w[i] / sum);
+}
+static void tinytail_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double *w)
+{
+    tiny_tail_fill(c, k, r, v, 0.0, w);
+}
+static void tinytail_build(sv_case *c, const double *v) { each_position(c, v, tinytail_fill); }
+static void cumshort_fill(sv_case *c, int32_t k, gsl_rng *r, const double *v, double *w)
+{
+    tiny_tail_fill(c, k, r, v, v[5], w);
+}
+static void cumshort_build(sv_case *c, const double *v) { each_position(c, v, cumshort_fill); }
+
 /* ---- binary: two tokens, exact probabilities -------------------------------
  * values: 3 p, 4 q. Every position has target (p, 1 - p) and drafter (q, 1 - q).
  * The cheapest case there is per draw: the power formula sizes rounding bugs
@@ -331,6 +373,23 @@ static const sv_family families[] = {
        "tokens in the head (the default at most V - 1)"},
       {"tailmass", 1e-3, 0, 0.5, 0, "mass shared by the tail"}},
      tail_build},
+    {"tinytail", "a head of H tokens, then V - H tokens of p = tokenp (below 2^-24) to the end",
+     {COMMON(32003, 1),
+      {"head", 4, 1, SV_MAX_V, SV_WHOLE | SV_BELOW_V,
+       "tokens in the head, log-normal weights; the drafter knows only these"},
+      {"tokenp", 1.4901161193847656e-08, 1e-12, 5.9604644775390625e-08, 0,
+       "p of each token after the head (default 2^-26; at most 2^-24)"}},
+     tinytail_build},
+    {"cumshort", "float32 cumulative sums short of 1: tokens of p < 2^-25 end the vocabulary",
+     {{"V", 32003, 3, SV_MAX_V, 1, "vocabulary size"},
+      {"K", 2, 1, 16, 1, "drafts per step"},
+      {"seed", 1, 0, 4294967295.0, 1, "seed of the case's random rows"},
+      {"head", 16, 2, SV_MAX_V, SV_WHOLE | SV_BELOW_V,
+       "tokens before the tail: token 0, then head - 1 the drafter spreads over evenly"},
+      {"tokenp", 2.5e-08, 1e-12, 2.98e-08, 0,
+       "p of each token after the head (below 2^-25: lost to a float32 sum past 1/2)"},
+      {"lead", 0.6, 0.5, 0.95, 0, "p of token 0, which the drafter never proposes"}},
+     cumshort_build},
 };
 
 size_t sv_family_count(void) { return sizeof families / sizeof families[0]; }

@@ -32,6 +32,21 @@ static const sv_suite_entry ci[] = {
     {"logits:V=151936,K=2,T=0.7", 200000},
     {"markov:V=64,K=4", 1000000},
     {"markov:V=512,K=3,streams=4096,support=64", 2000000},
+    /* built to provoke two float-rounding bugs, sized by the power formula
+     * (docs/statistics.md#cases-built-to-provoke). oov_float_rounding emits
+     * V when u passes the float32 running sum's end: 1.18e-3 of cumshort's
+     * draws (its rows lose (32003 - 16) 2.5e-8 = 8.0e-4 of their mass to
+     * rounding, residual rows more of theirs); ln(1e6) / 1.18e-3 = 1.17e4
+     * draws catch it with power 1 - 1e-6, 30000 with 1 - 5e-16. */
+    {"cumshort:V=32003,K=2", 30000},
+    /* race_float32_truncated leaves tokens of 2^-26 a / sinh(a) = 0.147 of
+     * their mass (a = 2^-24 / 2^-26 = 4): tinytail's bonus row has 31999 of
+     * them, 4.77e-4, so w^2 = 4.77e-4 (1 - 0.147)^2 = 3.47e-4 over 5 bins
+     * (df 4). At this suite's split (1e-6 over 261 p-values: 3.8e-9) the
+     * chi-square needs lambda = N w^2 = 128 for power 1 - 1e-6: 3.69e5 draws
+     * (specverify verify --power race_float32_truncated); 400000 give
+     * 1 - 8e-8. The other cases together: 3e-7 (test_mutants power). */
+    {"tinytail:V=32003,K=1", 400000},
 };
 
 /* long: ten times the draws, more shapes */
@@ -56,6 +71,9 @@ static const sv_suite_entry full[] = {
     {"onehot:V=32000,K=3,topp=0.95", 4000000},
     {"markov:V=64,K=4", 10000000},
     {"markov:V=4096,K=4,streams=8192,support=256", 2000000},
+    {"cumshort:V=32003,K=2", 300000},
+    {"cumshort:V=4099,K=4", 1000000}, /* 4096 + 3: oov_float_rounding fires 1.6e-4 a draw */
+    {"tinytail:V=32003,K=1", 4000000},
 };
 
 /* cases made from logits by one sampling rule for target and drafter: what

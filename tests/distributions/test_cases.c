@@ -121,7 +121,7 @@ int main(void)
     {
         const char *specs[] = {"seedlab:V=64", "identical:V=64", "disjoint:V=64", "zipf:V=64",
                                "logits:V=64", "peaked:V=64", "greedy:V=64", "onehot:V=64",
-                               "tail:V=2000,head=20"};
+                               "tail:V=2000,head=20", "tinytail:V=2000", "cumshort:V=2000"};
         char err[512];
         for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
             sv_case *c = build(specs[i]);
