@@ -33,6 +33,8 @@ static const sv_sampler *const broken[] = {
     &sv_broken_accept_zero_target,
     &sv_broken_counts_off_by_one,
     &sv_broken_shared_stream,
+    &sv_broken_oov_float_rounding,
+    &sv_broken_race_float32_truncated,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_fused_shared_uniform, /* the GPU's: mutants runs it where a device is */
 #endif

@@ -33,6 +33,8 @@ extern const sv_sampler sv_broken_float16_ratio;
 extern const sv_sampler sv_broken_accept_zero_target;
 extern const sv_sampler sv_broken_counts_off_by_one;
 extern const sv_sampler sv_broken_shared_stream;
+extern const sv_sampler sv_broken_oov_float_rounding;
+extern const sv_sampler sv_broken_race_float32_truncated;
 #ifdef SV_HAVE_CUDA
 /* the GPU's, in cuda_fused.c beside the kernel it breaks; last of the list */
 extern const sv_sampler sv_sampler_cuda_fused_shared_uniform;
