@@ -176,6 +176,37 @@ static double uniform_reused(rows *w, double *out)
     return alpha;
 }
 
+/* The float32-truncated race's draw from weights w (race_float32_truncated.c),
+ * in place: a token of probability pi = w_i / sum(w) wins with probability
+ * pi a / sinh(a), a = 2^-24 / pi (its exponential takes only the values
+ * (2j - 1) 2^-24 near 0, each with probability 2^-23, against the rest's
+ * Exp(1) time); what the tiny tokens lose goes to the rest in proportion. */
+static void truncated_race(double *w, int32_t V)
+{
+    double sum = 0.0, kept = 0.0;
+    for (int32_t i = 0; i < V; i++)
+        sum += w[i];
+    if (!(sum > 0.0))
+        return;
+    for (int32_t i = 0; i < V; i++) {
+        if (w[i] > 0.0) {
+            const double a = 0x1p-24 * sum / w[i];
+            w[i] *= a / sinh(a); /* 0 once sinh overflows */
+        }
+        kept += w[i];
+    }
+    for (int32_t i = 0; i < V; i++)
+        w[i] *= sum / kept;
+}
+
+static double race_float32_truncated(rows *w, double *out)
+{
+    accept_all_correct(w);
+    residual_correct(w);
+    truncated_race(w->R, w->V);
+    return combine(w, out);
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 typedef double position_fn(rows *w, double *out);
@@ -184,23 +215,25 @@ typedef struct model {
     const char *variant;
     position_fn *position; /* NULL: positions 1..K are right */
     int bonus_from_row_K;  /* the bonus is drawn from p_K, not p_{K+1} */
+    void (*bonus)(double *dist, int32_t V); /* NULL: the bonus row's draw is right */
 } model;
 
 static const model models[] = {
-    {"resample_from_p", resample_from_p, 0},
-    {"residual_unnormalized", residual_unnormalized, 0},
-    {"residual_swapped", residual_swapped, 0},
-    {"ratio_inverted", ratio_inverted, 0},
-    {"bonus_wrong_row", NULL, 1},
-    {"residual_epsilon_floor", residual_epsilon_floor, 0},
-    {"uniform_reused", uniform_reused, 0},
-    {"draft_temperature_mismatch", draft_temperature_mismatch, 0},
-    {"float16_ratio", float16_ratio, 0},
+    {"resample_from_p", resample_from_p, 0, NULL},
+    {"residual_unnormalized", residual_unnormalized, 0, NULL},
+    {"residual_swapped", residual_swapped, 0, NULL},
+    {"ratio_inverted", ratio_inverted, 0, NULL},
+    {"bonus_wrong_row", NULL, 1, NULL},
+    {"residual_epsilon_floor", residual_epsilon_floor, 0, NULL},
+    {"uniform_reused", uniform_reused, 0, NULL},
+    {"draft_temperature_mismatch", draft_temperature_mismatch, 0, NULL},
+    {"float16_ratio", float16_ratio, 0, NULL},
+    {"race_float32_truncated", race_float32_truncated, 0, truncated_race},
 };
 
 /* Variants the contract check catches when an event happens (sv_predict_event). */
 static const char *const event_variants[] = {"counts_off_by_one", "no_chain_stop",
-                                             "accept_zero_target"};
+                                             "accept_zero_target", "oov_float_rounding"};
 
 int sv_predict_known(const char *variant)
 {
@@ -239,6 +272,8 @@ int sv_predict(const char *variant, const sv_case *c, sv_prediction *pr)
         pr->reach[k] = reach;
         if (k == K) {
             sv_case_target_dist(c, m->bonus_from_row_K ? K - 1 : K, out);
+            if (m->bonus)
+                m->bonus(out, V);
             break;
         }
         sv_case_target_dist(c, k, w.p);
@@ -277,8 +312,51 @@ void sv_prediction_free(sv_prediction *pr)
 
 /* ---- variants caught by the contract check: the chance per draw ------------ */
 
+/* The float32 running sum of max(p - q, 0) (q NULL: p) to its end, as
+ * oov_float_rounding sums it (a token below half the sum's spacing is lost
+ * whole), and the weights' sum in double (*sum). */
+static float float_running_sum(const float *p, const float *q, int32_t V, double *sum)
+{
+    float c = 0.0f;
+    *sum = 0.0;
+    for (int32_t i = 0; i < V; i++) {
+        float w = q ? p[i] - q[i] : p[i];
+        w = w > 0.0f ? w : 0.0f;
+        c += w;
+        *sum += w;
+    }
+    return c;
+}
+
+/* oov_float_rounding emits V when its target, u for the bonus row and u * sum
+ * for a residual, lands past the float running sum: a chance of what the sum
+ * lost. A one-hot drafter's residual is p without the draft x, short by what
+ * p is short: its rejections, 1 - alpha of the draws, fire (1 - c) / (1 - alpha)
+ * of the time. */
+static double oov_chance(const sv_case *c)
+{
+    double reach = 1.0, chance = 0.0, sum;
+    for (int32_t k = 0; k <= c->K; k++) {
+        const float *p = c->target + (size_t)k * c->V;
+        const double short_p = fmax(0.0, 1.0 - float_running_sum(p, NULL, c->V, &sum));
+        if (k == c->K)
+            return chance + reach * short_p;
+        const double alpha = sv_case_alpha(c, k);
+        if (!c->draft_probs_given) {
+            chance += reach * short_p;
+        } else {
+            const float cw = float_running_sum(p, c->draft + (size_t)k * c->V, c->V, &sum);
+            chance += reach * (1.0 - alpha) * (sum > 0.0 ? fmax(0.0, 1.0 - cw / sum) : short_p);
+        }
+        reach *= alpha;
+    }
+    return chance;
+}
+
 double sv_predict_event(const char *variant, const sv_case *c)
 {
+    if (strcmp(variant, "oov_float_rounding") == 0)
+        return oov_chance(c);
     double all_accepted = 1.0;
     for (int32_t k = 0; k < c->K; k++)
         all_accepted *= sv_case_alpha(c, k);

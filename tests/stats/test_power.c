@@ -1,7 +1,9 @@
 /* test_power.c: the power formula and the uniformity tests, each against an
  * independent computation: closed forms, published tables, a Monte Carlo
  * estimate with a fixed seed, and hand-derived output distributions. */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -186,7 +188,8 @@ static void test_predict(void)
     /* every variant's prediction is a distribution at every position */
     const char *variants[] = {"resample_from_p", "residual_unnormalized", "residual_swapped",
                               "ratio_inverted", "bonus_wrong_row", "residual_epsilon_floor",
-                              "uniform_reused", "draft_temperature_mismatch", "float16_ratio"};
+                              "uniform_reused", "draft_temperature_mismatch", "float16_ratio",
+                              "race_float32_truncated"};
     c = build("logits:V=50,K=3,T=0.8");
     for (size_t v = 0; c && v < sizeof variants / sizeof variants[0]; v++) {
         CHECK(sv_predict_known(variants[v]));
@@ -221,11 +224,84 @@ static void test_predict(void)
     feature("sv_predict: hand-derived outputs, every prediction a distribution, events");
 }
 
+/* P(token 1 wins) in race_float32_truncated's race over w = (1 - pi, pi),
+ * counted cell by cell: a uniform is (j + 0.5) 2^-23, j < 2^23, each with
+ * probability 2^-23. Token 1's in cell m from the top, u = 1 - (2m + 1)
+ * 2^-24, times t = -log(u) / pi; token 0 (first on ties) is slower when
+ * its own u is below exp(-t (1 - pi)). */
+static double two_token_race(double pi)
+{
+    double total = 0.0;
+    for (int m = 0; m < 4096; m++) {
+        const double t = -log(1.0 - (2.0 * m + 1.0) * 0x1p-24) / pi;
+        const double cells = ceil(exp(-t * (1.0 - pi)) * 0x1p23 - 0.5);
+        total += 0x1p-23 * 0x1p-23 * (cells > 0.0 ? cells : 0.0);
+    }
+    return total;
+}
+
+/* The float-rounding variants' closed forms (predict.c): the truncated
+ * race against the cell-by-cell count above, and oov_float_rounding's
+ * chance per draw on rows whose float32 sums are worked out by hand. */
+static void test_float_rounding_models(void)
+{
+    const double pis[] = {0x1p-22, 0x1p-24, 0x1p-26, 0x1p-28};
+    for (size_t i = 0; i < sizeof pis / sizeof pis[0]; i++) {
+        sv_case *c = sv_case_alloc(1, 2);
+        sv_prediction pr = {0};
+        if (!c)
+            break;
+        float *rows[3] = {c->target, c->target + 2, c->draft}; /* p_1, p_2, q_1 = p_1 */
+        for (int r = 0; r < 3; r++) {
+            rows[r][0] = (float)(1.0 - pis[i]);
+            rows[r][1] = (float)pis[i];
+        }
+        CHECK(sv_predict("race_float32_truncated", c, &pr) == SV_OK);
+        const double exact = two_token_race(pis[i]), a = 0x1p-24 / pis[i];
+        if (pr.out) {
+            printf("  truncated race, pi = %g (a = %g): P(win) %.6g by cells, %.6g predicted, "
+                   "pi a / sinh(a) = %.6g\n", pis[i], a, exact, pr.out[3],
+                   pis[i] * a / sinh(a));
+            if (a <= 4.0)
+                CHECK_REL(pr.out[3], exact, 1e-3);
+            else /* where token 0's lowest cell decides, both are nothing */
+                CHECK(pr.out[3] < 1e-5 * pis[i] && exact < 1e-5 * pis[i]);
+            sv_prediction_free(&pr);
+        }
+        sv_case_free(c);
+    }
+    CHECK(two_token_race(0x1p-26) < 0.2 * 0x1p-26); /* tokens at 2^-26 keep 15% */
+
+    /* p = (1/2, 1/2 - 2^-24, four of 2^-26): the float32 sum reaches
+     * 1 - 2^-24 and each 2^-26, a quarter of its spacing, is lost. With
+     * q = p every draw takes the bonus: chance 2^-24. With q on token 1
+     * (alpha = 1/2 - 2^-24) the residual (1/2, 0, 4 x 2^-26) sums to 1/2 in
+     * float, 1/2 + 2^-24 exactly: its 1/2 + 2^-24 of the draws fire with
+     * 2^-24 / (1/2 + 2^-24), the bonus draws with 2^-24. */
+    sv_case *c = sv_case_alloc(1, 6);
+    if (c) {
+        const float t = 0x1p-26f, p[6] = {0.5f, 0.5f - 0x1p-24f, t, t, t, t};
+        const float q[6] = {0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        memcpy(c->target, p, sizeof p);
+        memcpy(c->target + 6, p, sizeof p);
+        memcpy(c->draft, p, sizeof p);
+        CHECK(sv_predict_known("oov_float_rounding"));
+        CHECK(fabs(sv_predict_event("oov_float_rounding", c) - 0x1p-24) < 1e-20);
+        memcpy(c->draft, q, sizeof q);
+        CHECK(fabs(sv_predict_event("oov_float_rounding", c) -
+                   (0x1p-24 + (0.5 - 0x1p-24) * 0x1p-24)) < 1e-20);
+        sv_case_free(c);
+    }
+    feature("float-rounding variants: the truncated race's a / sinh(a) against a count over "
+            "the float32 cells; oov chance from hand-summed floats");
+}
+
 int main(void)
 {
     test_ncx2();
     test_power_chi2();
     test_kolmogorov();
     test_predict();
+    test_float_rounding_models();
     return check_exit();
 }
