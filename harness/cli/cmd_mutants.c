@@ -24,7 +24,8 @@ enum { C_CONTRACT, C_FIT, C_TV, C_LENGTH, C_INDEP, C_SEQ, N_CHECKS };
 static const char *const check_names[N_CHECKS] = {"contract", "fit", "TV", "length",
                                                   "independence", "sequence"};
 
-/* Variants that need more draws than a suite gives: how many is in the table,
+/* Variants that need more draws than a suite gives, or a case built for them
+ * (smoke has none; ci has cumshort and tinytail): how many is in the table,
  * and --full runs them on the case named here for that many. */
 typedef struct hard_variant {
     const char *variant, *spec;
@@ -32,6 +33,8 @@ typedef struct hard_variant {
 static const hard_variant hard[] = {
     {"float16_ratio", "binary:p=0.948052,q=0.9674"}, /* the fewest draws found on a grid */
     {"accept_zero_target", "binary:p=0,q=1"},          /* every draft has p = 0 */
+    {"oov_float_rounding", "cumshort:V=32003,K=2"},     /* float32 sums 1e-3 short of 1 */
+    {"race_float32_truncated", "tinytail:V=32003,K=1"}, /* 5e-4 of the mass below 2^-24 */
 };
 
 typedef struct mutant_row {
@@ -321,8 +324,9 @@ static void usage(FILE *out)
         "table lists it as not run, with the reason.\n"
         "\n"
         "  --suite NAME     suite (default ci)\n"
-        "  --full           also run the hard variants (float16_ratio, accept_zero_target)\n"
-        "                   on their named case for as many draws as power P needs\n"
+        "  --full           also run the hard variants (float16_ratio, accept_zero_target,\n"
+        "                   oov_float_rounding, race_float32_truncated) on their named\n"
+        "                   case for as many draws as power P needs\n"
         "  --variants LIST  comma-separated subset of the broken variants\n"
         "  --out DIR        where the table goes (default: the current folder)\n"
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"

@@ -12,7 +12,14 @@
  * first. That is exact, not a shortcut in the statistics: every case has the
  * same seed and the split of the whole suite, so a case reads the same
  * whether or not the others ran, and the assertions only ask that some
- * cases failed. It is what lets the sanitizer stage afford these tests. */
+ * cases failed. It is what lets the sanitizer stage afford these tests.
+ *
+ * The float-rounding variants run the ci case built for them first
+ * (cumshort, tinytail; docs/list.md). `test_mutants provoking SAMPLER` runs
+ * a correct sampler on those cases alone, at the whole suite's split: it
+ * must pass them. `test_mutants power` states by the power formula that
+ * the other ci cases miss race_float32_truncated and the built ones catch
+ * both variants with power 1 - 1e-6. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +54,35 @@ static const expectation expected[] = {
     {"shared_stream", INDEPENDENCE, 0, NULL},
     {"float16_ratio", FIT, 0, "binary:p=0.948052,q=0.9674"},
     {"accept_zero_target", CONTRACT, 0, "binary:p=0,q=1"},
+    {"oov_float_rounding", CONTRACT, 0, NULL},
+    {"race_float32_truncated", FIT, 0, NULL},
 };
+
+/* The ci cases built for the float-rounding variants, run first for them. */
+static const struct {
+    const char *variant, *family;
+} built_for[] = {{"oov_float_rounding", "cumshort:"}, {"race_float32_truncated", "tinytail:"}};
+
+static int provoking(const char *spec)
+{
+    return strncmp(spec, "cumshort:", 9) == 0 || strncmp(spec, "tinytail:", 9) == 0;
+}
+
+/* Moves the specs that start with `family` (and their draws) to the front. */
+static void family_first(const char **specs, uint64_t *draws, size_t n, const char *family)
+{
+    size_t front = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(specs[i], family, strlen(family)) != 0)
+            continue;
+        const char *spec = specs[i];
+        uint64_t d = draws[i];
+        memmove(specs + front + 1, specs + front, (i - front) * sizeof *specs);
+        memmove(draws + front + 1, draws + front, (i - front) * sizeof *draws);
+        specs[front] = spec;
+        draws[front++] = d;
+    }
+}
 
 static const char *names(int checks, char *buf, size_t len)
 {
@@ -115,21 +150,95 @@ static int caught(const sv_report *r, void *ctx)
     return r->failed > 0 && (checks & e->check) && (!e->markov || markov);
 }
 
-/* e NULL: a control, every case runs */
+/* The provoking cases ran: *ctx of them, placed first. */
+static int provoking_ran(const sv_report *r, void *ctx)
+{
+    return r->n_cases >= *(const size_t *)ctx;
+}
+
+/* done NULL: every case runs */
 static sv_report *run(const char *sampler, const char *const *specs, const uint64_t *draws,
-                      size_t n, const expectation *e)
+                      size_t n, int (*done)(const sv_report *, void *), const void *ctx)
 {
     sv_verify_config cfg = {.sampler = sv_registry_find(sampler), .suite = "ci",
                             .specs = specs, .draws = draws, .n_cases = n, .seed = 1,
                             .alpha = 1e-6, .batch = 4096, .threads = 2, .progress = 0,
-                            .rerun_suspects = 1, .case_done = e ? caught : NULL,
-                            .case_done_ctx = (void *)e};
+                            .rerun_suspects = 1, .case_done = done,
+                            .case_done_ctx = (void *)ctx};
     sv_report *r = NULL;
     if (!cfg.sampler || sv_verify(&cfg, &r) != SV_OK) {
         fprintf(stderr, "  %s: %s\n", sampler, cfg.sampler ? sv_error_message() : "not found");
         return NULL;
     }
     return r;
+}
+
+/* P(caught) of variant by the power formula over the ci cases that are
+ * (built = 1) or are not (built = 0) provoking ones, at the suite's split. */
+static double suite_power(const sv_suite *ci, const char *variant, int built)
+{
+    size_t n_tests = 0;
+    sv_case *cases[64] = {NULL};
+    for (size_t i = 0; i < ci->n_entries; i++) {
+        char err[512];
+        CHECK(sv_case_from_spec(ci->entries[i].spec, &cases[i], err, sizeof err) == 0);
+        n_tests += cases[i] ? sv_tests_per_case(cases[i]) : 0;
+    }
+    const double split = sv_bonferroni(1e-6, n_tests);
+    double miss = 1.0;
+    for (size_t i = 0; i < ci->n_entries; i++) {
+        sv_power_report pw;
+        if (cases[i] && provoking(ci->entries[i].spec) == built &&
+            sv_case_power(variant, cases[i], ci->entries[i].draws, split, 1.0 - 1e-6, &pw) ==
+                SV_OK && pw.known)
+            miss *= 1.0 - pw.power;
+        sv_case_free(cases[i]);
+    }
+    return 1.0 - miss;
+}
+
+/* The power formula (harness/stats): the ci suite's other cases miss
+ * race_float32_truncated; the cases built for the float-rounding variants
+ * catch each with power 1 - 1e-6. (oov_float_rounding the other cases catch
+ * by luck, through rows that were not made for it.) */
+static void provoking_power(const sv_suite *ci)
+{
+    const double race_old = suite_power(ci, "race_float32_truncated", 0);
+    const double race_new = suite_power(ci, "race_float32_truncated", 1);
+    const double oov_old = suite_power(ci, "oov_float_rounding", 0);
+    const double oov_new = suite_power(ci, "oov_float_rounding", 1);
+    printf("  P(caught) by the formula: race_float32_truncated %.3g by the other ci cases, "
+           "1 - %.3g by tinytail; oov_float_rounding %.6f by the other cases, 1 - %.3g by "
+           "cumshort and tinytail\n", race_old, 1.0 - race_new, oov_old, 1.0 - oov_new);
+    CHECK(race_old < 1e-3);
+    CHECK(race_new >= 1.0 - 1e-6);
+    CHECK(oov_new >= 1.0 - 1e-6);
+    feature("power formula: ci without its tinytail case misses race_float32_truncated; "
+            "tinytail and cumshort catch both float-rounding variants with power 1 - 1e-6");
+}
+
+/* A correct sampler on the ci cases built for the float-rounding variants
+ * alone (run first; the run stops after them), at the whole suite's split. */
+static void provoking_pass(const char *sampler, const char **specs, uint64_t *draws, size_t n)
+{
+    size_t built = 0;
+    for (size_t i = 0; i < n; i++)
+        built += provoking(specs[i]);
+    family_first(specs, draws, n, "tinytail:");
+    family_first(specs, draws, n, "cumshort:");
+    CHECK(built == 2 && provoking(specs[0]) && provoking(specs[1]));
+    sv_report *r = run(sampler, specs, draws, n, provoking_ran, &built);
+    CHECK(r != NULL);
+    if (r) {
+        printf("  %-10s %zu of %zu ci cases (%s, %s): %zu passed, %zu suspect, %zu failed\n",
+               sampler, r->n_cases, r->n_planned, specs[0], specs[1], r->passed, r->suspect,
+               r->failed);
+        CHECK(r->n_cases == built && r->failed == 0 && r->suspect == 0);
+        sv_report_free(r);
+    }
+    char name[160];
+    snprintf(name, sizeof name, "%s passes ci's cumshort and tinytail cases", sampler);
+    feature(name);
 }
 
 int main(int argc, char **argv)
@@ -143,6 +252,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ci->n_entries; i++) {
         specs[i] = ci->entries[i].spec;
         draws[i] = ci->entries[i].draws;
+    }
+    if (only && strcmp(only, "power") == 0) {
+        provoking_power(ci);
+        return check_exit();
+    }
+    if (only && strcmp(only, "provoking") == 0 && argc > 2) {
+        provoking_pass(argv[2], specs, draws, ci->n_entries);
+        return check_exit();
     }
     /* the variants' order: cheapest first (draws x V), so they stop early */
     const char *by_cost[64];
@@ -170,9 +287,16 @@ int main(int argc, char **argv)
             uint64_t n = (uint64_t)pw.needed;
             printf("  %s: %s for %llu draws (power 1 - 1e-6 by the formula)\n", e->variant,
                    e->hard_case, (unsigned long long)n);
-            r = run(e->variant, &e->hard_case, &n, 1, e);
+            r = run(e->variant, &e->hard_case, &n, 1, caught, e);
         } else {
-            r = run(e->variant, by_cost, by_cost_draws, ci->n_entries, e);
+            const char *order[64];
+            uint64_t order_draws[64];
+            memcpy(order, by_cost, sizeof order);
+            memcpy(order_draws, by_cost_draws, sizeof order_draws);
+            for (size_t j = 0; j < sizeof built_for / sizeof built_for[0]; j++)
+                if (strcmp(built_for[j].variant, e->variant) == 0)
+                    family_first(order, order_draws, ci->n_entries, built_for[j].family);
+            r = run(e->variant, order, order_draws, ci->n_entries, caught, e);
         }
         CHECK(r != NULL);
         if (!r)
@@ -208,7 +332,7 @@ int main(int argc, char **argv)
                 small[n] = specs[j];
                 small_draws[n++] = draws[j];
             }
-        sv_report *r = run(controls[i], small, small_draws, n, NULL);
+        sv_report *r = run(controls[i], small, small_draws, n, NULL, NULL);
         CHECK(r != NULL);
         if (r) {
             int markov, checks = failed_checks(r, &markov);

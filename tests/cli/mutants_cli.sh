@@ -1,7 +1,7 @@
 #!/bin/bash
 # mutants_cli.sh SPECVERIFY OUTDIR: `specverify mutants` on the smoke suite
 # writes its table as Markdown and HDF5, exits 0 when every variant but the
-# two hard ones is caught, lists the GPU's variant as not run when there is
+# hard ones is caught (smoke has no case built for the float-rounding ones), lists the GPU's variant as not run when there is
 # no device (exit 3 if it was named), and refuses bad input with exit 2.
 set -u
 sv=$1 out=$2
@@ -15,8 +15,12 @@ export CUDA_VISIBLE_DEVICES=
 rc=$?
 check '[ $rc -eq 0 ]' "mutants --suite smoke exits 0 (got $rc)"
 check '[ -s "$out/mutants-smoke.md" ] && [ -s "$out/mutants-smoke.h5" ]' "writes mutants-smoke.md and .h5"
-check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq 11 ]' "11 variants CAUGHT in the Markdown table"
-check '[ "$(grep -c "MISSED (hard)" "$out/mutants-smoke.md")" -eq 2 ]' "the two hard variants MISSED (hard) without --full"
+# oov_float_rounding: smoke's rows reach it by luck, 3% of runs (verify --power)
+oov=$(grep -c "^| oov_float_rounding | .* | CAUGHT |$" "$out/mutants-smoke.md")
+check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq $((11 + oov)) ]' "11 variants CAUGHT in the Markdown table (+ $oov)"
+check '[ "$(grep -c "MISSED (hard)" "$out/mutants-smoke.md")" -eq $((4 - oov)) ]' "the four hard variants MISSED (hard) without --full (- $oov)"
+check 'grep -q "^| race_float32_truncated | .* | MISSED (hard) |$" "$out/mutants-smoke.md"' \
+  "race_float32_truncated MISSED (hard): smoke has no mass below 2^-24"
 check 'head -c 8 "$out/mutants-smoke.h5" | od -An -c | grep -q "H   D   F"' "the .h5 file is HDF5"
 
 if "$sv" list | grep -q '^ *cuda_fused_shared_uniform .*broken'; then # a build with CUDA
