@@ -215,21 +215,27 @@ typedef struct model {
     const char *variant;
     position_fn *position; /* NULL: positions 1..K are right */
     int bonus_from_row_K;  /* the bonus is drawn from p_K, not p_{K+1} */
-    void (*bonus)(double *dist, int32_t V); /* NULL: the bonus row's draw is right */
 } model;
 
 static const model models[] = {
-    {"resample_from_p", resample_from_p, 0, NULL},
-    {"residual_unnormalized", residual_unnormalized, 0, NULL},
-    {"residual_swapped", residual_swapped, 0, NULL},
-    {"ratio_inverted", ratio_inverted, 0, NULL},
-    {"bonus_wrong_row", NULL, 1, NULL},
-    {"residual_epsilon_floor", residual_epsilon_floor, 0, NULL},
-    {"uniform_reused", uniform_reused, 0, NULL},
-    {"draft_temperature_mismatch", draft_temperature_mismatch, 0, NULL},
-    {"float16_ratio", float16_ratio, 0, NULL},
-    {"race_float32_truncated", race_float32_truncated, 0, truncated_race},
+    {"resample_from_p", resample_from_p, 0},
+    {"residual_unnormalized", residual_unnormalized, 0},
+    {"residual_swapped", residual_swapped, 0},
+    {"ratio_inverted", ratio_inverted, 0},
+    {"bonus_wrong_row", NULL, 1},
+    {"residual_epsilon_floor", residual_epsilon_floor, 0},
+    {"uniform_reused", uniform_reused, 0},
+    {"draft_temperature_mismatch", draft_temperature_mismatch, 0},
+    {"float16_ratio", float16_ratio, 0},
+    {"race_float32_truncated", race_float32_truncated, 0},
 };
+
+/* Variants whose bonus draw is wrong too: what they make of the bonus row. */
+typedef struct bonus_model {
+    const char *variant;
+    void (*draw)(double *dist, int32_t V); /* in place */
+} bonus_model;
+static const bonus_model bonus_models[] = {{"race_float32_truncated", truncated_race}};
 
 /* Variants the contract check catches when an event happens (sv_predict_event). */
 static const char *const event_variants[] = {"counts_off_by_one", "no_chain_stop",
@@ -272,8 +278,9 @@ int sv_predict(const char *variant, const sv_case *c, sv_prediction *pr)
         pr->reach[k] = reach;
         if (k == K) {
             sv_case_target_dist(c, m->bonus_from_row_K ? K - 1 : K, out);
-            if (m->bonus)
-                m->bonus(out, V);
+            for (size_t b = 0; b < sizeof bonus_models / sizeof bonus_models[0]; b++)
+                if (strcmp(bonus_models[b].variant, variant) == 0)
+                    bonus_models[b].draw(out, V);
             break;
         }
         sv_case_target_dist(c, k, w.p);
