@@ -5,8 +5,8 @@
  * Effect: the residual or bonus token is the first i whose float32 running
  * sum c_i = c_{i-1} + w_i exceeds the target t: t = u for the bonus row (a
  * probability row sums to 1) and t = u * S for the residual weights
- * w = max(p - q, 0), S their sum by a separate pairwise (tree) reduction,
- * as a kernel's block reduce computes it. Tokens below half a float32
+ * w = max(p - q, 0), S their sum by a separate reduction, as a kernel's
+ * block reduce computes it. Tokens below half a float32
  * spacing of the running sum (2^-25 past 1/2) are rounded away whole, so a
  * row whose last tokens are tiny has c_{V-1} < t with probability about
  * 1 - c_{V-1} / S (the mass lost), and then the search finds no token and
@@ -24,17 +24,23 @@
 #include "chain.h"
 #include "sv_philox.h"
 
-/* A float32 sum of w[lo..hi) by halves, as a tree reduction adds. */
-static float tree_sum(const float *w, int32_t lo, int32_t hi)
+enum { LANES = 256 }; /* the threads of a block */
+
+/* The float32 sum of w as a block reduce adds it: each thread a strided
+ * share, then the partial sums by halves. The shares stay small, so the
+ * tiny tokens count here, unlike in the running sum. */
+static float block_sum(const float *w, int32_t V)
 {
-    if (hi - lo <= 8) {
-        float s = 0.0f;
-        for (int32_t i = lo; i < hi; i++)
-            s += w[i];
-        return s;
+    float part[LANES];
+    for (int32_t j = 0; j < LANES; j++) {
+        part[j] = 0.0f;
+        for (int32_t i = j; i < V; i += LANES)
+            part[j] += w[i];
     }
-    const int32_t mid = lo + (hi - lo) / 2;
-    return tree_sum(w, lo, mid) + tree_sum(w, mid, hi);
+    for (int32_t half = LANES / 2; half > 0; half /= 2)
+        for (int32_t j = 0; j < half; j++)
+            part[j] += part[j + half];
+    return part[0];
 }
 
 /* The first i with t < c_i, c the float32 running sum of w; V if none. */
@@ -57,7 +63,7 @@ static int32_t residual(const sv_step *s, int32_t n, double u)
         float d = p[i] - sv_chain_q(s, n, i);
         w[i] = d > 0.0f ? d : 0.0f;
     }
-    const float total = tree_sum(w, 0, s->V);
+    const float total = block_sum(w, s->V);
     if (!(total > 0.0f)) /* an empty residual: p == q up to rounding */
         return float_search(p, s->V, (float)u);
     return float_search(w, s->V, (float)u * total);
