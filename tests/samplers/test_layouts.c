@@ -148,7 +148,8 @@ int main(void)
         &sv_broken_residual_epsilon_floor, &sv_broken_uniform_reused,
         &sv_broken_draft_temperature_mismatch, &sv_broken_float16_ratio,
         &sv_broken_accept_zero_target,     &sv_broken_counts_off_by_one,
-        &sv_broken_shared_stream};
+        &sv_broken_shared_stream,          &sv_broken_oov_float_rounding,
+        &sv_broken_race_float32_truncated};
     for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++)
         CHECK(agrees_everywhere(broken[i], SV_INPUT_PROBS, 0));
     feature("the chain-based broken variants: padded = packed = each sequence alone");
