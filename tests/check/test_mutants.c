@@ -47,6 +47,21 @@ static const expectation expected[] = {
     {"shared_stream", INDEPENDENCE, 0, NULL},
     {"float16_ratio", FIT, 0, "binary:p=0.948052,q=0.9674"},
     {"accept_zero_target", CONTRACT, 0, "binary:p=0,q=1"},
+    /* issue 25's that the ci suite of contract v2 catches already: Markov-pair
+     * cases give every sequence its own rows with real strides, and each
+     * sequence its own drafts */
+    {"draft_stride_from_target", LENGTH, 1, NULL},
+    {"outputs_swapped", CONTRACT, 1, NULL},
+};
+
+/* issue 25's that only mixed batches (several cases, the packed layout, a
+ * greedy sequence beside random ones) or the seed-sensitivity check can
+ * catch: the harness side of issue 25 adds those batches and checks, and
+ * with them these variants' rows in expected[]. Until then they are counted
+ * here, so that a new variant cannot go unlisted. */
+static const char *const awaiting_mixed_batches[] = {
+    "packed_offset", "argmax_when_mixed", "top_p_from_first", "seed_ignored",
+    "greedy_sampled_when_mixed",
 };
 
 static const char *names(int checks, char *buf, size_t len)
@@ -152,7 +167,10 @@ int main(int argc, char **argv)
     size_t host_variants = 0;
     for (size_t i = 0; i < sv_registry_broken_count(); i++)
         host_variants += sv_registry_broken_get(i)->memspace == SV_MEM_HOST;
-    CHECK(host_variants == sizeof expected / sizeof expected[0]);
+    const size_t n_awaiting = sizeof awaiting_mixed_batches / sizeof awaiting_mixed_batches[0];
+    CHECK(host_variants == sizeof expected / sizeof expected[0] + n_awaiting);
+    for (size_t i = 0; i < n_awaiting; i++)
+        CHECK(sv_registry_find(awaiting_mixed_batches[i]) != NULL);
 
     for (size_t v = 0; v < sizeof expected / sizeof expected[0]; v++) {
         const expectation *e = &expected[v];
