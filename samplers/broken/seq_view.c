@@ -1,6 +1,7 @@
 /* seq_view.c: one sequence of a batch as a batch of its own (seq_view.h). */
 #include <stdlib.h>
 #include "logits_rows.h"
+#include "one_sequence.h"
 #include "seq_view.h"
 
 /* The logits row and rule a row of sv_seq_state.rows was made from in this
@@ -51,27 +52,7 @@ int sv_seq_view(const sv_batch *bt, int32_t b, sv_batch *view)
     const int32_t d = sv_batch_num_drafts(bt, b);
     if (d < 0 || d > bt->K)
         return SV_SAMPLER_EINVAL;
-    const int64_t target = sv_batch_target_offset(bt, b), draft = sv_batch_draft_offset(bt, b);
-    const size_t size = sv_input_value_bytes(bt->input);
-    *view = (sv_batch){
-        .B = 1, .K = d, .V = bt->V,
-        .target = bt->target ? bt->target + target : NULL,
-        .draft = bt->draft ? bt->draft + draft : NULL,
-        .draft_tokens = bt->draft_tokens + sv_batch_drafts_offset(bt, b),
-        .seed = sv_batch_seed(bt, b), .first_index = sv_batch_index(bt, b),
-        .out_tokens = bt->out_tokens + sv_batch_out_offset(bt, b),
-        .out_accepted = bt->out_accepted + b,
-        .stream = bt->stream,
-        .input = bt->input,
-        .target_logits = bt->target_logits
-                             ? (const char *)bt->target_logits + (size_t)target * size : NULL,
-        .draft_logits = bt->draft_logits
-                            ? (const char *)bt->draft_logits + (size_t)draft * size : NULL,
-        .temperature = sv_batch_temperature(bt, b),
-        .top_k = sv_batch_top_k(bt, b),
-        .top_p = sv_batch_top_p(bt, b),
-        .layout = SV_LAYOUT_PADDED, /* and the version 3 arrays NULL: d_b, seeds[b], indices[b] above */
-    };
+    *view = sv_one_sequence(bt, b);
     return SV_SAMPLER_OK;
 }
 

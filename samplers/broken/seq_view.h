@@ -6,7 +6,7 @@
  * input), the slots it writes, or the key of its random numbers. The view
  * lets it change just that and hand the rest to the chain skeleton
  * (chain.h): sequence b becomes a one-sequence batch of the version 2 shape
- * (K = d_b, stride 0, seed seeds[b], first_index indices[b]), which draws
+ * (one_sequence.h: K = d_b, seed seeds[b], first_index indices[b]), which draws
  * exactly the random numbers the whole batch would give it, so a variant
  * differs from the correct chain only where its bug is. */
 #ifndef SV_SEQ_VIEW_H
@@ -28,9 +28,9 @@ typedef struct sv_seq_state {
 int sv_seq_init(void **state, const sv_limits *limits);
 void sv_seq_destroy(void *state);
 
-/* Sequence b as a batch of its own: its drafts, out slots and count, its
- * seed and index, and for probs input its own rows; the logits pointers, if
- * any, at its own logits. SV_SAMPLER_EINVAL when d_b is outside [0, K]. */
+/* Sequence b as a batch of its own (one_sequence.h): its drafts, out slots
+ * and count, its seed and index, its rows (probabilities or logits) and
+ * rule. SV_SAMPLER_EINVAL when d_b is outside [0, K]. */
 int sv_seq_view(const sv_batch *bt, int32_t b, sv_batch *view);
 
 /* Elements of the rows a batch holds, in its layout: target (or target

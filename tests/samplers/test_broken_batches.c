@@ -1,5 +1,5 @@
 /* test_broken_batches.c: the broken variants of issue 25 on hand-built
- * contract v3 batches (batch_fixture.h): for each, a batch of sequences with
+ * contract v3 batches (ragged_batch.h): for each, a batch of sequences with
  * their own rows, drafts, d_b and rule on which it differs from the correct
  * chain exactly where its bug is (rows chosen so that every token in
  * question is certain), and a uniform batch on which it agrees, which is why
@@ -9,50 +9,92 @@
  * frequency comparison (seed_ignored's bonus law) allows 6 binomial standard
  * deviations. */
 #include <string.h>
-#include "batch_fixture.h"
+#include "chain.h"
 #include "check.h"
+#include "logits_rows.h"
+#include "ragged_batch.h"
 #include "row_fixture.h"
 #include "sv_registry.h"
 
-static const int layouts[2] = {SV_LAYOUT_PADDED, SV_LAYOUT_PACKED};
+static const int32_t layouts[2] = {SV_LAYOUT_PADDED, SV_LAYOUT_PACKED};
 
-/* 1 if sequence b emitted y[0..n] and then -1 up to its slot d_b, with count n. */
-static int record_is(const bf_batch *f, int32_t b, int32_t n, const int32_t *y)
+/* ---- hand-built batches ---------------------------------------------------------- */
+
+/* B sequences of V tokens, no drafts yet, zero rows: seed 7, index 100 + b,
+ * rule T = 1 with no cut, probabilities. Call done() once the d_b are set. */
+static void hand(ragged *r, int32_t B, int32_t V)
 {
-    if (bf_n(f, b) != n)
+    memset(r, 0, sizeof *r);
+    r->B = B;
+    r->V = V;
+    r->input = SV_INPUT_PROBS;
+    for (int32_t b = 0; b < B; b++) {
+        r->seeds[b] = 7;
+        r->indices[b] = 100 + (uint64_t)b;
+        r->seeded[b] = 1;
+        r->T[b] = 1.0;
+        r->top_p[b] = 1.0;
+    }
+}
+
+static void done(ragged *r)
+{
+    r->K = 0;
+    for (int32_t b = 0; b < r->B; b++)
+        r->K = r->d[b] > r->K ? r->d[b] : r->K;
+}
+
+/* r laid out in `layout` and run through s: its status. */
+static int run_on(const sv_sampler *s, const ragged *r, int32_t layout, ragged_run *run)
+{
+    ragged_lay_out(r, layout, run);
+    return ragged_call(s, run);
+}
+
+static int32_t y_of(const ragged *r, const ragged_run *run, int32_t b, int32_t k)
+{
+    return ragged_out(r, run, b)[k];
+}
+
+/* 1 if sequence b emitted y[0..n], then -1 up to its slot d_b, with count n. */
+static int record_is(const ragged *r, const ragged_run *run, int32_t b, int32_t n,
+                     const int32_t *y)
+{
+    if (run->accepted[b] != n)
         return 0;
-    for (int32_t k = 0; k <= f->s[b].d; k++)
-        if (bf_y(f, b, k) != (k <= n ? y[k] : -1))
+    for (int32_t k = 0; k <= r->d[b]; k++)
+        if (y_of(r, run, b, k) != (k <= n ? y[k] : -1))
             return 0;
     return 1;
 }
 
-/* Three sequences with d = 2, 0, 1 and one-hot target rows e_1 e_2 e_3 | e_4
- * | e_5 e_6, uniform draft rows, drafts its own rows accept: the correct
- * chain emits (1 2 3) n = 2 | (4) n = 0 | (5 6) n = 1, whatever its numbers. */
-static void one_hot_batch(bf_batch *f)
+/* 1 if sequence b of run and sequence c of other have the same count and slots 0..d. */
+static int same_record(const ragged *r, const ragged_run *run, int32_t b,
+                       const ragged_run *other, int32_t c)
 {
-    static const int32_t d[3] = {2, 0, 1};
-    bf_clear(f, 3, 8);
-    int32_t t = 1;
-    for (int32_t b = 0; b < 3; b++) {
-        bf_seq *s = &f->s[b];
-        s->d = d[b];
-        for (int32_t k = 0; k <= s->d; k++)
-            bf_one_hot(s->p[k], 8, t + k);
-        for (int32_t k = 0; k < s->d; k++) {
-            bf_uniform(s->q[k], 8);
-            s->x[k] = t + k;
-        }
-        t += s->d + 1;
-    }
+    if (run->accepted[b] != other->accepted[c] || r->d[b] != r->d[c])
+        return 0;
+    return memcmp(ragged_out(r, run, b), ragged_out(r, other, c),
+                  (size_t)(r->d[b] + 1) * sizeof(int32_t)) == 0;
 }
 
-static void check_one_hot_correct(const bf_batch *g)
+/* 1 if two runs of one layout hold the same slots and counts, canaries included. */
+static int same_outputs(const ragged_run *a, const ragged_run *b)
 {
-    CHECK(record_is(g, 0, 2, (const int32_t[]){1, 2, 3}));
-    CHECK(record_is(g, 1, 0, (const int32_t[]){4}));
-    CHECK(record_is(g, 2, 1, (const int32_t[]){5, 6}));
+    return memcmp(a->out, b->out, sizeof a->out) == 0 &&
+           memcmp(a->accepted, b->accepted, sizeof a->accepted) == 0;
+}
+
+static void one_hot(float *row, int32_t V, int32_t t)
+{
+    for (int32_t i = 0; i < V; i++)
+        row[i] = i == t ? 1.0f : 0.0f;
+}
+
+static void uniform(float *row, int32_t V)
+{
+    for (int32_t i = 0; i < V; i++)
+        row[i] = 1.0f / (float)V;
 }
 
 /* A row of weights w over 8 tokens, normalized. */
@@ -65,24 +107,6 @@ static void set_row(float *row, const float *w)
         row[i] = w[i] / sum;
 }
 
-/* B sequences of 8 tokens whose outputs are random: target rows
- * .3 .2 .1 .1 .1 .1 .05 .05, uniform draft rows, drafts 0 1 ..., d[b] drafts. */
-static void random_batch(bf_batch *f, int32_t B, const int32_t *d)
-{
-    static const float p[8] = {0.3f, 0.2f, 0.1f, 0.1f, 0.1f, 0.1f, 0.05f, 0.05f};
-    bf_clear(f, B, 8);
-    for (int32_t b = 0; b < B; b++) {
-        bf_seq *s = &f->s[b];
-        s->d = d[b];
-        for (int32_t k = 0; k <= s->d; k++)
-            set_row(s->p[k], p);
-        for (int32_t k = 0; k < s->d; k++) {
-            bf_uniform(s->q[k], 8);
-            s->x[k] = k % 8;
-        }
-    }
-}
-
 /* A logits row: logits l[0..n) then `rest` for the other tokens of 8. */
 static void set_logits(float *row, const float *l, int32_t n, float rest)
 {
@@ -90,50 +114,121 @@ static void set_logits(float *row, const float *l, int32_t n, float rest)
         row[i] = i < n ? l[i] : rest;
 }
 
-/* The variant on the logits batch f equals the correct chain on f's rows
- * made by `rule` (the rows its bug makes) and, unless same_as_own, differs
- * from the correct chain on f's rows made by each sequence's own rule. */
-static void check_logits_variant(const sv_sampler *variant, const bf_batch *f, bf_rule_fn *rule,
-                                 int same_as_own)
+/* The correct chain: the skeleton with ref's steps, both layouts. */
+static int correct_verify(void *state, const sv_batch *bt)
 {
-    static bf_batch v, bug, own;
-    v = bug = own = *f;
-    CHECK(bf_run(variant, &v) == SV_SAMPLER_OK);
-    bf_probs_from_logits(&bug, rule);
-    CHECK(bf_run(&bf_correct_chain, &bug) == SV_SAMPLER_OK);
-    CHECK(bf_same_outputs(&v, &bug));
-    bf_probs_from_logits(&own, bf_own_rule);
-    CHECK(bf_run(&bf_correct_chain, &own) == SV_SAMPLER_OK);
-    CHECK(bf_same_outputs(&v, &own) == same_as_own);
+    return sv_chain_verify(state, bt, NULL);
+}
+static const sv_sampler correct = {"correct_chain", "ref's chain", SV_MEM_HOST, sv_chain_init,
+                                   correct_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
+
+/* ---- logits: the rows a rule makes ------------------------------------------------ */
+
+typedef struct rule {
+    double T;
+    int32_t top_k;
+    double top_p;
+} rule;
+/* The rule sequence b's row k is made by (draft: a draft row). */
+typedef rule rule_fn(const ragged *r, int32_t b, int draft, int32_t k);
+
+static rule own_rule(const ragged *r, int32_t b, int draft, int32_t k)
+{
+    (void)draft;
+    (void)k;
+    return (rule){r->T[b], r->top_k[b], r->top_p[b]};
+}
+
+/* A logits batch made into a probs batch, each row by `by` (logits_rows.h). */
+static void probs_from_logits(ragged *r, rule_fn *by)
+{
+    double work[2 * RB_MAXV];
+    float p[RB_MAXV];
+    for (int32_t b = 0; b < r->B; b++) {
+        for (int32_t k = 0; k <= 2 * r->d[b]; k++) {
+            const int draft = k > r->d[b];
+            const int32_t j = draft ? k - r->d[b] - 1 : k;
+            float *row = draft ? r->q[b][j] : r->p[b][j];
+            rule u = by(r, b, draft, j);
+            sv_logits_row_probs(row, 0, r->V, u.T, u.top_k, u.top_p, p, work);
+            memcpy(row, p, (size_t)r->V * sizeof *p);
+        }
+    }
+    r->input = SV_INPUT_PROBS;
+}
+
+/* The variant on the logits batch r (f32) in `layout` equals the correct
+ * chain on r's rows made by `bug` (the rows its bug makes) and, unless
+ * same_as_own, differs from the correct chain on r's rows made by each
+ * sequence's own rule. */
+static void check_logits_variant(const sv_sampler *variant, const ragged *r, int32_t layout,
+                                 rule_fn *bug, int same_as_own)
+{
+    static ragged made;
+    static ragged_run v, w;
+    CHECK(run_on(variant, r, layout, &v) == SV_SAMPLER_OK);
+    made = *r;
+    probs_from_logits(&made, bug);
+    CHECK(run_on(&correct, &made, layout, &w) == SV_SAMPLER_OK);
+    CHECK(same_outputs(&v, &w));
+    made = *r;
+    probs_from_logits(&made, own_rule);
+    CHECK(run_on(&correct, &made, layout, &w) == SV_SAMPLER_OK);
+    CHECK(same_outputs(&v, &w) == same_as_own);
 }
 
 /* ---- packed_offset, draft_stride_from_target, outputs_swapped ---------------- */
 
+/* Three sequences with d = 2, 0, 1 and one-hot target rows e_1 e_2 e_3 | e_4
+ * | e_5 e_6, uniform draft rows, drafts its own rows accept: the correct
+ * chain emits (1 2 3) n = 2 | (4) n = 0 | (5 6) n = 1, whatever its numbers. */
+static void one_hot_batch(ragged *r)
+{
+    static const int32_t d[3] = {2, 0, 1};
+    hand(r, 3, 8);
+    int32_t t = 1;
+    for (int32_t b = 0; b < 3; b++) {
+        r->d[b] = d[b];
+        for (int32_t k = 0; k <= d[b]; k++)
+            one_hot(r->p[b][k], 8, t + k);
+        for (int32_t k = 0; k < d[b]; k++) {
+            uniform(r->q[b][k], 8);
+            r->x[b][k] = t + k;
+        }
+        t += d[b] + 1;
+    }
+    done(r);
+}
+
+static void check_one_hot_correct(const ragged *r, const ragged_run *run)
+{
+    CHECK(record_is(r, run, 0, 2, (const int32_t[]){1, 2, 3}));
+    CHECK(record_is(r, run, 1, 0, (const int32_t[]){4}));
+    CHECK(record_is(r, run, 2, 1, (const int32_t[]){5, 6}));
+}
+
 static void test_packed_offset(void)
 {
-    static bf_batch f, g;
-    one_hot_batch(&f);
-    f.layout = SV_LAYOUT_PACKED;
-    g = f;
-    CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
-    check_one_hot_correct(&g);
-    CHECK(bf_run(&sv_broken_packed_offset, &f) == SV_SAMPLER_OK);
+    static ragged r;
+    static ragged_run v, w;
+    one_hot_batch(&r);
+    CHECK(run_on(&correct, &r, SV_LAYOUT_PACKED, &w) == SV_SAMPLER_OK);
+    check_one_hot_correct(&r, &w);
+    CHECK(run_on(&sv_broken_packed_offset, &r, SV_LAYOUT_PACKED, &v) == SV_SAMPLER_OK);
     /* sequence 0 reads from row cu[1] + 0 = 2, its bonus row e_3: draft 1 rejected, 3 emitted */
-    CHECK(record_is(&f, 0, 0, (const int32_t[]){3}));
+    CHECK(record_is(&r, &v, 0, 0, (const int32_t[]){3}));
     /* d = 0: its own bonus row, right */
-    CHECK(bf_same_record(&f, 1, &g, 1));
+    CHECK(same_record(&r, &v, 1, &w, 1));
     /* sequence 2 reads its bonus row e_6, then past the buffer its last row, e_6 again */
-    CHECK(record_is(&f, 2, 0, (const int32_t[]){6}));
+    CHECK(record_is(&r, &v, 2, 0, (const int32_t[]){6}));
     feature("packed_offset: packed rows from cu[b+1] + b: the bonus row first, then the next "
             "sequence's");
 
     /* the same ragged batch padded: no prefix sums, exactly the correct chain */
-    one_hot_batch(&f);
-    g = f;
-    CHECK(bf_run(&sv_broken_packed_offset, &f) == SV_SAMPLER_OK);
-    CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
-    CHECK(bf_same_outputs(&f, &g));
-    check_one_hot_correct(&f);
+    CHECK(run_on(&sv_broken_packed_offset, &r, SV_LAYOUT_PADDED, &v) == SV_SAMPLER_OK);
+    CHECK(run_on(&correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
+    CHECK(same_outputs(&v, &w));
+    check_one_hot_correct(&r, &v);
     feature("packed_offset: a padded batch (every uniform batch was) is verified right");
 }
 
@@ -142,67 +237,72 @@ static void test_packed_offset(void)
  * then names the draft row read. Own rows give 2 and 4; the rows at
  * b * (K+1) V (sequence 1's row 2; past the buffer for sequence 2, which
  * then reads the last row, its own row 3) give 1 and 3. */
-static void stride_batch(bf_batch *f)
+static void stride_batch(ragged *r)
 {
-    bf_clear(f, 3, 8);
-    bf_seq *s = f->s;
-    s[0].d = 1;
-    bf_one_hot(s[0].p[0], 8, 5);
-    bf_one_hot(s[0].p[1], 8, 6);
-    bf_uniform(s[0].q[0], 8);
-    s[0].x[0] = 5;
-    s[1].d = 2;
-    set_row(s[1].p[0], (const float[]){0, 1, 1, 0, 0, 0, 0, 0});
-    bf_uniform(s[1].p[1], 8);
-    bf_uniform(s[1].p[2], 8);
-    set_row(s[1].q[0], (const float[]){1, 1, 0, 0, 0, 0, 0, 0});
-    set_row(s[1].q[1], (const float[]){1, 0, 1, 0, 0, 0, 0, 0});
-    s[2].d = 3;
-    set_row(s[2].p[0], (const float[]){0, 0, 0, 1, 1, 0, 0, 0});
+    hand(r, 3, 8);
+    r->d[0] = 1;
+    one_hot(r->p[0][0], 8, 5);
+    one_hot(r->p[0][1], 8, 6);
+    uniform(r->q[0][0], 8);
+    r->x[0][0] = 5;
+    r->d[1] = 2;
+    set_row(r->p[1][0], (const float[]){0, 1, 1, 0, 0, 0, 0, 0});
+    uniform(r->p[1][1], 8);
+    uniform(r->p[1][2], 8);
+    set_row(r->q[1][0], (const float[]){1, 1, 0, 0, 0, 0, 0, 0});
+    set_row(r->q[1][1], (const float[]){1, 0, 1, 0, 0, 0, 0, 0});
+    r->d[2] = 3;
+    set_row(r->p[2][0], (const float[]){0, 0, 0, 1, 1, 0, 0, 0});
     for (int32_t k = 1; k <= 3; k++)
-        bf_uniform(s[2].p[k], 8);
-    set_row(s[2].q[0], (const float[]){1, 0, 0, 1, 0, 0, 0, 0});
-    bf_uniform(s[2].q[1], 8);
-    set_row(s[2].q[2], (const float[]){1, 0, 0, 0, 1, 0, 0, 0});
+        uniform(r->p[2][k], 8);
+    set_row(r->q[2][0], (const float[]){1, 0, 0, 1, 0, 0, 0, 0});
+    uniform(r->q[2][1], 8);
+    set_row(r->q[2][2], (const float[]){1, 0, 0, 0, 1, 0, 0, 0});
+    done(r);
 }
 
 static void test_draft_stride(void)
 {
-    static bf_batch f, g;
-    stride_batch(&f);
-    g = f;
-    CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
-    CHECK(record_is(&g, 0, 1, (const int32_t[]){5, 6}));
-    CHECK(record_is(&g, 1, 0, (const int32_t[]){2}));
-    CHECK(record_is(&g, 2, 0, (const int32_t[]){4}));
-    CHECK(bf_run(&sv_broken_draft_stride_from_target, &f) == SV_SAMPLER_OK);
-    CHECK(bf_same_record(&f, 0, &g, 0)); /* sequence 0: offset 0 either way */
-    CHECK(record_is(&f, 1, 0, (const int32_t[]){1}));
-    CHECK(record_is(&f, 2, 0, (const int32_t[]){3}));
+    static ragged r;
+    static ragged_run v, w;
+    stride_batch(&r);
+    CHECK(run_on(&correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
+    CHECK(record_is(&r, &w, 0, 1, (const int32_t[]){5, 6}));
+    CHECK(record_is(&r, &w, 1, 0, (const int32_t[]){2}));
+    CHECK(record_is(&r, &w, 2, 0, (const int32_t[]){4}));
+    CHECK(run_on(&sv_broken_draft_stride_from_target, &r, SV_LAYOUT_PADDED, &v) ==
+          SV_SAMPLER_OK);
+    CHECK(same_record(&r, &v, 0, &w, 0)); /* sequence 0: offset 0 either way */
+    CHECK(record_is(&r, &v, 1, 0, (const int32_t[]){1}));
+    CHECK(record_is(&r, &v, 2, 0, (const int32_t[]){3}));
     feature("draft_stride_from_target: draft rows at b (K+1) V give another residual");
 
-    /* packed: no strides, right; the version 2 shape (stride 0 for target
-     * and draft, one row set for all): the wrong stride is 0 too */
-    stride_batch(&f);
-    f.layout = SV_LAYOUT_PACKED;
-    g = f;
-    CHECK(bf_run(&sv_broken_draft_stride_from_target, &f) == SV_SAMPLER_OK);
-    CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
-    CHECK(bf_same_outputs(&f, &g));
-    stride_batch(&f);
-    f.s[0] = f.s[1] = f.s[2];
-    f.broadcast = 1;
-    g = f;
-    CHECK(bf_run(&sv_broken_draft_stride_from_target, &f) == SV_SAMPLER_OK);
-    CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
-    CHECK(bf_same_outputs(&f, &g) && record_is(&f, 1, 0, (const int32_t[]){4}));
+    /* packed: no strides, right */
+    CHECK(run_on(&sv_broken_draft_stride_from_target, &r, SV_LAYOUT_PACKED, &v) ==
+          SV_SAMPLER_OK);
+    CHECK(run_on(&correct, &r, SV_LAYOUT_PACKED, &w) == SV_SAMPLER_OK);
+    CHECK(same_outputs(&v, &w));
+    /* the version 2 shape, one row set for all with stride 0 for target and
+     * draft: the wrong stride is 0 too */
+    r.d[0] = r.d[1] = r.d[2];
+    memcpy(r.p[0], r.p[2], sizeof r.p[0]);
+    memcpy(r.q[0], r.q[2], sizeof r.q[0]);
+    memcpy(r.x[1], r.x[2], sizeof r.x[1]);
+    ragged_lay_out(&r, SV_LAYOUT_PADDED, &v);
+    v.bt.target_stride = v.bt.draft_stride = 0;
+    CHECK(ragged_call(&sv_broken_draft_stride_from_target, &v) == SV_SAMPLER_OK);
+    ragged_lay_out(&r, SV_LAYOUT_PADDED, &w);
+    w.bt.target_stride = w.bt.draft_stride = 0;
+    CHECK(ragged_call(&correct, &w) == SV_SAMPLER_OK);
+    CHECK(same_outputs(&v, &w) && record_is(&r, &v, 1, 0, (const int32_t[]){4}));
     feature("draft_stride_from_target: right in the packed layout and on broadcast rows");
 }
 
 static void test_outputs_swapped(void)
 {
-    static bf_batch f, g;
-    enum { U = BF_UNTOUCHED };
+    static ragged r;
+    static ragged_run v, w;
+    enum { U = RB_CANARY };
     /* padded, K = 2: slot 0 gets sequence 1's record (4), sequence 0's own
      * later slots are left as they were; sequence 1's slots get (1 2 3),
      * two past its d = 0; sequence 2 has no partner */
@@ -210,28 +310,35 @@ static void test_outputs_swapped(void)
     /* packed: sequence 0's record written at sequence 1's slot 3 runs over
      * sequence 2's, which then writes its own there */
     static const int32_t packed[6] = {4, U, U, 1, 5, 6};
+    one_hot_batch(&r);
     for (int l = 0; l < 2; l++) {
-        one_hot_batch(&f);
-        f.layout = layouts[l];
-        g = f;
-        CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
-        check_one_hot_correct(&g);
-        CHECK(bf_run(&sv_broken_outputs_swapped, &f) == SV_SAMPLER_OK);
-        CHECK(memcmp(f.out, l ? packed : padded, (l ? 6 : 9) * sizeof *f.out) == 0);
-        CHECK(f.accepted[0] == 0 && f.accepted[1] == 2 && f.accepted[2] == 1);
+        CHECK(run_on(&correct, &r, layouts[l], &w) == SV_SAMPLER_OK);
+        check_one_hot_correct(&r, &w);
+        CHECK(run_on(&sv_broken_outputs_swapped, &r, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(memcmp(v.out, l ? packed : padded, (l ? 6 : 9) * sizeof *v.out) == 0);
+        CHECK(v.accepted[0] == 0 && v.accepted[1] == 2 && v.accepted[2] == 1);
     }
     feature("outputs_swapped: records land in the partner's slots, in both layouts");
 
     /* one case, the same drafts for all: slot b holds what the correct
      * chain gives sequence b ^ 1, so the tally is the same, permuted */
-    static const int32_t d[8] = {2, 2, 2, 2, 2, 2, 2, 2};
-    random_batch(&f, 8, d);
-    g = f;
-    CHECK(bf_run(&sv_broken_outputs_swapped, &f) == SV_SAMPLER_OK);
-    CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
+    static const float p[8] = {0.3f, 0.2f, 0.1f, 0.1f, 0.1f, 0.1f, 0.05f, 0.05f};
+    hand(&r, 8, 8);
+    for (int32_t b = 0; b < 8; b++) {
+        r.d[b] = 2;
+        for (int32_t k = 0; k <= 2; k++)
+            set_row(r.p[b][k], p);
+        for (int32_t k = 0; k < 2; k++) {
+            uniform(r.q[b][k], 8);
+            r.x[b][k] = k;
+        }
+    }
+    done(&r);
+    CHECK(run_on(&sv_broken_outputs_swapped, &r, SV_LAYOUT_PADDED, &v) == SV_SAMPLER_OK);
+    CHECK(run_on(&correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
     for (int32_t b = 0; b < 8; b++)
-        CHECK(bf_same_record(&f, b, &g, b ^ 1));
-    CHECK(!bf_same_outputs(&f, &g)); /* and it did move something */
+        CHECK(same_record(&r, &v, b, &w, b ^ 1));
+    CHECK(!same_outputs(&v, &w)); /* and it did move something */
     feature("outputs_swapped: on a uniform batch a permutation of the correct outputs");
 }
 
@@ -239,24 +346,33 @@ static void test_outputs_swapped(void)
 
 static void test_seed_ignored(void)
 {
-    static bf_batch f1, f2, g1, g2;
+    static ragged r1, r2;
+    static ragged_run v1, v2, w1, w2;
     static const int32_t d[6] = {2, 1, 0, 2, 1, 2};
-    for (int l = 0; l < 2; l++) {
-        random_batch(&f1, 6, d);
-        f1.layout = layouts[l];
-        f2 = f1;
-        for (int32_t b = 0; b < 6; b++) {
-            f1.s[b].seed = 11 + (uint64_t)b;
-            f2.s[b].seed = 1000 + (uint64_t)b;
+    static const float p[8] = {0.3f, 0.2f, 0.1f, 0.1f, 0.1f, 0.1f, 0.05f, 0.05f};
+    hand(&r1, 6, 8);
+    for (int32_t b = 0; b < 6; b++) {
+        r1.d[b] = d[b];
+        for (int32_t k = 0; k <= d[b]; k++)
+            set_row(r1.p[b][k], p);
+        for (int32_t k = 0; k < d[b]; k++) {
+            uniform(r1.q[b][k], 8);
+            r1.x[b][k] = k;
         }
-        g1 = f1;
-        g2 = f2;
-        CHECK(bf_run(&sv_broken_seed_ignored, &f1) == SV_SAMPLER_OK);
-        CHECK(bf_run(&sv_broken_seed_ignored, &f2) == SV_SAMPLER_OK);
-        CHECK(bf_same_outputs(&f1, &f2));
-        CHECK(bf_run(&bf_correct_chain, &g1) == SV_SAMPLER_OK);
-        CHECK(bf_run(&bf_correct_chain, &g2) == SV_SAMPLER_OK);
-        CHECK(!bf_same_outputs(&g1, &g2));
+    }
+    done(&r1);
+    r2 = r1;
+    for (int32_t b = 0; b < 6; b++) {
+        r1.seeds[b] = 11 + (uint64_t)b;
+        r2.seeds[b] = 1000 + (uint64_t)b;
+    }
+    for (int l = 0; l < 2; l++) {
+        CHECK(run_on(&sv_broken_seed_ignored, &r1, layouts[l], &v1) == SV_SAMPLER_OK);
+        CHECK(run_on(&sv_broken_seed_ignored, &r2, layouts[l], &v2) == SV_SAMPLER_OK);
+        CHECK(same_outputs(&v1, &v2));
+        CHECK(run_on(&correct, &r1, layouts[l], &w1) == SV_SAMPLER_OK);
+        CHECK(run_on(&correct, &r2, layouts[l], &w2) == SV_SAMPLER_OK);
+        CHECK(!same_outputs(&w1, &w2));
     }
     feature("seed_ignored: two seeds, the same drafts, the same tokens (the chain's differ)");
 
@@ -288,72 +404,71 @@ static void test_seed_ignored(void)
  * top-k 3 (d = 1). The sampled ones draft token 1, which their own rows
  * accept for certain (q(1) = 1/3 < p(1), about .48 and .5), while the argmax
  * of their target rows is token 0. */
-static void mixed_greedy_batch(bf_batch *f, int layout)
+static void mixed_greedy_batch(ragged *r)
 {
-    bf_clear(f, 3, 8);
-    f->layout = layout;
-    f->logits = 1;
-    bf_seq *s = f->s;
-    s[0].d = 1;
-    s[0].T = 0.0;
-    set_logits(s[0].p[0], (const float[]){1.0f, 0.9f}, 2, -20.0f);
-    set_logits(s[0].p[1], (const float[]){0.0f, 2.0f}, 2, -20.0f);
-    set_logits(s[0].q[0], (const float[]){3.0f}, 1, 0.0f);
-    s[0].x[0] = 0; /* the draft's argmax */
-    s[1].d = 2;
+    hand(r, 3, 8);
+    r->input = SV_INPUT_LOGITS_F32;
+    r->d[0] = 1;
+    r->T[0] = 0.0;
+    set_logits(r->p[0][0], (const float[]){1.0f, 0.9f}, 2, -20.0f);
+    set_logits(r->p[0][1], (const float[]){0.0f, 2.0f}, 2, -20.0f);
+    set_logits(r->q[0][0], (const float[]){3.0f}, 1, 0.0f);
+    r->x[0][0] = 0; /* the draft's argmax */
+    r->d[1] = 2;
     for (int32_t k = 0; k <= 2; k++)
-        set_logits(s[1].p[k], (const float[]){1.0f, 0.9f}, 2, -20.0f);
+        set_logits(r->p[1][k], (const float[]){1.0f, 0.9f}, 2, -20.0f);
     for (int32_t k = 0; k < 2; k++) {
-        set_logits(s[1].q[k], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
-        s[1].x[k] = 1;
+        set_logits(r->q[1][k], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
+        r->x[1][k] = 1;
     }
-    s[2].d = 1;
-    s[2].T = 0.7;
-    s[2].top_k = 3;
-    set_logits(s[2].p[0], (const float[]){1.0f, 1.0f}, 2, -20.0f);
-    set_logits(s[2].p[1], (const float[]){1.0f, 1.0f}, 2, -20.0f);
-    set_logits(s[2].q[0], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
-    s[2].x[0] = 1;
+    r->d[2] = 1;
+    r->T[2] = 0.7;
+    r->top_k[2] = 3;
+    set_logits(r->p[2][0], (const float[]){1.0f, 1.0f}, 2, -20.0f);
+    set_logits(r->p[2][1], (const float[]){1.0f, 1.0f}, 2, -20.0f);
+    set_logits(r->q[2][0], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
+    r->x[2][0] = 1;
+    done(r);
 }
 
 /* argmax_when_mixed's rows: greedy target rows before the bonus, when the batch has a greedy one */
-static bf_rule argmax_rule(const bf_batch *f, int32_t b, int draft, int32_t k)
+static rule argmax_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {
-    bf_rule r = bf_own_rule(f, b, draft, k);
+    rule u = own_rule(r, b, draft, k);
     int any_greedy = 0;
-    for (int32_t c = 0; c < f->B; c++)
-        any_greedy |= f->s[c].T == 0.0;
-    if (any_greedy && !draft && k < f->s[b].d)
-        r.T = 0.0;
-    return r;
+    for (int32_t c = 0; c < r->B; c++)
+        any_greedy |= r->T[c] == 0.0;
+    if (any_greedy && !draft && k < r->d[b])
+        u.T = 0.0;
+    return u;
 }
 
 static void test_argmax_when_mixed(void)
 {
-    static bf_batch f, v;
+    static ragged r, made;
+    static ragged_run v;
+    mixed_greedy_batch(&r);
     for (int l = 0; l < 2; l++) {
-        mixed_greedy_batch(&f, layouts[l]);
-        check_logits_variant(&sv_broken_argmax_when_mixed, &f, argmax_rule, 0);
-        v = f;
-        CHECK(bf_run(&sv_broken_argmax_when_mixed, &v) == SV_SAMPLER_OK);
-        CHECK(record_is(&v, 0, 1, (const int32_t[]){0, 1})); /* greedy: right */
-        CHECK(record_is(&v, 1, 0, (const int32_t[]){0}));    /* draft 1 != argmax 0 */
-        CHECK(record_is(&v, 2, 0, (const int32_t[]){0}));
-        v = f; /* what the correct chain does with them: both drafts of 1 accepted */
-        bf_probs_from_logits(&v, bf_own_rule);
-        CHECK(bf_run(&bf_correct_chain, &v) == SV_SAMPLER_OK);
-        CHECK(bf_n(&v, 1) == 2 && bf_y(&v, 1, 0) == 1 && bf_y(&v, 1, 1) == 1);
-        CHECK(bf_n(&v, 2) == 1 && bf_y(&v, 2, 0) == 1);
+        check_logits_variant(&sv_broken_argmax_when_mixed, &r, layouts[l], argmax_rule, 0);
+        CHECK(run_on(&sv_broken_argmax_when_mixed, &r, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(record_is(&r, &v, 0, 1, (const int32_t[]){0, 1})); /* greedy: right */
+        CHECK(record_is(&r, &v, 1, 0, (const int32_t[]){0}));    /* draft 1 != argmax 0 */
+        CHECK(record_is(&r, &v, 2, 0, (const int32_t[]){0}));
+        made = r; /* what the correct chain does with them: both drafts of 1 accepted */
+        probs_from_logits(&made, own_rule);
+        CHECK(run_on(&correct, &made, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(v.accepted[1] == 2 && y_of(&r, &v, 1, 0) == 1 && y_of(&r, &v, 1, 1) == 1);
+        CHECK(v.accepted[2] == 1 && y_of(&r, &v, 2, 0) == 1);
     }
     feature("argmax_when_mixed: with a greedy sequence, sampled drafts judged by argmax");
 
     for (int l = 0; l < 2; l++) { /* uniform: none greedy, or all greedy */
-        mixed_greedy_batch(&f, layouts[l]);
-        f.s[0].T = 1.0;
-        check_logits_variant(&sv_broken_argmax_when_mixed, &f, bf_own_rule, 1);
-        mixed_greedy_batch(&f, layouts[l]);
-        f.s[1].T = f.s[2].T = 0.0;
-        check_logits_variant(&sv_broken_argmax_when_mixed, &f, bf_own_rule, 1);
+        made = r;
+        made.T[0] = 1.0;
+        check_logits_variant(&sv_broken_argmax_when_mixed, &made, layouts[l], own_rule, 1);
+        made = r;
+        made.T[1] = made.T[2] = 0.0;
+        check_logits_variant(&sv_broken_argmax_when_mixed, &made, layouts[l], own_rule, 1);
     }
     feature("argmax_when_mixed: all-sampled and all-greedy batches are right");
 }
@@ -363,62 +478,61 @@ static void test_argmax_when_mixed(void)
  * its draft row; its draft 2 then has p = 0 and is always rejected, but
  * with sequence 0's top-p (none) p(2) = .30 > q(2) = .27: always accepted.
  * Sequence 2 (T = .8, top-p .9) is there to be cut wrong too. */
-static void top_p_batch(bf_batch *f, int layout)
+static void top_p_batch(ragged *r)
 {
-    bf_clear(f, 3, 8);
-    f->layout = layout;
-    f->logits = 1;
-    bf_seq *s = f->s;
-    s[0].d = 1;
-    set_logits(s[0].p[0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
-    set_logits(s[0].p[1], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
-    set_logits(s[0].q[0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
-    s[0].x[0] = 0;
-    s[1].d = 1;
-    s[1].top_p = 0.5;
-    set_logits(s[1].p[0], (const float[]){2.0f, 1.9f, 1.8f}, 3, -20.0f);
-    set_logits(s[1].p[1], (const float[]){0.0f}, 1, 0.0f);
-    set_logits(s[1].q[0], (const float[]){-20.0f, -20.0f, 1.0f, 0.9f, 0.9f, 0.9f}, 6, -20.0f);
-    s[1].x[0] = 2;
-    s[2].d = 2;
-    s[2].T = 0.8;
-    s[2].top_p = 0.9;
+    hand(r, 3, 8);
+    r->input = SV_INPUT_LOGITS_F32;
+    r->d[0] = 1;
+    set_logits(r->p[0][0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
+    set_logits(r->p[0][1], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
+    set_logits(r->q[0][0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
+    r->x[0][0] = 0;
+    r->d[1] = 1;
+    r->top_p[1] = 0.5;
+    set_logits(r->p[1][0], (const float[]){2.0f, 1.9f, 1.8f}, 3, -20.0f);
+    set_logits(r->p[1][1], (const float[]){0.0f}, 1, 0.0f);
+    set_logits(r->q[1][0], (const float[]){-20.0f, -20.0f, 1.0f, 0.9f, 0.9f, 0.9f}, 6, -20.0f);
+    r->x[1][0] = 2;
+    r->d[2] = 2;
+    r->T[2] = 0.8;
+    r->top_p[2] = 0.9;
     for (int32_t k = 0; k <= 2; k++)
-        set_logits(s[2].p[k], (const float[]){1.0f, 0.5f, 0.2f, 0.1f}, 4, -1.0f);
+        set_logits(r->p[2][k], (const float[]){1.0f, 0.5f, 0.2f, 0.1f}, 4, -1.0f);
     for (int32_t k = 0; k < 2; k++) {
-        set_logits(s[2].q[k], (const float[]){0.2f, 1.0f, 0.5f}, 3, -1.0f);
-        s[2].x[k] = 1;
+        set_logits(r->q[2][k], (const float[]){0.2f, 1.0f, 0.5f}, 3, -1.0f);
+        r->x[2][k] = 1;
     }
+    done(r);
 }
 
-static bf_rule top_p_rule(const bf_batch *f, int32_t b, int draft, int32_t k)
+static rule top_p_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {
-    bf_rule r = bf_own_rule(f, b, draft, k);
-    r.top_p = f->s[0].top_p;
-    return r;
+    rule u = own_rule(r, b, draft, k);
+    u.top_p = r->top_p[0];
+    return u;
 }
 
 static void test_top_p_from_first(void)
 {
-    static bf_batch f, v;
+    static ragged r, made;
+    static ragged_run v;
+    top_p_batch(&r);
     for (int l = 0; l < 2; l++) {
-        top_p_batch(&f, layouts[l]);
-        check_logits_variant(&sv_broken_top_p_from_first, &f, top_p_rule, 0);
-        v = f;
-        CHECK(bf_run(&sv_broken_top_p_from_first, &v) == SV_SAMPLER_OK);
-        CHECK(bf_n(&v, 1) == 1 && bf_y(&v, 1, 0) == 2); /* outside its own nucleus */
-        v = f;
-        bf_probs_from_logits(&v, bf_own_rule);
-        CHECK(bf_run(&bf_correct_chain, &v) == SV_SAMPLER_OK);
-        CHECK(bf_n(&v, 1) == 0 && (bf_y(&v, 1, 0) == 0 || bf_y(&v, 1, 0) == 1));
+        check_logits_variant(&sv_broken_top_p_from_first, &r, layouts[l], top_p_rule, 0);
+        CHECK(run_on(&sv_broken_top_p_from_first, &r, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(v.accepted[1] == 1 && y_of(&r, &v, 1, 0) == 2); /* outside its own nucleus */
+        made = r;
+        probs_from_logits(&made, own_rule);
+        CHECK(run_on(&correct, &made, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(v.accepted[1] == 0 && (y_of(&r, &v, 1, 0) == 0 || y_of(&r, &v, 1, 0) == 1));
     }
     feature("top_p_from_first: sequence 1 cut with sequence 0's top-p accepts a token outside "
             "its nucleus");
 
     for (int l = 0; l < 2; l++) { /* uniform: one top-p for all */
-        top_p_batch(&f, layouts[l]);
-        f.s[0].top_p = f.s[2].top_p = 0.5;
-        check_logits_variant(&sv_broken_top_p_from_first, &f, bf_own_rule, 1);
+        made = r;
+        made.top_p[0] = made.top_p[2] = 0.5;
+        check_logits_variant(&sv_broken_top_p_from_first, &made, layouts[l], own_rule, 1);
     }
     feature("top_p_from_first: one top-p for the batch is right");
 }
@@ -427,67 +541,67 @@ static void test_top_p_from_first(void)
  * both their rows; at T = 1 their target rows give token 0 about .14 and
  * their draft rows .51, so a draft of 0 passes with about .27. Sequence 5
  * samples at T = 1. */
-static void greedy_batch(bf_batch *f, int layout)
+static void greedy_batch(ragged *r)
 {
     static const int32_t d[6] = {1, 2, 0, 1, 2, 1};
-    bf_clear(f, 6, 8);
-    f->layout = layout;
-    f->logits = 1;
+    hand(r, 6, 8);
+    r->input = SV_INPUT_LOGITS_F32;
     for (int32_t b = 0; b < 6; b++) {
-        bf_seq *s = &f->s[b];
-        s->d = d[b];
-        s->T = b < 5 ? 0.0 : 1.0;
-        for (int32_t k = 0; k <= s->d; k++)
-            set_logits(s->p[k], (const float[]){0.1f}, 1, 0.0f);
-        for (int32_t k = 0; k < s->d; k++) {
-            set_logits(s->q[k], (const float[]){2.0f}, 1, 0.0f);
-            s->x[k] = 0;
+        r->d[b] = d[b];
+        r->T[b] = b < 5 ? 0.0 : 1.0;
+        for (int32_t k = 0; k <= d[b]; k++)
+            set_logits(r->p[b][k], (const float[]){0.1f}, 1, 0.0f);
+        for (int32_t k = 0; k < d[b]; k++) {
+            set_logits(r->q[b][k], (const float[]){2.0f}, 1, 0.0f);
+            r->x[b][k] = 0;
         }
     }
+    done(r);
 }
 
-static bf_rule greedy_rule(const bf_batch *f, int32_t b, int draft, int32_t k)
+static rule greedy_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {
-    bf_rule r = bf_own_rule(f, b, draft, k);
+    rule u = own_rule(r, b, draft, k);
     int any_random = 0;
-    for (int32_t c = 0; c < f->B; c++)
-        any_random |= f->s[c].T > 0.0;
-    if (any_random && r.T == 0.0)
-        r.T = 1.0;
-    return r;
+    for (int32_t c = 0; c < r->B; c++)
+        any_random |= r->T[c] > 0.0;
+    if (any_random && u.T == 0.0)
+        u.T = 1.0;
+    return u;
 }
 
-/* 1 if every greedy sequence of v emitted token 0 at every slot up to n. */
-static int greedy_kept(const bf_batch *v)
+/* 1 if every greedy sequence emitted `token` at every slot up to its n. */
+static int greedy_kept(const ragged *r, const ragged_run *run, int32_t token)
 {
     int kept = 1;
-    for (int32_t b = 0; b < v->B; b++)
-        for (int32_t k = 0; v->s[b].T == 0.0 && k <= bf_n(v, b); k++)
-            kept &= bf_y(v, b, k) == 0;
+    for (int32_t b = 0; b < r->B; b++)
+        for (int32_t k = 0; r->T[b] == 0.0 && k <= run->accepted[b]; k++)
+            kept &= y_of(r, run, b, k) == token;
     return kept;
 }
 
 static void test_greedy_sampled_when_mixed(void)
 {
-    static bf_batch f, v;
+    static ragged r;
+    static ragged_run v;
+    greedy_batch(&r);
     for (int l = 0; l < 2; l++) {
-        greedy_batch(&f, layouts[l]);
-        check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &f, greedy_rule, 0);
-        v = f;
-        CHECK(bf_run(&sv_broken_greedy_sampled_when_mixed, &v) == SV_SAMPLER_OK);
-        CHECK(!greedy_kept(&v));
+        check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], greedy_rule,
+                             0);
+        CHECK(run_on(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], &v) ==
+              SV_SAMPLER_OK);
+        CHECK(!greedy_kept(&r, &v, 0));
     }
     feature("greedy_sampled_when_mixed: beside a random sequence, greedy ones leave the argmax");
 
-    for (int l = 0; l < 2; l++) { /* uniform: all greedy */
-        greedy_batch(&f, layouts[l]);
-        f.s[5].T = 0.0;
-        check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &f, bf_own_rule, 1);
-        v = f;
-        CHECK(bf_run(&sv_broken_greedy_sampled_when_mixed, &v) == SV_SAMPLER_OK);
-        CHECK(greedy_kept(&v));
+    r.T[5] = 0.0; /* uniform: all greedy */
+    for (int l = 0; l < 2; l++) {
+        check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], own_rule, 1);
+        CHECK(run_on(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], &v) ==
+              SV_SAMPLER_OK);
+        CHECK(greedy_kept(&r, &v, 0));
         for (int32_t b = 0; b < 6; b++)
-            CHECK(bf_n(&v, b) == v.s[b].d);
+            CHECK(v.accepted[b] == r.d[b]);
     }
     feature("greedy_sampled_when_mixed: an all-greedy batch is exactly greedy");
 }
@@ -510,18 +624,18 @@ static void test_declarations(void)
     CHECK(sv_broken_draft_stride_from_target.layouts == SV_LAYOUT_BIT(SV_LAYOUT_PADDED));
     feature("the variants' layouts and inputs: the packed-only bug still takes both layouts");
 
-    static bf_batch f, g;
-    static const int32_t d[5] = {2, 0, 1, 2, 1};
+    /* probabilities from ragged_random, with a greedy sequence and a top-p
+     * that mean nothing to probs input */
+    static ragged r;
+    static ragged_run v, w;
+    ragged_random(&r, 12, 4, 32, SV_INPUT_PROBS, 0, 5);
+    r.T[0] = 0.0;
+    r.top_p[1] = 0.3;
     for (int l = 0; l < 2; l++) {
-        random_batch(&f, 5, d);
-        f.layout = layouts[l];
-        f.s[0].T = 0.0; /* a greedy sequence, a top-p: neither means anything to probs */
-        f.s[1].top_p = 0.3;
-        g = f;
-        CHECK(bf_run(&bf_correct_chain, &g) == SV_SAMPLER_OK);
+        CHECK(run_on(&correct, &r, layouts[l], &w) == SV_SAMPLER_OK);
         for (int i = 0; i < 3; i++) {
-            CHECK(bf_run(logits_variants[i], &f) == SV_SAMPLER_OK);
-            CHECK(bf_same_outputs(&f, &g));
+            CHECK(run_on(logits_variants[i], &r, layouts[l], &v) == SV_SAMPLER_OK);
+            CHECK(same_outputs(&v, &w));
         }
     }
     feature("the logits variants on probs input are the correct chain");
@@ -531,36 +645,44 @@ static void test_declarations(void)
  * it (stride 0); the next call, on the same buffers rewritten, makes it again. */
 static void test_rows_made_per_call(void)
 {
-    static bf_batch f, g;
+    static ragged r;
+    static ragged_run v, w;
     void *state = NULL;
-    sv_limits limits = {BF_B, BF_K, BF_V};
+    sv_limits limits = {RB_MAXB, RB_MAXK, RB_MAXV};
     const sv_sampler *s = &sv_broken_greedy_sampled_when_mixed;
     CHECK(s->init(&state, &limits) == SV_SAMPLER_OK);
-    greedy_batch(&f, SV_LAYOUT_PADDED);
-    f.broadcast = 1; /* sequence 0's rows for all */
-    for (int32_t b = 0; b < f.B; b++) {
-        f.s[b] = f.s[1]; /* all greedy, d = 2: argmax 0 everywhere */
-        f.s[b].index = 100 + (uint64_t)b;
+    greedy_batch(&r);
+    for (int32_t b = 0; b < r.B; b++) { /* all greedy, d = 2: argmax 0 everywhere */
+        r.d[b] = 2;
+        r.T[b] = 0.0;
+        memcpy(r.p[b], r.p[1], sizeof r.p[b]);
+        memcpy(r.q[b], r.q[1], sizeof r.q[b]);
+        memcpy(r.x[b], r.x[1], sizeof r.x[b]);
     }
-    bf_lay_out(&f);
-    CHECK(s->verify(state, &f.bt) == SV_SAMPLER_OK);
-    CHECK(greedy_kept(&f));
-    for (int32_t b = 0; b < f.B; b++) { /* now the argmax is 1, and so are the drafts */
-        for (int32_t k = 0; k <= f.s[b].d; k++)
-            set_logits(f.s[b].p[k], (const float[]){0.0f, 0.1f}, 2, 0.0f);
-        for (int32_t k = 0; k < f.s[b].d; k++) {
-            set_logits(f.s[b].q[k], (const float[]){0.0f, 2.0f}, 2, 0.0f);
-            f.s[b].x[k] = 1;
+    done(&r);
+    ragged_lay_out(&r, SV_LAYOUT_PADDED, &v);
+    v.bt.target_stride = v.bt.draft_stride = 0; /* sequence 0's rows for all */
+    CHECK(s->verify(state, &v.bt) == SV_SAMPLER_OK);
+    CHECK(greedy_kept(&r, &v, 0));
+    for (int32_t b = 0; b < r.B; b++) { /* now the argmax is 1, and so are the drafts */
+        for (int32_t k = 0; k <= 2; k++)
+            set_logits(r.p[b][k], (const float[]){0.0f, 0.1f}, 2, 0.0f);
+        for (int32_t k = 0; k < 2; k++) {
+            set_logits(r.q[b][k], (const float[]){0.0f, 2.0f}, 2, 0.0f);
+            r.x[b][k] = 1;
         }
     }
-    g = f;
-    bf_lay_out(&f);
-    CHECK(s->verify(state, &f.bt) == SV_SAMPLER_OK);
+    ragged_lay_out(&r, SV_LAYOUT_PADDED, &v); /* the same buffers, rewritten */
+    v.bt.target_stride = v.bt.draft_stride = 0;
+    CHECK(s->verify(state, &v.bt) == SV_SAMPLER_OK);
     s->destroy(state);
-    CHECK(bf_run(s, &g) == SV_SAMPLER_OK); /* a fresh state */
-    CHECK(bf_same_outputs(&f, &g));
-    for (int32_t b = 0; b < f.B; b++)
-        CHECK(bf_n(&f, b) == f.s[b].d && bf_y(&f, b, 0) == 1);
+    ragged_lay_out(&r, SV_LAYOUT_PADDED, &w);
+    w.bt.target_stride = w.bt.draft_stride = 0;
+    CHECK(ragged_call(s, &w) == SV_SAMPLER_OK); /* a fresh state */
+    CHECK(same_outputs(&v, &w));
+    CHECK(greedy_kept(&r, &v, 1));
+    for (int32_t b = 0; b < r.B; b++)
+        CHECK(v.accepted[b] == 2);
     feature("logits variants: rows made once per call are made again in the next");
 }
 
