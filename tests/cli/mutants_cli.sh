@@ -12,19 +12,23 @@ check() { if ! eval "$1"; then echo "FAIL: $2"; fail=1; else echo "PASS: $2"; fi
 rm -rf "$out" && mkdir -p "$out"
 # no CUDA device, even on a GPU machine: the GPU's variant is then listed as not run
 export CUDA_VISIBLE_DEVICES=
-# every variant the smoke suite can catch: issue 25's packed_offset,
-# argmax_when_mixed, top_p_from_first, seed_ignored and
-# greedy_sampled_when_mixed need batches mixing cases and layouts, or the
-# seed-sensitivity check (tests/check/test_mutants.c lists them apart)
+# every variant the smoke suite can catch: issue 25's argmax_when_mixed,
+# top_p_from_first and greedy_sampled_when_mixed are bugs of logits input,
+# which mutants does not give (tests/check/test_mutants.c runs them on
+# logits cases)
 variants=resample_from_p,residual_unnormalized,residual_swapped,ratio_inverted,no_chain_stop
 variants=$variants,bonus_wrong_row,residual_epsilon_floor,uniform_reused
 variants=$variants,draft_temperature_mismatch,float16_ratio,accept_zero_target,counts_off_by_one
-variants=$variants,shared_stream,draft_stride_from_target,outputs_swapped
+variants=$variants,shared_stream,packed_offset,draft_stride_from_target,outputs_swapped
+variants=$variants,seed_ignored
 "$sv" mutants --suite smoke --variants "$variants" --out "$out" > "$out/stdout" 2> "$out/stderr"
 rc=$?
 check '[ $rc -eq 0 ]' "mutants --suite smoke exits 0 (got $rc)"
 check '[ -s "$out/mutants-smoke.md" ] && [ -s "$out/mutants-smoke.h5" ]' "writes mutants-smoke.md and .h5"
-check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq 13 ]' "13 variants CAUGHT in the Markdown table"
+check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq 15 ]' "15 variants CAUGHT in the Markdown table"
+# the probes' columns: seed_ignored is caught by seed sensitivity alone
+check 'grep -q "^| seed_ignored | 1.000 | [^|]* | [^|]* | [^|]* | [^|]* | [^|]* | [^|]* | \*[0-9.e+-]* | n/a | - | CAUGHT |" "$out/mutants-smoke.md"' \
+  "seed_ignored: CAUGHT by the seed column ($(grep "^| seed_ignored" "$out/mutants-smoke.md"))"
 check '[ "$(grep -c "MISSED (hard)" "$out/mutants-smoke.md")" -eq 2 ]' "the two hard variants MISSED (hard) without --full"
 check 'head -c 8 "$out/mutants-smoke.h5" | od -An -c | grep -q "H   D   F"' "the .h5 file is HDF5"
 
