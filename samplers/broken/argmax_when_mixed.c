@@ -27,9 +27,10 @@
  * = (1 - p_1(a)) / p_1(a), lambda = f^2 N (1 - p_1(a)) / p_1(a) for the N
  * draws of the case, a fraction f of them in batches with a greedy
  * sequence (a few dozen draws suffice at p_1(a) = 1/2, f = 1); the
- * acceptance-length law fails likewise. It is not in harness/stats/
- * predict.c because f is a property of the harness's mixing, not of the
- * case.
+ * acceptance-length law fails likewise, and the batch-composition probe
+ * (a greedy neighbour or none changes its tokens). It is not in
+ * harness/stats/predict.c because f is a property of the harness's mixing,
+ * not of the case.
  */
 #include "seq_view.h"
 

@@ -25,7 +25,8 @@
  * own rows with real strides, catch it already: length and sequence.)
  * What catches it: distribution checks (fit, TV, length) on batches with
  * real strides where sequence b's rows differ from the row it reads: a
- * non-stationary case, or a mixed batch whose neighbours hold other cases.
+ * non-stationary case, or a mixed batch whose neighbours hold other cases;
+ * and the batch-composition probe, the row read depending on its place.
  * The per-position law above has a closed form once the row read is known,
  * but which row that is depends on the sequence's place and on its
  * neighbours' cases (the harness's mixing), not on the case alone, so

@@ -29,7 +29,8 @@
  * first greedy sequence that leaves the argmax, a chance per such sequence
  * of at least 1 - A at position 1 (or 1 - p'(a) at the bonus when A = 1),
  * so it is caught with probability 1 - prod over those sequences; fit fails
- * too, the greedy law being a point mass. How many greedy sequences share
+ * too, the greedy law being a point mass (tokens of probability 0 fail the
+ * contract check at once). How many greedy sequences share
  * a batch with a random one is the harness's mixing, not the case's, so
  * harness/stats/predict.c does not predict it.
  */

@@ -25,9 +25,9 @@
  * sequence did not draft, or n > d_b) with probability, per pair with
  * n_{b^1} >= 1, that the neighbours' accepted drafts differ; the padding
  * canaries when d_{b^1} > d_b; and on mixed batches the distribution checks,
- * as tokens move between cases. The first of these depends on the drafts of
- * two sequences of different cases, not on one case, so harness/stats/
- * predict.c does not predict it.
+ * as tokens move between cases, and the batch-composition probe. The
+ * first of these depends on the drafts of two sequences of different
+ * cases, not on one case, so harness/stats/predict.c does not predict it.
  */
 #include <string.h>
 #include "seq_view.h"

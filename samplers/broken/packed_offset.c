@@ -27,7 +27,8 @@
  * lambda = N_1 sum_i (p^c_{d+1}(i) - p^c_1(i))^2 / p^c_1(i) over the N_1
  * packed draws of c with d >= 1 (0 for a stationary case); positions 2..d+1
  * follow the next sequence's case, and a token with p^c_k = 0 there fails
- * the contract check at once. Not in harness/stats/predict.c: the law
+ * the contract check at once; and the batch-composition probe, its rows
+ * being its neighbour's. Not in harness/stats/predict.c: the law
  * depends on which case follows in the batch and on the layout the harness
  * picks, not on the case alone.
  */

@@ -16,12 +16,13 @@
  * Why uniform batches miss it, and mixed ones too: nothing in one run's
  * output law is wrong. Only a check that runs twice can see it.
  * What catches it: seed sensitivity (the same drafts under two seeds must
- * not give identical outputs where outputs are random): the outputs are
- * identical with probability 1, so the check fails on the first sequence
- * of any case with a random position, a power of 1 whatever the draws. The
- * distribution checks have power alpha (their false-alarm rate), so
- * harness/stats/predict.c has nothing to predict; calibrate also sees the
- * p-values of checks that do not see the drafts repeat run after run.
+ * not give identical outputs where outputs are random): the probed
+ * sequences are identical with probability 1, so a case fails for certain
+ * wherever the chance that a seed-following sampler repeats them all (the
+ * product of their collision probabilities) is below the check's
+ * false-alarm rate: power 1, whatever the draws. The distribution checks
+ * have power alpha (their false-alarm rate), so harness/stats/predict.c has
+ * nothing to predict.
  */
 #include "chain.h"
 

@@ -22,7 +22,8 @@
  * contract check (a token of target probability 0) fails at the first
  * draw outside the nucleus, a chance per draw of out(p = 0) at position 1;
  * with a tighter one the distribution checks, with lambda = N w^2 for the
- * chi-square distance w^2 between out and p. Both need the top-p of
+ * chi-square distance w^2 between out and p; and the batch-composition
+ * probe, as the first sequence changes with the batch. Both need the top-p of
  * whichever case sits first in the batch, a property of the harness's
  * mixing, so harness/stats/predict.c does not predict them.
  */
