@@ -1,5 +1,5 @@
 /* test_broken_batches.c: the broken variants of issue 25 on hand-built
- * contract v3 batches (ragged_batch.h): for each, a batch of sequences with
+ * contract v3 batches (hand_batch.h): for each, a batch of sequences with
  * their own rows, drafts, d_b and rule on which it differs from the correct
  * chain exactly where its bug is (rows chosen so that every token in
  * question is certain), and a uniform batch on which it agrees, which is why
@@ -9,172 +9,31 @@
  * frequency comparison (seed_ignored's bonus law) allows 6 binomial standard
  * deviations. */
 #include <string.h>
-#include "chain.h"
 #include "check.h"
-#include "logits_rows.h"
-#include "ragged_batch.h"
+#include "hand_batch.h"
 #include "row_fixture.h"
 #include "sv_registry.h"
 
 static const int32_t layouts[2] = {SV_LAYOUT_PADDED, SV_LAYOUT_PACKED};
-
-/* ---- hand-built batches ---------------------------------------------------------- */
-
-/* B sequences of V tokens, no drafts yet, zero rows: seed 7, index 100 + b,
- * rule T = 1 with no cut, probabilities. Call done() once the d_b are set. */
-static void hand(ragged *r, int32_t B, int32_t V)
-{
-    memset(r, 0, sizeof *r);
-    r->B = B;
-    r->V = V;
-    r->input = SV_INPUT_PROBS;
-    for (int32_t b = 0; b < B; b++) {
-        r->seeds[b] = 7;
-        r->indices[b] = 100 + (uint64_t)b;
-        r->seeded[b] = 1;
-        r->T[b] = 1.0;
-        r->top_p[b] = 1.0;
-    }
-}
-
-static void done(ragged *r)
-{
-    r->K = 0;
-    for (int32_t b = 0; b < r->B; b++)
-        r->K = r->d[b] > r->K ? r->d[b] : r->K;
-}
-
-/* r laid out in `layout` and run through s: its status. */
-static int run_on(const sv_sampler *s, const ragged *r, int32_t layout, ragged_run *run)
-{
-    ragged_lay_out(r, layout, run);
-    return ragged_call(s, run);
-}
-
-static int32_t y_of(const ragged *r, const ragged_run *run, int32_t b, int32_t k)
-{
-    return ragged_out(r, run, b)[k];
-}
-
-/* 1 if sequence b emitted y[0..n], then -1 up to its slot d_b, with count n. */
-static int record_is(const ragged *r, const ragged_run *run, int32_t b, int32_t n,
-                     const int32_t *y)
-{
-    if (run->accepted[b] != n)
-        return 0;
-    for (int32_t k = 0; k <= r->d[b]; k++)
-        if (y_of(r, run, b, k) != (k <= n ? y[k] : -1))
-            return 0;
-    return 1;
-}
-
-/* 1 if sequence b of run and sequence c of other have the same count and slots 0..d. */
-static int same_record(const ragged *r, const ragged_run *run, int32_t b,
-                       const ragged_run *other, int32_t c)
-{
-    if (run->accepted[b] != other->accepted[c] || r->d[b] != r->d[c])
-        return 0;
-    return memcmp(ragged_out(r, run, b), ragged_out(r, other, c),
-                  (size_t)(r->d[b] + 1) * sizeof(int32_t)) == 0;
-}
-
-/* 1 if two runs of one layout hold the same slots and counts, canaries included. */
-static int same_outputs(const ragged_run *a, const ragged_run *b)
-{
-    return memcmp(a->out, b->out, sizeof a->out) == 0 &&
-           memcmp(a->accepted, b->accepted, sizeof a->accepted) == 0;
-}
-
-static void one_hot(float *row, int32_t V, int32_t t)
-{
-    for (int32_t i = 0; i < V; i++)
-        row[i] = i == t ? 1.0f : 0.0f;
-}
-
-static void uniform(float *row, int32_t V)
-{
-    for (int32_t i = 0; i < V; i++)
-        row[i] = 1.0f / (float)V;
-}
-
-/* A row of weights w over 8 tokens, normalized. */
-static void set_row(float *row, const float *w)
-{
-    float sum = 0.0f;
-    for (int32_t i = 0; i < 8; i++)
-        sum += w[i];
-    for (int32_t i = 0; i < 8; i++)
-        row[i] = w[i] / sum;
-}
-
-/* A logits row: logits l[0..n) then `rest` for the other tokens of 8. */
-static void set_logits(float *row, const float *l, int32_t n, float rest)
-{
-    for (int32_t i = 0; i < 8; i++)
-        row[i] = i < n ? l[i] : rest;
-}
-
-/* The correct chain: the skeleton with ref's steps, both layouts. */
-static int correct_verify(void *state, const sv_batch *bt)
-{
-    return sv_chain_verify(state, bt, NULL);
-}
-static const sv_sampler correct = {"correct_chain", "ref's chain", SV_MEM_HOST, sv_chain_init,
-                                   correct_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
-
-/* ---- logits: the rows a rule makes ------------------------------------------------ */
-
-typedef struct rule {
-    double T;
-    int32_t top_k;
-    double top_p;
-} rule;
-/* The rule sequence b's row k is made by (draft: a draft row). */
-typedef rule rule_fn(const ragged *r, int32_t b, int draft, int32_t k);
-
-static rule own_rule(const ragged *r, int32_t b, int draft, int32_t k)
-{
-    (void)draft;
-    (void)k;
-    return (rule){r->T[b], r->top_k[b], r->top_p[b]};
-}
-
-/* A logits batch made into a probs batch, each row by `by` (logits_rows.h). */
-static void probs_from_logits(ragged *r, rule_fn *by)
-{
-    double work[2 * RB_MAXV];
-    float p[RB_MAXV];
-    for (int32_t b = 0; b < r->B; b++) {
-        for (int32_t k = 0; k <= 2 * r->d[b]; k++) {
-            const int draft = k > r->d[b];
-            const int32_t j = draft ? k - r->d[b] - 1 : k;
-            float *row = draft ? r->q[b][j] : r->p[b][j];
-            rule u = by(r, b, draft, j);
-            sv_logits_row_probs(row, 0, r->V, u.T, u.top_k, u.top_p, p, work);
-            memcpy(row, p, (size_t)r->V * sizeof *p);
-        }
-    }
-    r->input = SV_INPUT_PROBS;
-}
 
 /* The variant on the logits batch r (f32) in `layout` equals the correct
  * chain on r's rows made by `bug` (the rows its bug makes) and, unless
  * same_as_own, differs from the correct chain on r's rows made by each
  * sequence's own rule. */
 static void check_logits_variant(const sv_sampler *variant, const ragged *r, int32_t layout,
-                                 rule_fn *bug, int same_as_own)
+                                 hb_rule_fn *bug, int same_as_own)
 {
     static ragged made;
     static ragged_run v, w;
-    CHECK(run_on(variant, r, layout, &v) == SV_SAMPLER_OK);
+    CHECK(hb_run(variant, r, layout, &v) == SV_SAMPLER_OK);
     made = *r;
-    probs_from_logits(&made, bug);
-    CHECK(run_on(&correct, &made, layout, &w) == SV_SAMPLER_OK);
-    CHECK(same_outputs(&v, &w));
+    hb_probs_from_logits(&made, bug);
+    CHECK(hb_run(&hb_correct, &made, layout, &w) == SV_SAMPLER_OK);
+    CHECK(hb_same_outputs(&v, &w));
     made = *r;
-    probs_from_logits(&made, own_rule);
-    CHECK(run_on(&correct, &made, layout, &w) == SV_SAMPLER_OK);
-    CHECK(same_outputs(&v, &w) == same_as_own);
+    hb_probs_from_logits(&made, hb_own_rule);
+    CHECK(hb_run(&hb_correct, &made, layout, &w) == SV_SAMPLER_OK);
+    CHECK(hb_same_outputs(&v, &w) == same_as_own);
 }
 
 /* ---- packed_offset, draft_stride_from_target, outputs_swapped ---------------- */
@@ -185,26 +44,26 @@ static void check_logits_variant(const sv_sampler *variant, const ragged *r, int
 static void one_hot_batch(ragged *r)
 {
     static const int32_t d[3] = {2, 0, 1};
-    hand(r, 3, 8);
+    hb_hand(r, 3, 8);
     int32_t t = 1;
     for (int32_t b = 0; b < 3; b++) {
         r->d[b] = d[b];
         for (int32_t k = 0; k <= d[b]; k++)
-            one_hot(r->p[b][k], 8, t + k);
+            hb_one_hot(r->p[b][k], 8, t + k);
         for (int32_t k = 0; k < d[b]; k++) {
-            uniform(r->q[b][k], 8);
+            hb_uniform(r->q[b][k], 8);
             r->x[b][k] = t + k;
         }
         t += d[b] + 1;
     }
-    done(r);
+    hb_done(r);
 }
 
 static void check_one_hot_correct(const ragged *r, const ragged_run *run)
 {
-    CHECK(record_is(r, run, 0, 2, (const int32_t[]){1, 2, 3}));
-    CHECK(record_is(r, run, 1, 0, (const int32_t[]){4}));
-    CHECK(record_is(r, run, 2, 1, (const int32_t[]){5, 6}));
+    CHECK(hb_record_is(r, run, 0, 2, (const int32_t[]){1, 2, 3}));
+    CHECK(hb_record_is(r, run, 1, 0, (const int32_t[]){4}));
+    CHECK(hb_record_is(r, run, 2, 1, (const int32_t[]){5, 6}));
 }
 
 static void test_packed_offset(void)
@@ -212,22 +71,22 @@ static void test_packed_offset(void)
     static ragged r;
     static ragged_run v, w;
     one_hot_batch(&r);
-    CHECK(run_on(&correct, &r, SV_LAYOUT_PACKED, &w) == SV_SAMPLER_OK);
+    CHECK(hb_run(&hb_correct, &r, SV_LAYOUT_PACKED, &w) == SV_SAMPLER_OK);
     check_one_hot_correct(&r, &w);
-    CHECK(run_on(&sv_broken_packed_offset, &r, SV_LAYOUT_PACKED, &v) == SV_SAMPLER_OK);
+    CHECK(hb_run(&sv_broken_packed_offset, &r, SV_LAYOUT_PACKED, &v) == SV_SAMPLER_OK);
     /* sequence 0 reads from row cu[1] + 0 = 2, its bonus row e_3: draft 1 rejected, 3 emitted */
-    CHECK(record_is(&r, &v, 0, 0, (const int32_t[]){3}));
+    CHECK(hb_record_is(&r, &v, 0, 0, (const int32_t[]){3}));
     /* d = 0: its own bonus row, right */
-    CHECK(same_record(&r, &v, 1, &w, 1));
+    CHECK(hb_same_record(&r, &v, 1, &w, 1));
     /* sequence 2 reads its bonus row e_6, then past the buffer its last row, e_6 again */
-    CHECK(record_is(&r, &v, 2, 0, (const int32_t[]){6}));
+    CHECK(hb_record_is(&r, &v, 2, 0, (const int32_t[]){6}));
     feature("packed_offset: packed rows from cu[b+1] + b: the bonus row first, then the next "
             "sequence's");
 
     /* the same ragged batch padded: no prefix sums, exactly the correct chain */
-    CHECK(run_on(&sv_broken_packed_offset, &r, SV_LAYOUT_PADDED, &v) == SV_SAMPLER_OK);
-    CHECK(run_on(&correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
-    CHECK(same_outputs(&v, &w));
+    CHECK(hb_run(&sv_broken_packed_offset, &r, SV_LAYOUT_PADDED, &v) == SV_SAMPLER_OK);
+    CHECK(hb_run(&hb_correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
+    CHECK(hb_same_outputs(&v, &w));
     check_one_hot_correct(&r, &v);
     feature("packed_offset: a padded batch (every uniform batch was) is verified right");
 }
@@ -239,26 +98,26 @@ static void test_packed_offset(void)
  * then reads the last row, its own row 3) give 1 and 3. */
 static void stride_batch(ragged *r)
 {
-    hand(r, 3, 8);
+    hb_hand(r, 3, 8);
     r->d[0] = 1;
-    one_hot(r->p[0][0], 8, 5);
-    one_hot(r->p[0][1], 8, 6);
-    uniform(r->q[0][0], 8);
+    hb_one_hot(r->p[0][0], 8, 5);
+    hb_one_hot(r->p[0][1], 8, 6);
+    hb_uniform(r->q[0][0], 8);
     r->x[0][0] = 5;
     r->d[1] = 2;
-    set_row(r->p[1][0], (const float[]){0, 1, 1, 0, 0, 0, 0, 0});
-    uniform(r->p[1][1], 8);
-    uniform(r->p[1][2], 8);
-    set_row(r->q[1][0], (const float[]){1, 1, 0, 0, 0, 0, 0, 0});
-    set_row(r->q[1][1], (const float[]){1, 0, 1, 0, 0, 0, 0, 0});
+    hb_set_row(r->p[1][0], (const float[]){0, 1, 1, 0, 0, 0, 0, 0});
+    hb_uniform(r->p[1][1], 8);
+    hb_uniform(r->p[1][2], 8);
+    hb_set_row(r->q[1][0], (const float[]){1, 1, 0, 0, 0, 0, 0, 0});
+    hb_set_row(r->q[1][1], (const float[]){1, 0, 1, 0, 0, 0, 0, 0});
     r->d[2] = 3;
-    set_row(r->p[2][0], (const float[]){0, 0, 0, 1, 1, 0, 0, 0});
+    hb_set_row(r->p[2][0], (const float[]){0, 0, 0, 1, 1, 0, 0, 0});
     for (int32_t k = 1; k <= 3; k++)
-        uniform(r->p[2][k], 8);
-    set_row(r->q[2][0], (const float[]){1, 0, 0, 1, 0, 0, 0, 0});
-    uniform(r->q[2][1], 8);
-    set_row(r->q[2][2], (const float[]){1, 0, 0, 0, 1, 0, 0, 0});
-    done(r);
+        hb_uniform(r->p[2][k], 8);
+    hb_set_row(r->q[2][0], (const float[]){1, 0, 0, 1, 0, 0, 0, 0});
+    hb_uniform(r->q[2][1], 8);
+    hb_set_row(r->q[2][2], (const float[]){1, 0, 0, 0, 1, 0, 0, 0});
+    hb_done(r);
 }
 
 static void test_draft_stride(void)
@@ -266,22 +125,22 @@ static void test_draft_stride(void)
     static ragged r;
     static ragged_run v, w;
     stride_batch(&r);
-    CHECK(run_on(&correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
-    CHECK(record_is(&r, &w, 0, 1, (const int32_t[]){5, 6}));
-    CHECK(record_is(&r, &w, 1, 0, (const int32_t[]){2}));
-    CHECK(record_is(&r, &w, 2, 0, (const int32_t[]){4}));
-    CHECK(run_on(&sv_broken_draft_stride_from_target, &r, SV_LAYOUT_PADDED, &v) ==
+    CHECK(hb_run(&hb_correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
+    CHECK(hb_record_is(&r, &w, 0, 1, (const int32_t[]){5, 6}));
+    CHECK(hb_record_is(&r, &w, 1, 0, (const int32_t[]){2}));
+    CHECK(hb_record_is(&r, &w, 2, 0, (const int32_t[]){4}));
+    CHECK(hb_run(&sv_broken_draft_stride_from_target, &r, SV_LAYOUT_PADDED, &v) ==
           SV_SAMPLER_OK);
-    CHECK(same_record(&r, &v, 0, &w, 0)); /* sequence 0: offset 0 either way */
-    CHECK(record_is(&r, &v, 1, 0, (const int32_t[]){1}));
-    CHECK(record_is(&r, &v, 2, 0, (const int32_t[]){3}));
+    CHECK(hb_same_record(&r, &v, 0, &w, 0)); /* sequence 0: offset 0 either way */
+    CHECK(hb_record_is(&r, &v, 1, 0, (const int32_t[]){1}));
+    CHECK(hb_record_is(&r, &v, 2, 0, (const int32_t[]){3}));
     feature("draft_stride_from_target: draft rows at b (K+1) V give another residual");
 
     /* packed: no strides, right */
-    CHECK(run_on(&sv_broken_draft_stride_from_target, &r, SV_LAYOUT_PACKED, &v) ==
+    CHECK(hb_run(&sv_broken_draft_stride_from_target, &r, SV_LAYOUT_PACKED, &v) ==
           SV_SAMPLER_OK);
-    CHECK(run_on(&correct, &r, SV_LAYOUT_PACKED, &w) == SV_SAMPLER_OK);
-    CHECK(same_outputs(&v, &w));
+    CHECK(hb_run(&hb_correct, &r, SV_LAYOUT_PACKED, &w) == SV_SAMPLER_OK);
+    CHECK(hb_same_outputs(&v, &w));
     /* the version 2 shape, one row set for all with stride 0 for target and
      * draft: the wrong stride is 0 too */
     r.d[0] = r.d[1] = r.d[2];
@@ -293,8 +152,8 @@ static void test_draft_stride(void)
     CHECK(ragged_call(&sv_broken_draft_stride_from_target, &v) == SV_SAMPLER_OK);
     ragged_lay_out(&r, SV_LAYOUT_PADDED, &w);
     w.bt.target_stride = w.bt.draft_stride = 0;
-    CHECK(ragged_call(&correct, &w) == SV_SAMPLER_OK);
-    CHECK(same_outputs(&v, &w) && record_is(&r, &v, 1, 0, (const int32_t[]){4}));
+    CHECK(ragged_call(&hb_correct, &w) == SV_SAMPLER_OK);
+    CHECK(hb_same_outputs(&v, &w) && hb_record_is(&r, &v, 1, 0, (const int32_t[]){4}));
     feature("draft_stride_from_target: right in the packed layout and on broadcast rows");
 }
 
@@ -312,9 +171,9 @@ static void test_outputs_swapped(void)
     static const int32_t packed[6] = {4, U, U, 1, 5, 6};
     one_hot_batch(&r);
     for (int l = 0; l < 2; l++) {
-        CHECK(run_on(&correct, &r, layouts[l], &w) == SV_SAMPLER_OK);
+        CHECK(hb_run(&hb_correct, &r, layouts[l], &w) == SV_SAMPLER_OK);
         check_one_hot_correct(&r, &w);
-        CHECK(run_on(&sv_broken_outputs_swapped, &r, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(hb_run(&sv_broken_outputs_swapped, &r, layouts[l], &v) == SV_SAMPLER_OK);
         CHECK(memcmp(v.out, l ? packed : padded, (l ? 6 : 9) * sizeof *v.out) == 0);
         CHECK(v.accepted[0] == 0 && v.accepted[1] == 2 && v.accepted[2] == 1);
     }
@@ -323,22 +182,22 @@ static void test_outputs_swapped(void)
     /* one case, the same drafts for all: slot b holds what the correct
      * chain gives sequence b ^ 1, so the tally is the same, permuted */
     static const float p[8] = {0.3f, 0.2f, 0.1f, 0.1f, 0.1f, 0.1f, 0.05f, 0.05f};
-    hand(&r, 8, 8);
+    hb_hand(&r, 8, 8);
     for (int32_t b = 0; b < 8; b++) {
         r.d[b] = 2;
         for (int32_t k = 0; k <= 2; k++)
-            set_row(r.p[b][k], p);
+            hb_set_row(r.p[b][k], p);
         for (int32_t k = 0; k < 2; k++) {
-            uniform(r.q[b][k], 8);
+            hb_uniform(r.q[b][k], 8);
             r.x[b][k] = k;
         }
     }
-    done(&r);
-    CHECK(run_on(&sv_broken_outputs_swapped, &r, SV_LAYOUT_PADDED, &v) == SV_SAMPLER_OK);
-    CHECK(run_on(&correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
+    hb_done(&r);
+    CHECK(hb_run(&sv_broken_outputs_swapped, &r, SV_LAYOUT_PADDED, &v) == SV_SAMPLER_OK);
+    CHECK(hb_run(&hb_correct, &r, SV_LAYOUT_PADDED, &w) == SV_SAMPLER_OK);
     for (int32_t b = 0; b < 8; b++)
-        CHECK(same_record(&r, &v, b, &w, b ^ 1));
-    CHECK(!same_outputs(&v, &w)); /* and it did move something */
+        CHECK(hb_same_record(&r, &v, b, &w, b ^ 1));
+    CHECK(!hb_same_outputs(&v, &w)); /* and it did move something */
     feature("outputs_swapped: on a uniform batch a permutation of the correct outputs");
 }
 
@@ -350,29 +209,29 @@ static void test_seed_ignored(void)
     static ragged_run v1, v2, w1, w2;
     static const int32_t d[6] = {2, 1, 0, 2, 1, 2};
     static const float p[8] = {0.3f, 0.2f, 0.1f, 0.1f, 0.1f, 0.1f, 0.05f, 0.05f};
-    hand(&r1, 6, 8);
+    hb_hand(&r1, 6, 8);
     for (int32_t b = 0; b < 6; b++) {
         r1.d[b] = d[b];
         for (int32_t k = 0; k <= d[b]; k++)
-            set_row(r1.p[b][k], p);
+            hb_set_row(r1.p[b][k], p);
         for (int32_t k = 0; k < d[b]; k++) {
-            uniform(r1.q[b][k], 8);
+            hb_uniform(r1.q[b][k], 8);
             r1.x[b][k] = k;
         }
     }
-    done(&r1);
+    hb_done(&r1);
     r2 = r1;
     for (int32_t b = 0; b < 6; b++) {
         r1.seeds[b] = 11 + (uint64_t)b;
         r2.seeds[b] = 1000 + (uint64_t)b;
     }
     for (int l = 0; l < 2; l++) {
-        CHECK(run_on(&sv_broken_seed_ignored, &r1, layouts[l], &v1) == SV_SAMPLER_OK);
-        CHECK(run_on(&sv_broken_seed_ignored, &r2, layouts[l], &v2) == SV_SAMPLER_OK);
-        CHECK(same_outputs(&v1, &v2));
-        CHECK(run_on(&correct, &r1, layouts[l], &w1) == SV_SAMPLER_OK);
-        CHECK(run_on(&correct, &r2, layouts[l], &w2) == SV_SAMPLER_OK);
-        CHECK(!same_outputs(&w1, &w2));
+        CHECK(hb_run(&sv_broken_seed_ignored, &r1, layouts[l], &v1) == SV_SAMPLER_OK);
+        CHECK(hb_run(&sv_broken_seed_ignored, &r2, layouts[l], &v2) == SV_SAMPLER_OK);
+        CHECK(hb_same_outputs(&v1, &v2));
+        CHECK(hb_run(&hb_correct, &r1, layouts[l], &w1) == SV_SAMPLER_OK);
+        CHECK(hb_run(&hb_correct, &r2, layouts[l], &w2) == SV_SAMPLER_OK);
+        CHECK(!hb_same_outputs(&w1, &w2));
     }
     feature("seed_ignored: two seeds, the same drafts, the same tokens (the chain's differ)");
 
@@ -406,35 +265,35 @@ static void test_seed_ignored(void)
  * of their target rows is token 0. */
 static void mixed_greedy_batch(ragged *r)
 {
-    hand(r, 3, 8);
+    hb_hand(r, 3, 8);
     r->input = SV_INPUT_LOGITS_F32;
     r->d[0] = 1;
     r->T[0] = 0.0;
-    set_logits(r->p[0][0], (const float[]){1.0f, 0.9f}, 2, -20.0f);
-    set_logits(r->p[0][1], (const float[]){0.0f, 2.0f}, 2, -20.0f);
-    set_logits(r->q[0][0], (const float[]){3.0f}, 1, 0.0f);
+    hb_set_logits(r->p[0][0], (const float[]){1.0f, 0.9f}, 2, -20.0f);
+    hb_set_logits(r->p[0][1], (const float[]){0.0f, 2.0f}, 2, -20.0f);
+    hb_set_logits(r->q[0][0], (const float[]){3.0f}, 1, 0.0f);
     r->x[0][0] = 0; /* the draft's argmax */
     r->d[1] = 2;
     for (int32_t k = 0; k <= 2; k++)
-        set_logits(r->p[1][k], (const float[]){1.0f, 0.9f}, 2, -20.0f);
+        hb_set_logits(r->p[1][k], (const float[]){1.0f, 0.9f}, 2, -20.0f);
     for (int32_t k = 0; k < 2; k++) {
-        set_logits(r->q[1][k], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
+        hb_set_logits(r->q[1][k], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
         r->x[1][k] = 1;
     }
     r->d[2] = 1;
     r->T[2] = 0.7;
     r->top_k[2] = 3;
-    set_logits(r->p[2][0], (const float[]){1.0f, 1.0f}, 2, -20.0f);
-    set_logits(r->p[2][1], (const float[]){1.0f, 1.0f}, 2, -20.0f);
-    set_logits(r->q[2][0], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
+    hb_set_logits(r->p[2][0], (const float[]){1.0f, 1.0f}, 2, -20.0f);
+    hb_set_logits(r->p[2][1], (const float[]){1.0f, 1.0f}, 2, -20.0f);
+    hb_set_logits(r->q[2][0], (const float[]){-20.0f, 0.0f, 0.0f, 0.0f}, 4, -20.0f);
     r->x[2][0] = 1;
-    done(r);
+    hb_done(r);
 }
 
 /* argmax_when_mixed's rows: greedy target rows before the bonus, when the batch has a greedy one */
-static rule argmax_rule(const ragged *r, int32_t b, int draft, int32_t k)
+static hb_rule argmax_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {
-    rule u = own_rule(r, b, draft, k);
+    hb_rule u = hb_own_rule(r, b, draft, k);
     int any_greedy = 0;
     for (int32_t c = 0; c < r->B; c++)
         any_greedy |= r->T[c] == 0.0;
@@ -450,25 +309,25 @@ static void test_argmax_when_mixed(void)
     mixed_greedy_batch(&r);
     for (int l = 0; l < 2; l++) {
         check_logits_variant(&sv_broken_argmax_when_mixed, &r, layouts[l], argmax_rule, 0);
-        CHECK(run_on(&sv_broken_argmax_when_mixed, &r, layouts[l], &v) == SV_SAMPLER_OK);
-        CHECK(record_is(&r, &v, 0, 1, (const int32_t[]){0, 1})); /* greedy: right */
-        CHECK(record_is(&r, &v, 1, 0, (const int32_t[]){0}));    /* draft 1 != argmax 0 */
-        CHECK(record_is(&r, &v, 2, 0, (const int32_t[]){0}));
+        CHECK(hb_run(&sv_broken_argmax_when_mixed, &r, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(hb_record_is(&r, &v, 0, 1, (const int32_t[]){0, 1})); /* greedy: right */
+        CHECK(hb_record_is(&r, &v, 1, 0, (const int32_t[]){0}));    /* draft 1 != argmax 0 */
+        CHECK(hb_record_is(&r, &v, 2, 0, (const int32_t[]){0}));
         made = r; /* what the correct chain does with them: both drafts of 1 accepted */
-        probs_from_logits(&made, own_rule);
-        CHECK(run_on(&correct, &made, layouts[l], &v) == SV_SAMPLER_OK);
-        CHECK(v.accepted[1] == 2 && y_of(&r, &v, 1, 0) == 1 && y_of(&r, &v, 1, 1) == 1);
-        CHECK(v.accepted[2] == 1 && y_of(&r, &v, 2, 0) == 1);
+        hb_probs_from_logits(&made, hb_own_rule);
+        CHECK(hb_run(&hb_correct, &made, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(v.accepted[1] == 2 && hb_y(&r, &v, 1, 0) == 1 && hb_y(&r, &v, 1, 1) == 1);
+        CHECK(v.accepted[2] == 1 && hb_y(&r, &v, 2, 0) == 1);
     }
     feature("argmax_when_mixed: with a greedy sequence, sampled drafts judged by argmax");
 
     for (int l = 0; l < 2; l++) { /* uniform: none greedy, or all greedy */
         made = r;
         made.T[0] = 1.0;
-        check_logits_variant(&sv_broken_argmax_when_mixed, &made, layouts[l], own_rule, 1);
+        check_logits_variant(&sv_broken_argmax_when_mixed, &made, layouts[l], hb_own_rule, 1);
         made = r;
         made.T[1] = made.T[2] = 0.0;
-        check_logits_variant(&sv_broken_argmax_when_mixed, &made, layouts[l], own_rule, 1);
+        check_logits_variant(&sv_broken_argmax_when_mixed, &made, layouts[l], hb_own_rule, 1);
     }
     feature("argmax_when_mixed: all-sampled and all-greedy batches are right");
 }
@@ -480,34 +339,34 @@ static void test_argmax_when_mixed(void)
  * Sequence 2 (T = .8, top-p .9) is there to be cut wrong too. */
 static void top_p_batch(ragged *r)
 {
-    hand(r, 3, 8);
+    hb_hand(r, 3, 8);
     r->input = SV_INPUT_LOGITS_F32;
     r->d[0] = 1;
-    set_logits(r->p[0][0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
-    set_logits(r->p[0][1], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
-    set_logits(r->q[0][0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
+    hb_set_logits(r->p[0][0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
+    hb_set_logits(r->p[0][1], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
+    hb_set_logits(r->q[0][0], (const float[]){0.5f, 0.2f, 0.1f}, 3, 0.0f);
     r->x[0][0] = 0;
     r->d[1] = 1;
     r->top_p[1] = 0.5;
-    set_logits(r->p[1][0], (const float[]){2.0f, 1.9f, 1.8f}, 3, -20.0f);
-    set_logits(r->p[1][1], (const float[]){0.0f}, 1, 0.0f);
-    set_logits(r->q[1][0], (const float[]){-20.0f, -20.0f, 1.0f, 0.9f, 0.9f, 0.9f}, 6, -20.0f);
+    hb_set_logits(r->p[1][0], (const float[]){2.0f, 1.9f, 1.8f}, 3, -20.0f);
+    hb_set_logits(r->p[1][1], (const float[]){0.0f}, 1, 0.0f);
+    hb_set_logits(r->q[1][0], (const float[]){-20.0f, -20.0f, 1.0f, 0.9f, 0.9f, 0.9f}, 6, -20.0f);
     r->x[1][0] = 2;
     r->d[2] = 2;
     r->T[2] = 0.8;
     r->top_p[2] = 0.9;
     for (int32_t k = 0; k <= 2; k++)
-        set_logits(r->p[2][k], (const float[]){1.0f, 0.5f, 0.2f, 0.1f}, 4, -1.0f);
+        hb_set_logits(r->p[2][k], (const float[]){1.0f, 0.5f, 0.2f, 0.1f}, 4, -1.0f);
     for (int32_t k = 0; k < 2; k++) {
-        set_logits(r->q[2][k], (const float[]){0.2f, 1.0f, 0.5f}, 3, -1.0f);
+        hb_set_logits(r->q[2][k], (const float[]){0.2f, 1.0f, 0.5f}, 3, -1.0f);
         r->x[2][k] = 1;
     }
-    done(r);
+    hb_done(r);
 }
 
-static rule top_p_rule(const ragged *r, int32_t b, int draft, int32_t k)
+static hb_rule top_p_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {
-    rule u = own_rule(r, b, draft, k);
+    hb_rule u = hb_own_rule(r, b, draft, k);
     u.top_p = r->top_p[0];
     return u;
 }
@@ -519,12 +378,12 @@ static void test_top_p_from_first(void)
     top_p_batch(&r);
     for (int l = 0; l < 2; l++) {
         check_logits_variant(&sv_broken_top_p_from_first, &r, layouts[l], top_p_rule, 0);
-        CHECK(run_on(&sv_broken_top_p_from_first, &r, layouts[l], &v) == SV_SAMPLER_OK);
-        CHECK(v.accepted[1] == 1 && y_of(&r, &v, 1, 0) == 2); /* outside its own nucleus */
+        CHECK(hb_run(&sv_broken_top_p_from_first, &r, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(v.accepted[1] == 1 && hb_y(&r, &v, 1, 0) == 2); /* outside its own nucleus */
         made = r;
-        probs_from_logits(&made, own_rule);
-        CHECK(run_on(&correct, &made, layouts[l], &v) == SV_SAMPLER_OK);
-        CHECK(v.accepted[1] == 0 && (y_of(&r, &v, 1, 0) == 0 || y_of(&r, &v, 1, 0) == 1));
+        hb_probs_from_logits(&made, hb_own_rule);
+        CHECK(hb_run(&hb_correct, &made, layouts[l], &v) == SV_SAMPLER_OK);
+        CHECK(v.accepted[1] == 0 && (hb_y(&r, &v, 1, 0) == 0 || hb_y(&r, &v, 1, 0) == 1));
     }
     feature("top_p_from_first: sequence 1 cut with sequence 0's top-p accepts a token outside "
             "its nucleus");
@@ -532,7 +391,7 @@ static void test_top_p_from_first(void)
     for (int l = 0; l < 2; l++) { /* uniform: one top-p for all */
         made = r;
         made.top_p[0] = made.top_p[2] = 0.5;
-        check_logits_variant(&sv_broken_top_p_from_first, &made, layouts[l], own_rule, 1);
+        check_logits_variant(&sv_broken_top_p_from_first, &made, layouts[l], hb_own_rule, 1);
     }
     feature("top_p_from_first: one top-p for the batch is right");
 }
@@ -544,24 +403,24 @@ static void test_top_p_from_first(void)
 static void greedy_batch(ragged *r)
 {
     static const int32_t d[6] = {1, 2, 0, 1, 2, 1};
-    hand(r, 6, 8);
+    hb_hand(r, 6, 8);
     r->input = SV_INPUT_LOGITS_F32;
     for (int32_t b = 0; b < 6; b++) {
         r->d[b] = d[b];
         r->T[b] = b < 5 ? 0.0 : 1.0;
         for (int32_t k = 0; k <= d[b]; k++)
-            set_logits(r->p[b][k], (const float[]){0.1f}, 1, 0.0f);
+            hb_set_logits(r->p[b][k], (const float[]){0.1f}, 1, 0.0f);
         for (int32_t k = 0; k < d[b]; k++) {
-            set_logits(r->q[b][k], (const float[]){2.0f}, 1, 0.0f);
+            hb_set_logits(r->q[b][k], (const float[]){2.0f}, 1, 0.0f);
             r->x[b][k] = 0;
         }
     }
-    done(r);
+    hb_done(r);
 }
 
-static rule greedy_rule(const ragged *r, int32_t b, int draft, int32_t k)
+static hb_rule greedy_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {
-    rule u = own_rule(r, b, draft, k);
+    hb_rule u = hb_own_rule(r, b, draft, k);
     int any_random = 0;
     for (int32_t c = 0; c < r->B; c++)
         any_random |= r->T[c] > 0.0;
@@ -576,7 +435,7 @@ static int greedy_kept(const ragged *r, const ragged_run *run, int32_t token)
     int kept = 1;
     for (int32_t b = 0; b < r->B; b++)
         for (int32_t k = 0; r->T[b] == 0.0 && k <= run->accepted[b]; k++)
-            kept &= y_of(r, run, b, k) == token;
+            kept &= hb_y(r, run, b, k) == token;
     return kept;
 }
 
@@ -588,7 +447,7 @@ static void test_greedy_sampled_when_mixed(void)
     for (int l = 0; l < 2; l++) {
         check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], greedy_rule,
                              0);
-        CHECK(run_on(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], &v) ==
+        CHECK(hb_run(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], &v) ==
               SV_SAMPLER_OK);
         CHECK(!greedy_kept(&r, &v, 0));
     }
@@ -596,8 +455,8 @@ static void test_greedy_sampled_when_mixed(void)
 
     r.T[5] = 0.0; /* uniform: all greedy */
     for (int l = 0; l < 2; l++) {
-        check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], own_rule, 1);
-        CHECK(run_on(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], &v) ==
+        check_logits_variant(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], hb_own_rule, 1);
+        CHECK(hb_run(&sv_broken_greedy_sampled_when_mixed, &r, layouts[l], &v) ==
               SV_SAMPLER_OK);
         CHECK(greedy_kept(&r, &v, 0));
         for (int32_t b = 0; b < 6; b++)
@@ -632,10 +491,10 @@ static void test_declarations(void)
     r.T[0] = 0.0;
     r.top_p[1] = 0.3;
     for (int l = 0; l < 2; l++) {
-        CHECK(run_on(&correct, &r, layouts[l], &w) == SV_SAMPLER_OK);
+        CHECK(hb_run(&hb_correct, &r, layouts[l], &w) == SV_SAMPLER_OK);
         for (int i = 0; i < 3; i++) {
-            CHECK(run_on(logits_variants[i], &r, layouts[l], &v) == SV_SAMPLER_OK);
-            CHECK(same_outputs(&v, &w));
+            CHECK(hb_run(logits_variants[i], &r, layouts[l], &v) == SV_SAMPLER_OK);
+            CHECK(hb_same_outputs(&v, &w));
         }
     }
     feature("the logits variants on probs input are the correct chain");
@@ -659,16 +518,16 @@ static void test_rows_made_per_call(void)
         memcpy(r.q[b], r.q[1], sizeof r.q[b]);
         memcpy(r.x[b], r.x[1], sizeof r.x[b]);
     }
-    done(&r);
+    hb_done(&r);
     ragged_lay_out(&r, SV_LAYOUT_PADDED, &v);
     v.bt.target_stride = v.bt.draft_stride = 0; /* sequence 0's rows for all */
     CHECK(s->verify(state, &v.bt) == SV_SAMPLER_OK);
     CHECK(greedy_kept(&r, &v, 0));
     for (int32_t b = 0; b < r.B; b++) { /* now the argmax is 1, and so are the drafts */
         for (int32_t k = 0; k <= 2; k++)
-            set_logits(r.p[b][k], (const float[]){0.0f, 0.1f}, 2, 0.0f);
+            hb_set_logits(r.p[b][k], (const float[]){0.0f, 0.1f}, 2, 0.0f);
         for (int32_t k = 0; k < 2; k++) {
-            set_logits(r.q[b][k], (const float[]){0.0f, 2.0f}, 2, 0.0f);
+            hb_set_logits(r.q[b][k], (const float[]){0.0f, 2.0f}, 2, 0.0f);
             r.x[b][k] = 1;
         }
     }
@@ -679,7 +538,7 @@ static void test_rows_made_per_call(void)
     ragged_lay_out(&r, SV_LAYOUT_PADDED, &w);
     w.bt.target_stride = w.bt.draft_stride = 0;
     CHECK(ragged_call(s, &w) == SV_SAMPLER_OK); /* a fresh state */
-    CHECK(same_outputs(&v, &w));
+    CHECK(hb_same_outputs(&v, &w));
     CHECK(greedy_kept(&r, &v, 1));
     for (int32_t b = 0; b < r.B; b++)
         CHECK(v.accepted[b] == 2);
