@@ -1,16 +1,13 @@
 /* seq_view.c: one sequence of a batch as a batch of its own (seq_view.h). */
 #include <stdlib.h>
-#include "logits_rows.h"
+#include <string.h>
+#include "logits_memo.h"
 #include "one_sequence.h"
 #include "seq_view.h"
 
-/* The logits row and rule a row of sv_seq_state.rows was made from in this
- * verify call: rows given with stride 0 (one row set for the batch) are made
- * once, not once per sequence, unless the rule changes. */
-struct sv_seq_made {
-    const void *from; /* NULL: nothing made yet in this call */
-    sv_seq_rule rule;
-};
+/* What the memo of converted rows may hold (as ref_logits's): allocated at
+ * the first logits call, so the probs variants never pay for it. */
+#define MEMO_BYTES ((size_t)128 << 20)
 
 int sv_seq_init(void **state, const sv_limits *limits)
 {
@@ -24,9 +21,8 @@ int sv_seq_init(void **state, const sv_limits *limits)
     st->rows = malloc((2 * K + 1) * V * sizeof *st->rows);
     st->work = malloc(2 * V * sizeof *st->work);
     st->out = malloc((K + 1) * sizeof *st->out);
-    st->made = malloc((2 * K + 1) * sizeof *st->made);
-    int rc = st->rows && st->work && st->out && st->made ? sv_chain_init(&st->chain, limits)
-                                                         : SV_SAMPLER_ENOMEM;
+    int rc = st->rows && st->work && st->out ? sv_chain_init(&st->chain, limits)
+                                             : SV_SAMPLER_ENOMEM;
     if (rc != SV_SAMPLER_OK) {
         sv_seq_destroy(st);
         *state = NULL;
@@ -43,7 +39,7 @@ void sv_seq_destroy(void *state)
     free(st->rows);
     free(st->work);
     free(st->out);
-    free(st->made);
+    sv_logits_memo_free(st->memo);
     free(st);
 }
 
@@ -87,23 +83,43 @@ sv_seq_rule sv_seq_own_rule(const sv_batch *bt, int32_t b)
                          sv_batch_top_p(bt, b)};
 }
 
-/* Row k of the logits at `row0` made by `r` into row `slot` of st->rows;
- * EINVAL for a bad temperature. */
-static int make_row(sv_seq_state *st, const sv_batch *bt, const void *row0, int32_t k,
-                    sv_seq_rule r, size_t slot)
+static int same_rule(sv_seq_rule a, sv_seq_rule b)
 {
-    if (!(r.temperature >= 0.0))
-        return SV_SAMPLER_EINVAL;
-    const size_t size = sv_input_value_bytes(bt->input), V = (size_t)bt->V;
-    const void *from = (const char *)row0 + (size_t)k * V * size;
-    struct sv_seq_made *made = &st->made[slot];
-    if (made->from == from && made->rule.temperature == r.temperature &&
-        made->rule.top_k == r.top_k && made->rule.top_p == r.top_p)
-        return SV_SAMPLER_OK;
-    sv_logits_row_probs(from, bt->input == SV_INPUT_LOGITS_BF16, bt->V, r.temperature, r.top_k,
-                        r.top_p, st->rows + slot * V, st->work);
-    *made = (struct sv_seq_made){from, r};
-    return SV_SAMPLER_OK;
+    return a.temperature == b.temperature && a.top_k == b.top_k && a.top_p == b.top_p;
+}
+
+/* Sequence b's probability rows ([d+1] target rows, then [d] draft rows)
+ * into one.target and one.draft, row i made by rules[i], through the memo:
+ * where one rule makes them all, the memo's rows themselves; else each
+ * rule's rows copied from the memo into st->rows before the next lookup
+ * (which may reuse that entry). */
+static void make_rows(sv_seq_state *st, sv_batch *one, const sv_seq_rule *rules, int32_t n)
+{
+    const size_t V = (size_t)one->V;
+    int uniform = 1;
+    for (int32_t i = 1; i < n; i++)
+        uniform &= same_rule(rules[i], rules[0]);
+    const float *rows = st->rows;
+    for (int32_t i = 0; i < n; i++) {
+        int first = 1; /* rules[i] not met before i */
+        for (int32_t j = 0; j < i && first; j++)
+            first = !same_rule(rules[j], rules[i]);
+        if (!first)
+            continue;
+        one->temperature = rules[i].temperature;
+        one->top_k = rules[i].top_k;
+        one->top_p = rules[i].top_p;
+        const float *made = sv_logits_memo_rows(st->memo, one, st->work);
+        if (uniform) {
+            rows = made;
+            break;
+        }
+        for (int32_t j = i; j < n; j++)
+            if (same_rule(rules[j], rules[i]))
+                memcpy(st->rows + (size_t)j * V, made + (size_t)j * V, V * sizeof *made);
+    }
+    one->target = rows;
+    one->draft = one->draft_logits ? rows + ((size_t)one->K + 1) * V : NULL;
 }
 
 int sv_seq_verify_logits(void *state, const sv_batch *bt, sv_seq_rule_fn *rule)
@@ -113,8 +129,10 @@ int sv_seq_verify_logits(void *state, const sv_batch *bt, sv_seq_rule_fn *rule)
         return sv_chain_verify(st->chain, bt, NULL);
     if (bt->input != SV_INPUT_LOGITS_F32 && bt->input != SV_INPUT_LOGITS_BF16)
         return SV_SAMPLER_EINVAL;
-    if (bt->K > st->max_K || bt->V > st->max_V || !bt->target_logits)
+    if (bt->K > st->max_K || bt->K > SV_MAX_K || bt->V > st->max_V || !bt->target_logits)
         return SV_SAMPLER_EINVAL;
+    if (!st->memo && !(st->memo = sv_logits_memo_alloc(st->max_K, st->max_V, MEMO_BYTES)))
+        return SV_SAMPLER_ENOMEM;
     sv_seq_batch_facts facts = {0, 0};
     for (int32_t b = 0; b < bt->B; b++) {
         const double T = sv_batch_temperature(bt, b);
@@ -123,24 +141,19 @@ int sv_seq_verify_logits(void *state, const sv_batch *bt, sv_seq_rule_fn *rule)
         facts.any_greedy |= T == 0.0;
         facts.any_random |= T > 0.0;
     }
-    const size_t V = (size_t)bt->V, first_draft = (size_t)st->max_K + 1;
-    for (size_t i = 0; i < 2 * (size_t)st->max_K + 1; i++)
-        st->made[i].from = NULL; /* the caller may have rewritten its rows since the last call */
+    sv_seq_rule rules[2 * SV_MAX_K + 1];
     for (int32_t b = 0; b < bt->B; b++) {
         sv_batch one;
         int rc = sv_seq_view(bt, b, &one);
         if (rc != SV_SAMPLER_OK)
             return rc;
-        const int32_t d = one.K;
-        for (int32_t k = 0; rc == SV_SAMPLER_OK && k <= d; k++)
-            rc = make_row(st, bt, one.target_logits, k, rule(bt, b, 0, k, &facts), (size_t)k);
-        for (int32_t k = 0; rc == SV_SAMPLER_OK && one.draft_logits && k < d; k++)
-            rc = make_row(st, bt, one.draft_logits, k, rule(bt, b, 1, k, &facts),
-                          first_draft + (size_t)k);
-        if (rc != SV_SAMPLER_OK)
-            return rc;
-        one.target = st->rows;
-        one.draft = one.draft_logits ? st->rows + first_draft * V : NULL;
+        const int32_t d = one.K, n = one.draft_logits ? 2 * d + 1 : d + 1;
+        for (int32_t i = 0; i < n; i++) { /* target rows 0..d, then draft rows */
+            rules[i] = i <= d ? rule(bt, b, 0, i, &facts) : rule(bt, b, 1, i - d - 1, &facts);
+            if (!(rules[i].temperature >= 0.0))
+                return SV_SAMPLER_EINVAL;
+        }
+        make_rows(st, &one, rules, n);
         if ((rc = sv_chain_verify(st->chain, &one, NULL)) != SV_SAMPLER_OK)
             return rc;
     }

@@ -14,14 +14,14 @@
 
 #include "chain.h"
 
-struct sv_seq_made;
+struct sv_logits_memo;
 
 typedef struct sv_seq_state {
     void *chain;    /* the chain skeleton's state (sv_chain_init) */
     float *rows;    /* [2 max_K + 1][max_V]: rows a variant builds: target rows, then draft rows */
     double *work;   /* 2 max_V doubles, for sv_logits_row_probs */
     int32_t *out;   /* [max_K + 1]: a sequence's record before a variant places it */
-    struct sv_seq_made *made; /* [2 max_K + 1]: what each row of `rows` was made from */
+    struct sv_logits_memo *memo; /* logits rows converted (logits_memo.h); NULL until needed */
     int32_t max_K, max_V;
 } sv_seq_state;
 
