@@ -35,6 +35,14 @@ static const sv_sampler *const broken[] = {
     &sv_broken_shared_stream,
     &sv_broken_oov_float_rounding,
     &sv_broken_race_float32_truncated,
+    /* issue 25: the bug classes of batches shaped as serving stacks give them */
+    &sv_broken_packed_offset,
+    &sv_broken_draft_stride_from_target,
+    &sv_broken_outputs_swapped,
+    &sv_broken_argmax_when_mixed,
+    &sv_broken_top_p_from_first,
+    &sv_broken_seed_ignored,
+    &sv_broken_greedy_sampled_when_mixed,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_fused_shared_uniform, /* the GPU's: mutants runs it where a device is */
 #endif

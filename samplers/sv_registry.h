@@ -35,6 +35,15 @@ extern const sv_sampler sv_broken_counts_off_by_one;
 extern const sv_sampler sv_broken_shared_stream;
 extern const sv_sampler sv_broken_oov_float_rounding;
 extern const sv_sampler sv_broken_race_float32_truncated;
+/* issue 25: bugs that only batches of many cases, layouts and seeds show
+ * (per-sequence views: broken/seq_view.h); the logits ones take logits input */
+extern const sv_sampler sv_broken_packed_offset;
+extern const sv_sampler sv_broken_draft_stride_from_target;
+extern const sv_sampler sv_broken_outputs_swapped;
+extern const sv_sampler sv_broken_argmax_when_mixed;
+extern const sv_sampler sv_broken_top_p_from_first;
+extern const sv_sampler sv_broken_seed_ignored;
+extern const sv_sampler sv_broken_greedy_sampled_when_mixed;
 #ifdef SV_HAVE_CUDA
 /* the GPU's, in cuda_fused.c beside the kernel it breaks; last of the list */
 extern const sv_sampler sv_sampler_cuda_fused_shared_uniform;

@@ -20,9 +20,10 @@
 #include "cuda_stage.h"
 #endif
 
-enum { C_CONTRACT, C_FIT, C_TV, C_LENGTH, C_INDEP, C_SEQ, N_CHECKS };
+enum { C_CONTRACT, C_FIT, C_TV, C_LENGTH, C_INDEP, C_SEQ, C_BATCH, C_SEED, N_CHECKS };
 static const char *const check_names[N_CHECKS] = {"contract", "fit", "TV", "length",
-                                                  "independence", "sequence"};
+                                                  "independence", "sequence",
+                                                  "composition", "seed"};
 
 /* Variants that need more draws than a suite gives, or a case built for them
  * (smoke has none; ci has cumshort and tinytail): how many is in the table,
@@ -101,6 +102,15 @@ static void fold(mutant_row *m, const sv_report *r)
             take(m, C_LENGTH, ev->length.p, ev->length_verdict == SV_FAIL);
         if (ev->indep_seq.df > 0)
             take(m, C_INDEP, ev->indep_seq.p, ev->indep_seq_verdict == SV_FAIL);
+        /* the probes of mixed batches: composition is deterministic (FAIL or
+         * 1); seed's p is the chance that a sampler following its seeds
+         * repeats every probed sequence, when all were repeated */
+        if (ev->batch_probed > 0)
+            take(m, C_BATCH, ev->batch_verdict == SV_FAIL ? 0.0 : 1.0,
+                 ev->batch_verdict == SV_FAIL);
+        if (ev->seed_probed > 0)
+            take(m, C_SEED, ev->seed_same == ev->seed_probed ? ev->seed_chance : 1.0,
+                 ev->seed_verdict == SV_FAIL);
         if (ev->indep_pos.df > 0)
             take(m, C_INDEP, ev->indep_pos.p, ev->indep_pos_verdict == SV_FAIL);
         m->caught |= r->cases[i].verdict == SV_FAIL;
@@ -184,12 +194,12 @@ static const char *result_of(const mutant_row *m)
 
 static void print_table(const mutant_row *rows, size_t n, FILE *out, int markdown)
 {
-    const char *fmt = markdown ? "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
-                               : "%-27s %9s %9s %9s %9s %12s %9s %9s %10s  %s\n";
+    const char *fmt = markdown ? "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+                               : "%-27s %9s %9s %9s %9s %12s %9s %11s %9s %9s %10s  %s\n";
     fprintf(out, fmt, "variant", "contract", "fit", "TV", "length", "independence",
-            "sequence", "power", "draws for", "result");
+            "sequence", "composition", "seed", "power", "draws for", "result");
     if (markdown)
-        fprintf(out, "|---|---|---|---|---|---|---|---|---|---|\n");
+        fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++) {
         const mutant_row *m = &rows[i];
         char cell[N_CHECKS][24], power[24], needed[24];
@@ -201,7 +211,8 @@ static void print_table(const mutant_row *rows, size_t n, FILE *out, int markdow
             snprintf(power, sizeof power, "%.4f", m->power);
         fmt_count(needed, sizeof needed, m->needed);
         fprintf(out, fmt, m->sampler->name, cell[C_CONTRACT], cell[C_FIT], cell[C_TV],
-                cell[C_LENGTH], cell[C_INDEP], cell[C_SEQ], power, needed, result_of(m));
+                cell[C_LENGTH], cell[C_INDEP], cell[C_SEQ], cell[C_BATCH], cell[C_SEED], power,
+                needed, result_of(m));
     }
 }
 
@@ -225,7 +236,10 @@ static int write_markdown(const char *path, const mutant_row *rows, size_t n, co
             SV_VERSION);
     fprintf(f.fp, "Cells: the smallest p-value of that check over the suite's cases "
             "(`*` below the Bonferroni threshold, FAIL for a contract violation, - where the "
-            "check never applied). power: P(caught) predicted before sampling from the "
+            "check never applied). composition and seed are the probes of mixed batches: "
+            "FAIL when a seeded sequence's tokens changed with its neighbours; seed's p, the "
+            "chance that a sampler following its seeds repeats every probed sequence, when "
+            "all were repeated. power: P(caught) predicted before sampling from the "
             "variant's output distribution in closed form (n/a: none). draws for: draws of "
             "the best single case for power %g.\n\n", target);
     print_table(rows, n, f.fp, 1);

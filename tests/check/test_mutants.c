@@ -31,32 +31,51 @@
 #include "sv_sampler.h"
 #include "sv_stats.h"
 
-enum { CONTRACT = 1, FIT = 2, TV = 4, LENGTH = 8, INDEPENDENCE = 16, SEQUENCE = 32 };
+enum { CONTRACT = 1, FIT = 2, TV = 4, LENGTH = 8, INDEPENDENCE = 16, SEQUENCE = 32,
+       COMPOSITION = 64, SEED = 128 };
 
 typedef struct expectation {
     const char *variant;
     int check;             /* must be among the failed checks */
     int markov;            /* a Markov-pair case must fail too */
     const char *hard_case; /* NULL: the ci suite */
+    int logits;            /* 1: the logits cases below, with logits input */
 } expectation;
 
 static const expectation expected[] = {
-    {"resample_from_p", FIT, 1, NULL},
-    {"residual_unnormalized", FIT, 1, NULL},
-    {"residual_swapped", FIT, 1, NULL},
-    {"ratio_inverted", FIT, 1, NULL},
-    {"no_chain_stop", CONTRACT, 1, NULL},
-    {"bonus_wrong_row", FIT, 1, NULL},
-    {"residual_epsilon_floor", CONTRACT, 1, NULL},
-    {"uniform_reused", FIT, 1, NULL},
-    {"draft_temperature_mismatch", FIT, 1, NULL},
-    {"counts_off_by_one", CONTRACT, 1, NULL},
-    {"shared_stream", INDEPENDENCE, 0, NULL},
-    {"float16_ratio", FIT, 0, "binary:p=0.948052,q=0.9674"},
-    {"accept_zero_target", CONTRACT, 0, "binary:p=0,q=1"},
-    {"oov_float_rounding", CONTRACT, 0, NULL},
-    {"race_float32_truncated", FIT, 0, NULL},
+    {"resample_from_p", FIT, 1, NULL, 0},
+    {"residual_unnormalized", FIT, 1, NULL, 0},
+    {"residual_swapped", FIT, 1, NULL, 0},
+    {"ratio_inverted", FIT, 1, NULL, 0},
+    {"no_chain_stop", CONTRACT, 1, NULL, 0},
+    {"bonus_wrong_row", FIT, 1, NULL, 0},
+    {"residual_epsilon_floor", CONTRACT, 1, NULL, 0},
+    {"uniform_reused", FIT, 1, NULL, 0},
+    {"draft_temperature_mismatch", FIT, 1, NULL, 0},
+    {"counts_off_by_one", CONTRACT, 1, NULL, 0},
+    {"shared_stream", INDEPENDENCE, 0, NULL, 0},
+    {"float16_ratio", FIT, 0, "binary:p=0.948052,q=0.9674", 0},
+    {"accept_zero_target", CONTRACT, 0, "binary:p=0,q=1", 0},
+    {"oov_float_rounding", CONTRACT, 0, NULL, 0},
+    {"race_float32_truncated", FIT, 0, NULL, 0},
+    /* issue 25's: mixed batches give every sequence its own rows, strides,
+     * neighbours and layout (the Markov-pair cases their own rows too) */
+    {"draft_stride_from_target", LENGTH, 1, NULL, 0},
+    {"outputs_swapped", CONTRACT, 1, NULL, 0},
+    {"packed_offset", FIT, 0, NULL, 0},
+    {"seed_ignored", SEED, 0, NULL, 0},
+    /* and the logits ones on logits cases of one vocabulary, greedy and
+     * sampled, with and without top-p, mixed in each batch */
+    {"argmax_when_mixed", FIT, 0, NULL, 1},
+    {"top_p_from_first", CONTRACT, 0, NULL, 1},
+    {"greedy_sampled_when_mixed", CONTRACT, 0, NULL, 1},
 };
+
+/* The logits variants' cases (from the logits suite, V = 1000) and draws:
+ * each is caught within 20000 draws (docs/mutants.md). */
+static const char *const logits_cases[] = {
+    "logits:V=1000,K=5,T=0.7", "logits:V=1000,K=4,T=0", "logits:V=1000,K=3,T=1.5,topp=0.9"};
+static const uint64_t logits_draws[] = {20000, 20000, 20000};
 
 /* The ci cases built for the float-rounding variants, run first for them. */
 static const struct {
@@ -87,9 +106,9 @@ static void family_first(const char **specs, uint64_t *draws, size_t n, const ch
 static const char *names(int checks, char *buf, size_t len)
 {
     static const char *const words[] = {"contract", "fit", "TV", "length", "independence",
-                                        "sequence"};
+                                        "sequence", "composition", "seed"};
     buf[0] = '\0';
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 8; i++)
         if (checks & (1 << i))
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "", words[i]);
     return buf[0] ? buf : "none";
@@ -137,6 +156,8 @@ static int failed_checks(const sv_report *r, int *markov)
         checks |= ev->indep_seq_verdict == SV_FAIL || ev->indep_pos_verdict == SV_FAIL
                       ? INDEPENDENCE : 0;
         checks |= ev->chain && ev->seq_verdict == SV_FAIL ? SEQUENCE : 0;
+        checks |= ev->batch_verdict == SV_FAIL ? COMPOSITION : 0;
+        checks |= ev->seed_verdict == SV_FAIL ? SEED : 0;
         *markov |= ev->chain && r->cases[i].verdict == SV_FAIL;
     }
     return checks;
@@ -156,15 +177,17 @@ static int provoking_ran(const sv_report *r, void *ctx)
     return r->n_cases >= *(const size_t *)ctx;
 }
 
-/* done NULL: every case runs */
+/* done NULL: every case runs; logits: with logits input */
 static sv_report *run(const char *sampler, const char *const *specs, const uint64_t *draws,
-                      size_t n, int (*done)(const sv_report *, void *), const void *ctx)
+                      size_t n, int (*done)(const sv_report *, void *), const void *ctx,
+                      int logits)
 {
     sv_verify_config cfg = {.sampler = sv_registry_find(sampler), .suite = "ci",
                             .specs = specs, .draws = draws, .n_cases = n, .seed = 1,
                             .alpha = 1e-6, .batch = 4096, .threads = 2, .progress = 0,
                             .rerun_suspects = 1, .case_done = done,
-                            .case_done_ctx = (void *)ctx};
+                            .case_done_ctx = (void *)ctx,
+                            .input = logits ? SV_INPUT_LOGITS_F32 : SV_INPUT_PROBS};
     sv_report *r = NULL;
     if (!cfg.sampler || sv_verify(&cfg, &r) != SV_OK) {
         fprintf(stderr, "  %s: %s\n", sampler, cfg.sampler ? sv_error_message() : "not found");
@@ -232,7 +255,7 @@ static void provoking_pass(const char *sampler, const char **specs, uint64_t *dr
     family_first(specs, draws, n, "tinytail:");
     family_first(specs, draws, n, "cumshort:");
     CHECK(built == 2 && provoking(specs[0]) && provoking(specs[1]));
-    sv_report *r = run(sampler, specs, draws, n, provoking_ran, &built);
+    sv_report *r = run(sampler, specs, draws, n, provoking_ran, &built, 0);
     CHECK(r != NULL);
     if (r) {
         printf("  %-10s %zu of %zu ci cases (%s, %s): %zu passed, %zu suspect, %zu failed\n",
@@ -292,7 +315,10 @@ int main(int argc, char **argv)
             uint64_t n = (uint64_t)pw.needed;
             printf("  %s: %s for %llu draws (power 1 - 1e-6 by the formula)\n", e->variant,
                    e->hard_case, (unsigned long long)n);
-            r = run(e->variant, &e->hard_case, &n, 1, caught, e);
+            r = run(e->variant, &e->hard_case, &n, 1, caught, e, 0);
+        } else if (e->logits) {
+            r = run(e->variant, logits_cases, logits_draws,
+                    sizeof logits_cases / sizeof logits_cases[0], caught, e, 1);
         } else {
             const char *order[64];
             uint64_t order_draws[64];
@@ -301,7 +327,7 @@ int main(int argc, char **argv)
             for (size_t j = 0; j < sizeof built_for / sizeof built_for[0]; j++)
                 if (strcmp(built_for[j].variant, e->variant) == 0)
                     family_first(order, order_draws, ci->n_entries, built_for[j].family);
-            r = run(e->variant, order, order_draws, ci->n_entries, caught, e);
+            r = run(e->variant, order, order_draws, ci->n_entries, caught, e, 0);
         }
         CHECK(r != NULL);
         if (!r)
@@ -337,7 +363,7 @@ int main(int argc, char **argv)
                 small[n] = specs[j];
                 small_draws[n++] = draws[j];
             }
-        sv_report *r = run(controls[i], small, small_draws, n, NULL, NULL);
+        sv_report *r = run(controls[i], small, small_draws, n, NULL, NULL, 0);
         CHECK(r != NULL);
         if (r) {
             int markov, checks = failed_checks(r, &markov);

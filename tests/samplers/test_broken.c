@@ -39,25 +39,27 @@ int main(void)
             "no_chain_stop", "bonus_wrong_row", "residual_epsilon_floor", "uniform_reused",
             "draft_temperature_mismatch", "float16_ratio", "accept_zero_target",
             "counts_off_by_one", "shared_stream", "oov_float_rounding",
-            "race_float32_truncated"};
+            "race_float32_truncated", "packed_offset", "draft_stride_from_target",
+            "outputs_swapped", "argmax_when_mixed", "top_p_from_first", "seed_ignored",
+            "greedy_sampled_when_mixed"};
         /* the CUDA samplers are built-ins too, and the GPU's broken variant
          * ends the broken list, where the build has CUDA */
 #ifdef SV_HAVE_CUDA
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
                                        "ref_float",  "ref_layout", "ref_logits",
                                        "cuda_naive", "cuda_fused"};
-        const size_t n_broken = 16;
+        const size_t n_broken = 23;
 #else
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
                                        "ref_float",  "ref_layout", "ref_logits"};
-        const size_t n_broken = 15;
+        const size_t n_broken = 22;
 #endif
         const size_t n_builtin = sizeof builtin_names / sizeof builtin_names[0];
         CHECK(sv_registry_broken_count() == n_broken);
         CHECK(sv_registry_count() == n_builtin + n_broken);
         for (size_t i = 0; i < n_broken; i++) {
             const sv_sampler *s = sv_registry_broken_get(i);
-            const int gpu = i == 15; /* cuda_fused_shared_uniform */
+            const int gpu = i == 22; /* cuda_fused_shared_uniform */
             CHECK(s && strcmp(s->name, gpu ? "cuda_fused_shared_uniform" : names[i]) == 0);
             CHECK(s && s->memspace == (gpu ? SV_MEM_CUDA : SV_MEM_HOST));
             CHECK(s && sv_registry_find(s->name) == s);
