@@ -335,7 +335,9 @@ static void usage(FILE *out)
         "case needs for power P, and CAUGHT or MISSED. Writes DIR/mutants-SUITE.md and\n"
         "DIR/mutants-SUITE.h5. The GPU's broken variant (cuda_fused_shared_uniform,\n"
         "in a build with CUDA) runs where a CUDA device is usable; elsewhere the\n"
-        "table lists it as not run, with the reason.\n"
+        "table lists it as not run, with the reason. A variant that takes logits input\n"
+        "(argmax_when_mixed, top_p_from_first, greedy_sampled_when_mixed) runs with\n"
+        "logits-f32 input on the logits suite's V = 1000 cases, mixed in each batch.\n"
         "\n"
         "  --suite NAME     suite (default ci)\n"
         "  --full           also run the hard variants (float16_ratio, accept_zero_target,\n"
@@ -528,8 +530,14 @@ int sv_cmd_mutants(int argc, char **argv)
                                 .progress = 1, .rerun_suspects = 1,
                                 .in_process = iso.in_process,
                                 .call_timeout = iso.call_timeout};
-        const char *hard_spec[1];
-        uint64_t hard_draws[1];
+        const char *hard_spec[1], *logits_specs[16];
+        uint64_t hard_draws[1], logits_draws[16];
+        if (sv_mutants_takes_logits(s)) { /* its bug lives in the logits path */
+            cfg.n_cases = sv_mutants_logits_cases(suite_name, logits_specs, logits_draws, 16);
+            cfg.specs = logits_specs;
+            cfg.draws = logits_draws;
+            cfg.input = SV_INPUT_LOGITS_F32;
+        }
         if (h && full) { /* its own case, as many draws as the power formula says */
             hard_spec[0] = h->spec;
             rc = predict(m, hard_spec, (const uint64_t[]){1}, 1, -alpha, target);

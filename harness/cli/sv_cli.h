@@ -31,6 +31,11 @@ int sv_parse_input(const char *flag, const char *text, int32_t *input);
 /* --batches mixed|uniform (uniform: 1) and --seeding mixed|all|none (an sv_seeding). */
 int sv_parse_batches(const char *flag, const char *text, int *uniform);
 int sv_parse_seeding(const char *flag, const char *text, int *seeding);
+/* mutants_logits.c: whether mutants gives a variant logits input, and the
+ * cases it then runs (the logits suite's V = 1000 ones); returns how many. */
+int sv_mutants_takes_logits(const sv_sampler *s);
+size_t sv_mutants_logits_cases(const char *suite, const char **specs, uint64_t *draws,
+                               size_t max);
 #define SV_BATCHES_HELP                                                                    \
     "  --batches KIND  mixed (default): each batch interleaves the cases of one\n"          \
     "                  vocabulary, every sequence its own rows, drafts (0..K), seed and\n"  \

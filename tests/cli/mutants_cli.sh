@@ -12,22 +12,22 @@ check() { if ! eval "$1"; then echo "FAIL: $2"; fail=1; else echo "PASS: $2"; fi
 rm -rf "$out" && mkdir -p "$out"
 # no CUDA device, even on a GPU machine: the GPU's variant is then listed as not run
 export CUDA_VISIBLE_DEVICES=
-# every variant the smoke suite can catch: issue 25's argmax_when_mixed,
-# top_p_from_first and greedy_sampled_when_mixed are bugs of logits input,
-# which mutants does not give (tests/check/test_mutants.c runs them on
-# logits cases)
+# every variant: issue 25's argmax_when_mixed, top_p_from_first and
+# greedy_sampled_when_mixed are bugs of logits input, which mutants gives
+# them on the logits suite's V = 1000 cases
 variants=resample_from_p,residual_unnormalized,residual_swapped,ratio_inverted,no_chain_stop
 variants=$variants,bonus_wrong_row,residual_epsilon_floor,uniform_reused
 variants=$variants,draft_temperature_mismatch,float16_ratio,accept_zero_target,counts_off_by_one
 variants=$variants,shared_stream,packed_offset,draft_stride_from_target,outputs_swapped
-variants=$variants,seed_ignored
+variants=$variants,seed_ignored,argmax_when_mixed,top_p_from_first,greedy_sampled_when_mixed
+variants=$variants,oov_float_rounding,race_float32_truncated
 "$sv" mutants --suite smoke --variants "$variants" --out "$out" > "$out/stdout" 2> "$out/stderr"
 rc=$?
 check '[ $rc -eq 0 ]' "mutants --suite smoke exits 0 (got $rc)"
 check '[ -s "$out/mutants-smoke.md" ] && [ -s "$out/mutants-smoke.h5" ]' "writes mutants-smoke.md and .h5"
 # oov_float_rounding: smoke's rows reach it by luck, 3% of runs (verify --power)
 oov=$(grep -c "^| oov_float_rounding | .* | CAUGHT |$" "$out/mutants-smoke.md")
-check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq $((15 + oov)) ]' "15 variants CAUGHT in the Markdown table (+ $oov)"
+check '[ "$(grep -c "| CAUGHT |" "$out/mutants-smoke.md")" -eq $((18 + oov)) ]' "18 variants CAUGHT in the Markdown table (+ $oov)"
 check '[ "$(grep -c "MISSED (hard)" "$out/mutants-smoke.md")" -eq $((4 - oov)) ]' "the four hard variants MISSED (hard) without --full (- $oov)"
 check 'grep -q "^| race_float32_truncated | .* | MISSED (hard) |$" "$out/mutants-smoke.md"' \
   "race_float32_truncated MISSED (hard): smoke has no mass below 2^-24"
