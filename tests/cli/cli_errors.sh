@@ -101,6 +101,9 @@ expect 2 "calibrate: --runs needs a value" calibrate --runs
 expect 2 "--runs: 1 is out of range [2, 1000000]" calibrate --runs 1
 expect 2 "--alpha: 2 is outside (0, 1)" calibrate --alpha 2
 expect 2 "calibrate: unknown sampler 'nope'" calibrate --sampler nope
+# a sampler whose runs fail far above the stated rate (seed sensitivity here) is a
+# finding of the sampler, exit 1, not a calibration
+expect 1 "FAILS: 3 of 3 runs failed" calibrate --sampler seed_ignored --runs 3 --suite smoke
 expect 2 "calibrate: unknown suite 'nope'" calibrate --suite nope
 # issue 23: a sampler on a fixed seed is named as such, not "NOT CALIBRATED";
 # --plugin without --sampler calibrates the plugin's one sampler, as verify does
