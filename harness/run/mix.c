@@ -165,6 +165,8 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
                                 : sv_mix_period_for(cfg->cases, n, cfg->layouts, cfg->budget);
     if (L < 2 * n)
         L = 2 * n; /* every case at least twice a period, whatever the memory */
+    if (L < SV_MIX_MIN_PERIOD)
+        L = SV_MIX_MIN_PERIOD; /* calls of a few sequences would cost more than they do */
     sv_mix *m = mix_alloc(cfg->cases, n, L);
     int32_t *slots = malloc((size_t)n * sizeof *slots);
     if (!m || !slots || allot(cfg->draws, n, L, slots) != 0) {

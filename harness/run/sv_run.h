@@ -40,7 +40,9 @@ void sv_drafter_draw(const sv_drafter *d, gsl_rng *philox, uint64_t seed, uint64
  * sequence g sits in slot sv_mix_slot(g). Its rows are laid out once per
  * slot (mix_rows.c), so a batch is a run of consecutive slots. */
 #define SV_MIX_MAX_PERIOD 4096
-#define SV_MIX_BUDGET ((size_t)16 << 20) /* bytes of rows a mix lays out, at most */
+#define SV_MIX_BUDGET ((size_t)64 << 20) /* bytes of rows a mix lays out, as a rule */
+#define SV_MIX_MIN_PERIOD 16 /* slots a period has at least, past the budget if need be
+                              * (a vocabulary of 151936: 16 x 6 MB) */
 
 typedef enum sv_seeding {
     SV_SEEDING_MIXED = 0, /* half the slots seeded: the suites' axis */
