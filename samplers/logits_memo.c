@@ -68,7 +68,8 @@ static size_t set_of(const sv_logits_memo *m, const sv_batch *one, size_t ways)
     h ^= h >> 31;
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 29;
-    return (size_t)(h % (m->n / ways)) * ways;
+    const size_t sets = ways ? m->n / ways : 0;
+    return sets ? (size_t)(h % sets) * ways : 0;
 }
 
 static int same(const entry *e, const sv_batch *one, size_t t_bytes, size_t d_bytes)
@@ -86,7 +87,8 @@ const float *sv_logits_memo_rows(sv_logits_memo *m, const sv_batch *one, double 
     const size_t size = sv_input_value_bytes(one->input), V = (size_t)one->V;
     const size_t K = (size_t)one->K, t_bytes = (K + 1) * V * size;
     const size_t d_bytes = one->draft_logits ? K * V * size : 0;
-    const size_t ways = m->n < WAYS ? m->n : WAYS, first = set_of(m, one, ways);
+    const size_t ways = m->n >= WAYS ? WAYS : m->n > 0 ? m->n : 1;
+    const size_t first = set_of(m, one, ways);
     entry *e = &m->entries[first];
     for (size_t i = 0; i < ways; i++) {
         entry *x = &m->entries[first + i];

@@ -139,8 +139,8 @@ static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t s
 {
     const size_t row = SV_MAX_K + 2;
     for (int32_t i = 0; i < P; i++) { /* invariance: seeded targets */
-        const int32_t ci = a->mix->case_of[2 * i];
-        if (!a->mix->seeded[2 * i])
+        const int32_t ci = a->mix->case_of[2 * (size_t)i];
+        if (!a->mix->seeded[2 * (size_t)i])
             continue;
         const int32_t *ta = a->capture + (size_t)(2 * i) * row;
         const int32_t *tb = b->capture + (size_t)(2 * (P - 1 - i) + 1) * row;
@@ -155,7 +155,7 @@ static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t s
             snprintf(text, sizeof text, "batch composition: seeded sequence %llu gave n = %d, "
                      "first token %d, beside one set of neighbours, and n = %d, first token %d, "
                      "in another batch (its seed and drafts the same)",
-                     (unsigned long long)a->mix->index_of[2 * i], ta[0], ta[1], tb[0], tb[1]);
+                     (unsigned long long)a->mix->index_of[2 * (size_t)i], ta[0], ta[1], tb[0], tb[1]);
             finding(ev, text);
         }
     }
@@ -215,18 +215,18 @@ int sv_probe_mix(const sv_verify_config *cfg, const sv_mix *m, const sv_drafter 
     for (int32_t c = 0; c < m->n_cases && rc == SV_OK; c++)
         rc = sv_tally_alloc(m->cases[c], &none, &tallies[c]);
     if (rc == SV_OK) {
-        int32_t *sa = slots, *sb = slots + 2 * P;
-        uint64_t *ia = idx, *ib = idx + 2 * P;
+        int32_t *sa = slots, *sb = slots + 2 * (size_t)P;
+        uint64_t *ia = idx, *ib = idx + 2 * (size_t)P;
         for (int32_t i = 0; i < P; i++) {
             /* A: target i, then a neighbour; B: another neighbour, then target P-1-i */
-            sa[2 * i] = i;
-            ia[2 * i] = PROBE_INDEX + (uint64_t)i;
-            sa[2 * i + 1] = (P + i) % L;
-            ia[2 * i + 1] = PROBE_INDEX + (uint64_t)(P + i);
-            sb[2 * i] = L - 1 - i;
-            ib[2 * i] = PROBE_INDEX + (uint64_t)(2 * P + i);
-            sb[2 * i + 1] = P - 1 - i;
-            ib[2 * i + 1] = PROBE_INDEX + (uint64_t)(P - 1 - i);
+            sa[2 * (size_t)i] = i;
+            ia[2 * (size_t)i] = PROBE_INDEX + (uint64_t)i;
+            sa[2 * (size_t)i + 1] = (P + i) % L;
+            ia[2 * (size_t)i + 1] = PROBE_INDEX + (uint64_t)(P + i);
+            sb[2 * (size_t)i] = L - 1 - i;
+            ib[2 * (size_t)i] = PROBE_INDEX + (uint64_t)(2 * P + i);
+            sb[2 * (size_t)i + 1] = P - 1 - i;
+            ib[2 * (size_t)i + 1] = PROBE_INDEX + (uint64_t)(P - 1 - i);
         }
         rc = run_probe(cfg, m, sa, ia, 2 * P, cfg->batch, 0, seed, 0, drafters, &a, tallies);
         if (rc == SV_OK)

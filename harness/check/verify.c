@@ -213,10 +213,9 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
                 r->suspect++;
             else
                 r->passed++;
-            if ((r->interrupted = sv_interrupted()) != 0)
-                stop = 1; /* these cases ran on the draws they finished; the rest not at all */
-            else if (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx))
-                stop = 1;
+            /* interrupted: these cases ran on the draws they finished, the rest not at all */
+            r->interrupted = sv_interrupted();
+            stop = r->interrupted || (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx));
         }
         if (stop)
             break;

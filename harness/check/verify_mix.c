@@ -67,7 +67,7 @@ static int parts_make(const sv_verify_config *cfg, const sv_case *const *cases,
                         .layouts = cfg->sampler->layouts, .seeding = cfg->seeding,
                         .ragged = 1, .budget = SV_MIX_BUDGET};
     int rc = sv_mix_build(&mc, &p->mix);
-    uint64_t *got = asked + n, *pairs = asked + 2 * n, *drafted = asked + 3 * n;
+    uint64_t *got = asked + n, *pairs = asked + 2 * (size_t)n, *drafted = asked + 3 * (size_t)n;
     if (rc == SV_OK)
         sv_mix_counts(p->mix, got, pairs, drafted);
     for (int32_t i = 0; i < n && rc == SV_OK; i++) {

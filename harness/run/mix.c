@@ -255,8 +255,9 @@ int32_t sv_mix_rotation(const sv_mix *m, uint64_t period)
 {
     if (!m->rotate)
         return 0;
-    int32_t r = (int32_t)(mix_u(m->seed, period, MIX_ROTATE) * (double)(m->period / 2));
-    r = r >= m->period / 2 ? m->period / 2 - 1 : r;
+    const int32_t pairs = m->period / 2; /* L is even */
+    int32_t r = (int32_t)(mix_u(m->seed, period, MIX_ROTATE) * (double)pairs);
+    r = r >= pairs ? pairs - 1 : r;
     return 2 * r; /* even: pairs (2m, 2m+1) never split */
 }
 
