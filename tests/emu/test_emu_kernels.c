@@ -27,31 +27,6 @@
 #include "sv_softmax.h"
 #include "sv_registry.h"
 
-/* A probability row: random weights, about one token in ten at 0. */
-static void random_row(float *row, int32_t V)
-{
-    double sum = 0.0;
-    for (int32_t i = 0; i < V; i++) {
-        double w = lcg32() % 10u == 0 ? 0.0 : lcg_unit() * lcg_unit();
-        row[i] = (float)w;
-        sum += w;
-    }
-    for (int32_t i = 0; i < V; i++)
-        row[i] = (float)(row[i] / sum);
-}
-
-/* A token drawn from row (inverse CDF); from 0 .. V-1 uniformly if it sums to 0. */
-static int32_t draw(const float *row, int32_t V)
-{
-    double u = lcg_unit(), acc = 0.0;
-    for (int32_t i = 0; i < V; i++) {
-        acc += row[i];
-        if (u < acc)
-            return i;
-    }
-    return (int32_t)(lcg32() % (uint32_t)V);
-}
-
 /* Probability rows: q is p mixed with noise by a per-sequence amount (0:
  * q = p, every draft accepted, but for one position where q(x) = 2 p(x)
  * leaves no residual weight at all; 1: unrelated), and drafts drawn from q. */
