@@ -6,6 +6,8 @@
 #include "emu_fixture.h"
 #include "sv_registry.h"
 
+const sv_cuda_seqs no_seqs = {0};
+
 void fixture_alloc(fixture *f, int32_t B, int32_t K, int32_t V)
 {
     memset(f, 0, sizeof *f);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "emu_rows.h" /* the fixture's makers draw from lcg32 */
+#include "sv_cuda_kernels.h"
 #include "sv_sampler.h"
 
 /* One batch and both samplers' outputs. */
@@ -17,6 +18,9 @@ typedef struct fixture {
     int32_t *drafts;
     int32_t *ref_tokens, *ref_accepted, *emu_tokens, *emu_accepted;
 } fixture;
+
+/* No per-sequence data (cu NULL): the launchers' uniform path. */
+extern const sv_cuda_seqs no_seqs;
 
 void fixture_alloc(fixture *f, int32_t B, int32_t K, int32_t V);
 void fixture_free(fixture *f);

@@ -85,7 +85,7 @@ static int run_fused_depth(fixture *f, int32_t splits, int prune, int depth, con
     unsigned *arrivals = calloc((size_t)bt.B, sizeof *arrivals);
     int bad = 0;
     CHECK(launches_were(0, 0));
-    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune, depth, prune) ==
+    CHECK(sv_cuda_fused_launch(&bt, &no_seqs, rng, splits, winners, arrivals, &bad, 0, prune, depth, prune) ==
           0);
     CHECK(launches_were(prune != 0, prune == 0));
     for (int32_t b = 0; b < bt.B; b++)
@@ -121,7 +121,7 @@ static int run_naive(fixture *f)
 {
     sv_batch bt = emu_batch(f, NULL);
     int bad = 0;
-    CHECK(sv_cuda_naive_launch(&bt, &bad) == 0);
+    CHECK(sv_cuda_naive_launch(&bt, &no_seqs, &bad) == 0);
     return bad;
 }
 
@@ -289,7 +289,7 @@ static void test_shared_uniform(void)
     void *winners = calloc((size_t)B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1, 1, 0) == 0);
+    CHECK(sv_cuda_fused_launch(&bt, &no_seqs, NULL, splits, winners, arrivals, &bad, 1, 1, 1, 0) == 0);
     CHECK(launches_were(0, 1));
     CHECK(bad == 0);
     int32_t exact_differ = 0, broken_differ = 0;
