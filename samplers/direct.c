@@ -20,15 +20,19 @@ static void direct_destroy(void *state)
     free(state);
 }
 
+/* Sequence b's first target row, its own seed and index, its own d_b + 1
+ * output slots (sv_sampler.h's accessors: either layout, or version 2). */
 static int direct_verify(void *state, const sv_batch *bt)
 {
-    const int32_t K = bt->K, V = bt->V;
     for (int32_t b = 0; b < bt->B; b++) {
-        const float *p1 = bt->target + (int64_t)b * bt->target_stride;
-        int32_t *y = bt->out_tokens + (int64_t)b * (K + 1);
-        double u = sv_philox_uniform(bt->seed, bt->first_index + (uint64_t)b, 0,
+        const int32_t K = sv_batch_num_drafts(bt, b);
+        if (K < 0 || K > bt->K)
+            return SV_SAMPLER_EINVAL;
+        const float *p1 = bt->target + sv_batch_target_offset(bt, b);
+        int32_t *y = bt->out_tokens + sv_batch_out_offset(bt, b);
+        double u = sv_philox_uniform(sv_batch_seed(bt, b), sv_batch_index(bt, b), 0,
                                      SV_PURPOSE_FINAL, 0);
-        y[0] = sv_inverse_cdf(p1, NULL, -1, V, u, state);
+        y[0] = sv_inverse_cdf(p1, NULL, -1, bt->V, u, state);
         if (y[0] < 0)
             return SV_SAMPLER_EINVAL;
         for (int32_t k = 1; k <= K; k++)
@@ -40,4 +44,5 @@ static int direct_verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_sampler_direct = {
     "direct", "control: ignores drafts, one token from p per step (correct, no speedup)",
-    SV_MEM_HOST, direct_init, direct_verify, direct_destroy, 0, 0};
+    SV_MEM_HOST, direct_init, direct_verify, direct_destroy, 0,
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};

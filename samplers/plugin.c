@@ -4,11 +4,12 @@
  * first done in a forked probe: a constructor that crashes, exits or hangs,
  * or a wild pointer among the samplers, ends the probe, not the harness, and
  * is refused with exit 2 and what happened. The probe sends back what the
- * samplers say of themselves (name, description, memory space, inputs); the
- * registry holds those as proxies without functions. Whoever calls a sampler
- * (the child that runs it, or the harness in --in-process mode) resolves the
- * proxy to the plugin's own struct with sv_sampler_resolve, loading the
- * library there. */
+ * samplers say of themselves (name, description, memory space, inputs,
+ * layouts); the registry holds those as proxies without functions. Whoever
+ * calls a sampler (the child that runs it, or the harness in --in-process
+ * mode) resolves the proxy to the plugin's own struct with
+ * sv_sampler_resolve, loading the library there. Version 1 and 2 plugins'
+ * tables are read at their own structs' strides and widened. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -35,6 +36,15 @@ typedef struct sampler_v1 {
     int (*verify)(void *state, const sv_batch *batch);
     void (*destroy)(void *state);
 } sampler_v1;
+
+/* sv_sampler as contract version 2 laid it out: today's without `layouts`.
+ * Version 1's ends with a pointer, so `inputs` sits where version 2 had it.
+ * The stride is smaller where pointers are 4 bytes; where they are 8 it is
+ * today's, and `layouts` would be read from the padding after `inputs`. */
+typedef struct sampler_v2 {
+    sampler_v1 v1;
+    uint32_t inputs;
+} sampler_v2;
 
 /* A sampler the registry knows by what the probe said; `real` once resolved
  * in this process. */
@@ -76,7 +86,7 @@ static const sv_plugin *open_plugin(const char *path, void **handle_out, char *e
     const sv_plugin *plugin = get();
     if (!plugin)
         snprintf(err, errlen, "plugin %s: %s() returned NULL", path, SV_PLUGIN_SYMBOL);
-    else if (plugin->contract_version != SV_CONTRACT_VERSION && plugin->contract_version != 1u)
+    else if (plugin->contract_version < 1u || plugin->contract_version > SV_CONTRACT_VERSION)
         snprintf(err, errlen,
                  "plugin %s: built against sampler contract version %u, but this specverify "
                  "speaks versions 1 to %u; rebuild the plugin against the sv_sampler.h "
@@ -95,14 +105,25 @@ static const sv_plugin *open_plugin(const char *path, void **handle_out, char *e
     return NULL;
 }
 
-/* Sampler i of the plugin in today's layout (a version 1 entry widened). */
+/* A version 1 or 2 entry in today's layout, with what it could not say:
+ * one case per batch (layouts 0), and for version 1 probabilities only. */
+static sv_sampler widened(const sampler_v1 *old, uint32_t inputs)
+{
+    return (sv_sampler){old->name, old->description, old->memspace, old->init, old->verify,
+                        old->destroy, inputs, 0};
+}
+
+/* Sampler i of the plugin in today's layout, read at its version's stride. */
 static sv_sampler entry(const sv_plugin *plugin, uint32_t i)
 {
-    if (plugin->contract_version != 1u)
-        return plugin->samplers[i];
-    const sampler_v1 *old = (const sampler_v1 *)(const void *)plugin->samplers + i;
-    return (sv_sampler){old->name, old->description, old->memspace, old->init, old->verify,
-                        old->destroy, 0, 0};
+    const void *table = plugin->samplers;
+    if (plugin->contract_version == 1u)
+        return widened((const sampler_v1 *)table + i, 0);
+    if (plugin->contract_version == 2u) {
+        const sampler_v2 *old = (const sampler_v2 *)table + i;
+        return widened(&old->v1, old->inputs);
+    }
+    return plugin->samplers[i];
 }
 
 /* ---- the probe ------------------------------------------------------------------- */
@@ -138,7 +159,7 @@ __attribute__((noreturn)) static void probe(const char *path, int fd)
             sv_sampler s = entry(plugin, i);
             put_text(f, s.name);
             put_text(f, s.description);
-            fprintf(f, "%u %u %d\n", (unsigned)s.memspace, s.inputs,
+            fprintf(f, "%u %u %u %d\n", (unsigned)s.memspace, s.inputs, s.layouts,
                     s.init && s.verify && s.destroy);
         }
     }
@@ -271,6 +292,7 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
                          char *err, size_t errlen)
 {
     const uint32_t known = SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16);
+    const uint32_t layouts = SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED);
     if (!s->name[0]) {
         snprintf(err, errlen, "%s: sampler %u has no name", path, i);
         return -1;
@@ -296,6 +318,13 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
                  "sv_sampler.h does not define (known: 0x%x, SV_INPUT_BIT of "
                  "SV_INPUT_LOGITS_F32 and SV_INPUT_LOGITS_BF16)", path, s->name, s->inputs,
                  known);
+        return -1;
+    }
+    if (s->layouts & ~layouts) {
+        snprintf(err, errlen, "%s: sampler '%s' says it takes layouts 0x%x, which has bits "
+                 "sv_sampler.h does not define (known: 0x%x, SV_LAYOUT_BIT of "
+                 "SV_LAYOUT_PADDED and SV_LAYOUT_PACKED; 0 for a version 2 sampler's batches)",
+                 path, s->name, s->layouts, layouts);
         return -1;
     }
     return 0;
@@ -334,9 +363,9 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
     proxy **list = calloc(*n, sizeof *list);
     for (uint32_t i = 0; list && i < *n; i++) {
         proxy *p = calloc(1, sizeof *p);
-        unsigned long long fields[3]; /* memory space, inputs, has its functions */
+        unsigned long long fields[4]; /* memory space, inputs, layouts, has its functions */
         char *name = get_text(f), *description = get_text(f);
-        if (!p || !name || !description || get_numbers(f, fields, 3, UINT32_MAX) != 0) {
+        if (!p || !name || !description || get_numbers(f, fields, 4, UINT32_MAX) != 0) {
             free(name);
             free(description);
             free(p);
@@ -346,11 +375,11 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
             return 1;
         }
         p->s = (sv_sampler){name, description, (sv_memspace)fields[0], NULL, NULL, NULL,
-                            (uint32_t)fields[1], 0};
+                            (uint32_t)fields[1], (uint32_t)fields[2]};
         p->index = i;
         p->version = (uint32_t)head[0];
         list[i] = p;
-        if (check_sampler(path, i, &p->s, fields[2] != 0, err, errlen) != 0) {
+        if (check_sampler(path, i, &p->s, fields[3] != 0, err, errlen) != 0) {
             for (uint32_t j = 0; j <= i; j++)
                 proxy_free(list[j]);
             free(list);

@@ -5,7 +5,10 @@
  * uniform is in the open interval (0, 1) and the test is strict), an empty
  * residual (fall back to p, which happens only by rounding), greedy rows
  * (one-hot p needs no special case). Randomness from sv_philox.h:
- * ACCEPT at (index, k) for draft k, FINAL at (index, n) for the last token.
+ * ACCEPT at (index, k) for draft k, FINAL at (index, n) for the last token,
+ * under each sequence's own seed and index. Takes contract v3 batches in
+ * both layouts: sequence b has its own d_b drafts and owns its d_b + 1
+ * output slots only.
  */
 #include "sv_registry.h"
 #include "inverse_cdf.h"
@@ -24,15 +27,19 @@ static void ref_destroy(void *state)
     free(state);
 }
 
-/* One sequence: returns n, the number of accepted drafts, or -1 on bad input. */
+/* One sequence, its pieces found by sv_sampler.h's accessors in either
+ * layout (or a version 2 batch): returns n, the number of accepted drafts,
+ * or -1 on bad input. */
 static int ref_sequence(const sv_batch *bt, int32_t b, double *ws)
 {
-    const int32_t K = bt->K, V = bt->V;
-    const float *P = bt->target + (int64_t)b * bt->target_stride;
-    const float *Q = bt->draft ? bt->draft + (int64_t)b * bt->draft_stride : NULL;
-    const int32_t *x = bt->draft_tokens + (int64_t)b * K;
-    int32_t *y = bt->out_tokens + (int64_t)b * (K + 1);
-    const uint64_t index = bt->first_index + (uint64_t)b;
+    const int32_t K = sv_batch_num_drafts(bt, b), V = bt->V;
+    if (K < 0 || K > bt->K)
+        return -1;
+    const float *P = bt->target + sv_batch_target_offset(bt, b);
+    const float *Q = bt->draft ? bt->draft + sv_batch_draft_offset(bt, b) : NULL;
+    const int32_t *x = bt->draft_tokens + sv_batch_drafts_offset(bt, b);
+    int32_t *y = bt->out_tokens + sv_batch_out_offset(bt, b); /* its K + 1 slots alone */
+    const uint64_t seed = sv_batch_seed(bt, b), index = sv_batch_index(bt, b);
 
     for (int32_t k = 0; k < K; k++) /* every draft, reached or not */
         if (x[k] < 0 || x[k] >= V)
@@ -41,7 +48,7 @@ static int ref_sequence(const sv_batch *bt, int32_t b, double *ws)
     for (int32_t k = 0; k < K; k++) {
         double p = P[(int64_t)k * V + x[k]];
         double q = Q ? Q[(int64_t)k * V + x[k]] : 1.0; /* one-hot drafter: q(x) = 1 */
-        double u = sv_philox_uniform(bt->seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
+        double u = sv_philox_uniform(seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
         /* accept with probability min(1, p/q), written without dividing */
         if (!(u * q < p))
             break;
@@ -49,7 +56,7 @@ static int ref_sequence(const sv_batch *bt, int32_t b, double *ws)
         n++;
     }
 
-    double u = sv_philox_uniform(bt->seed, index, (uint32_t)n, SV_PURPOSE_FINAL, 0);
+    double u = sv_philox_uniform(seed, index, (uint32_t)n, SV_PURPOSE_FINAL, 0);
     const float *row = P + (int64_t)n * V;
     int32_t last;
     if (n < K) {
@@ -82,4 +89,5 @@ static int ref_verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_sampler_ref = {
     "ref", "CPU reference: double precision, inverse-CDF residual", SV_MEM_HOST,
-    ref_init, ref_verify, ref_destroy, 0, 0};
+    ref_init, ref_verify, ref_destroy, 0,
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};

@@ -140,6 +140,7 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
     ev->seconds = t->seconds;
     ev->K = c->K;
     ev->violations = t->violations;
+    ev->batch_verdict = ev->seed_verdict = SV_NA; /* probes.c's, for mixed batches */
 
     /* contract and support: one violation fails the case */
     ev->contract_verdict = (t->violations || t->sampler_error) ? SV_FAIL : SV_PASS;

@@ -45,6 +45,13 @@ typedef struct sv_run_eval {
     sv_verdict seq_verdict;
     uint64_t violations;
     sv_verdict contract_verdict;
+    /* mixed batches (probes.c): a seeded sequence's tokens whatever its batch,
+     * and the sampler's randomness following the seed */
+    uint64_t batch_probed, batch_changed;
+    sv_verdict batch_verdict;
+    uint64_t seed_probed, seed_same;
+    double seed_chance;         /* P(all seed_probed the same) for a sampler that follows seeds */
+    sv_verdict seed_verdict;
     sv_verdict verdict;         /* the worst of the above */
     int32_t n_findings;
     char findings[SV_MAX_FINDINGS][SV_FINDING_LEN]; /* what looks wrong, in words */
@@ -94,6 +101,9 @@ typedef struct sv_report {
     int interrupted;            /* the signal that cut the run short, or 0 */
     size_t n_planned;           /* cases asked for; n_cases ran (the last cut short) */
     int32_t input;              /* the sv_input the sampler was given */
+    int mixed;                  /* batches mixed cases (contract v3), else one case each */
+    int seeding;                /* an sv_seeding */
+    const char *not_taken;      /* the checks the sampler could not take, or NULL */
 } sv_report;
 
 typedef struct sv_verify_config {
@@ -116,7 +126,29 @@ typedef struct sv_verify_config {
     void *case_done_ctx;
     int in_process;             /* call the sampler in this process, not in a child */
     double call_timeout;        /* seconds one sampler call may take; 0: no limit */
+    int uniform;                /* 1: today's batches, one case broadcast (stride 0) each */
+    int seeding;                /* an sv_seeding for mixed batches */
 } sv_verify_config;
+
+/* ---- verify_mix.c: cases verified together in mixed batches ---------------------- */
+/* Fills what a case report says of the case itself. */
+void sv_case_report_init(sv_case_report *cr, const sv_case *c);
+/* Whether cases a and b can share a mixed batch. */
+int sv_mixable(const sv_case *a, const sv_case *b);
+/* Runs cases[0..n) (draws[i] each, times `scale`) in one mix with `seed`,
+ * evaluating each into evals[i]; probes (probes.c) on the first run. */
+int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
+                  const uint64_t *draws, int32_t n, uint64_t seed, uint64_t scale,
+                  double split, int probe, const char *label, sv_run_eval *evals);
+
+/* ---- probes.c: batch-composition invariance and seed sensitivity ------------------ */
+/* The false-alarm rate of the seed-sensitivity check: a case fails only when
+ * every probed sequence matched and a sampler that follows its seeds had at
+ * most this chance of that. */
+#define SV_SEED_FALSE_ALARM 1e-9
+/* Runs the probes on mix m and marks evals[case] (batch_* and seed_*). */
+int sv_probe_mix(const sv_verify_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,
+                 uint64_t seed, sv_run_eval *evals);
 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */
 int sv_verify(const sv_verify_config *cfg, sv_report **out);

@@ -56,12 +56,7 @@ static void announce_rerun(const sv_case *c, const sv_run_eval *first, uint64_t 
 static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, double split,
                        sv_case_report *cr)
 {
-    snprintf(cr->name, sizeof cr->name, "%s", c->name);
-    cr->K = c->K;
-    cr->V = c->V;
-    cr->draft_probs_given = c->draft_probs_given;
-    for (int32_t k = 0; k < c->K; k++)
-        cr->alpha[k] = sv_case_alpha(c, k);
+    sv_case_report_init(cr, c);
 
     sv_drafter *d = NULL;
     int rc = sv_drafter_alloc(c, &d);
@@ -83,6 +78,71 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
     sv_drafter_free(d);
     cr->verdict = cr->runs[cr->n_runs - 1].verdict;
     return rc;
+}
+
+/* Cases which[0..n) run together in mixed batches; each re-run alone. */
+static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_t n,
+                        sv_case *const *cases, size_t done, double split, sv_case_report *crs)
+{
+    const sv_case **group = calloc((size_t)n, sizeof *group);
+    uint64_t *draws = calloc((size_t)n, sizeof *draws);
+    sv_run_eval *evals = calloc((size_t)n, sizeof *evals);
+    if (!group || !draws || !evals) {
+        free(group);
+        free(draws);
+        free(evals);
+        return sv_fail(SV_EENV, "out of memory for %d cases", n);
+    }
+    for (int32_t k = 0; k < n; k++) {
+        group[k] = cases[which[k]];
+        draws[k] = cfg->draws[which[k]];
+        sv_case_report_init(&crs[k], group[k]);
+    }
+    char label[SV_CASE_NAME_MAX + 96];
+    if (n > 1)
+        snprintf(label, sizeof label, "[%zu-%zu/%zu] %s and %d more, mixed", done + 1,
+                 done + (size_t)n, cfg->n_cases, group[0]->name, n - 1);
+    else
+        snprintf(label, sizeof label, "[%zu/%zu] %s", done + 1, cfg->n_cases, group[0]->name);
+    int rc = sv_verify_mix(cfg, group, draws, n, cfg->seed, 1, split, 1, label, evals);
+    for (int32_t k = 0; k < n && rc == SV_OK; k++) {
+        sv_case_report *cr = &crs[k];
+        cr->runs[0] = evals[k];
+        cr->n_runs = 1;
+        if (cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects && !sv_interrupted()) {
+            snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", done + (size_t)k + 1,
+                     cfg->n_cases, group[k]->name);
+            if (cfg->progress)
+                announce_rerun(group[k], &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * draws[k]);
+            rc = sv_verify_mix(cfg, &group[k], &draws[k], 1, sv_rerun_seed(cfg->seed), 4, split,
+                               0, label, &cr->runs[1]);
+            cr->n_runs = 2;
+        }
+        cr->verdict = cr->runs[cr->n_runs - 1].verdict;
+    }
+    free(group);
+    free(draws);
+    free(evals);
+    return rc;
+}
+
+/* The cases that run with case i in one mixed batch, into which[]: i's
+ * group, in suite order; claimed[] marks them. Older samplers, Markov pairs
+ * and uniform runs: i alone. Returns the group's size. */
+static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size_t i,
+                        unsigned char *claimed, size_t *which)
+{
+    int32_t n = 0;
+    which[n++] = i;
+    claimed[i] = 1;
+    if (cfg->uniform || !cfg->sampler->layouts || cases[i]->chain)
+        return n;
+    for (size_t j = i + 1; j < cfg->n_cases; j++)
+        if (!claimed[j] && sv_mixable(cases[i], cases[j])) {
+            which[n++] = j;
+            claimed[j] = 1;
+        }
+    return n;
 }
 
 int sv_verify(const sv_verify_config *cfg, sv_report **out)
@@ -119,26 +179,50 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->n_planned = cfg->n_cases;
     r->input = cfg->input;
 
+    r->mixed = !cfg->uniform;
+    r->seeding = cfg->seeding;
+    if (!cfg->uniform && !cfg->sampler->layouts)
+        r->not_taken = "mixed batches, ragged drafts, the packed layout, per-sequence seeds and "
+                       "rules, batch-composition invariance, seed sensitivity (a sampler of "
+                       "contract version 1 or 2 gets batches of one case)";
+    size_t *which = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *which);
+    unsigned char *claimed = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
+    if (!which || !claimed)
+        rc = rc == SV_OK ? sv_fail(SV_EENV, "out of memory for %zu cases", cfg->n_cases) : rc;
     double start = sv_now();
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
-        sv_case_report *cr = &r->cases[i];
-        rc = verify_case(cfg, i, cases[i], r->split_alpha, cr);
+        if (claimed[i])
+            continue;
+        const int32_t n = group_of(cfg, cases, i, claimed, which);
+        sv_case_report *crs = &r->cases[r->n_cases];
+        if (cases[i]->chain || cfg->uniform)
+            rc = verify_case(cfg, r->n_cases, cases[i], r->split_alpha, crs);
+        else
+            rc = verify_group(cfg, which, n, cases, r->n_cases, r->split_alpha, crs);
         if (rc != SV_OK)
             break;
-        r->n_cases++;
-        for (int j = 0; j < cr->n_runs; j++)
-            r->total_draws += cr->runs[j].draws;
-        if (cr->verdict == SV_FAIL)
-            r->failed++;
-        else if (cr->verdict == SV_SUSPECT)
-            r->suspect++;
-        else
-            r->passed++;
-        if ((r->interrupted = sv_interrupted()) != 0)
-            break; /* this case ran on the draws it finished; the rest not at all */
-        if (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx))
+        int stop = 0;
+        for (int32_t k = 0; k < n && !stop; k++) {
+            sv_case_report *cr = &crs[k];
+            r->n_cases++;
+            for (int j = 0; j < cr->n_runs; j++)
+                r->total_draws += cr->runs[j].draws;
+            if (cr->verdict == SV_FAIL)
+                r->failed++;
+            else if (cr->verdict == SV_SUSPECT)
+                r->suspect++;
+            else
+                r->passed++;
+            if ((r->interrupted = sv_interrupted()) != 0)
+                stop = 1; /* these cases ran on the draws they finished; the rest not at all */
+            else if (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx))
+                stop = 1;
+        }
+        if (stop)
             break;
     }
+    free(which);
+    free(claimed);
     r->seconds = sv_now() - start;
     for (size_t i = 0; i < cfg->n_cases; i++)
         sv_case_free(cases[i]);

@@ -21,6 +21,7 @@ static void usage(FILE *out)
         "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
         "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
         "                         [--input probs|logits-f32|logits-bf16]\n"
+        "                         [--batches mixed|uniform] [--seeding mixed|all|none]\n"
         "                         [--call-timeout S] [--in-process]\n"
         "\n"
         "Runs the sampler over many draws of each case and tests that every emitted token\n"
@@ -57,6 +58,7 @@ static void usage(FILE *out)
         "  --json FILE     write the full report as JSON\n"
         "  --junit FILE    write JUnit XML (one test case per case and check)\n"
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
+        SV_BATCHES_HELP
         SV_ISOLATION_HELP
         "  --power VARIANT do not sample: print how likely this run is to catch the broken\n"
         "                  variant (power from its output distribution in closed form) and\n"
@@ -86,6 +88,7 @@ typedef struct verify_args {
     int32_t batch, threads;
     int rerun;
     int32_t input;
+    int uniform, seeding;
     sv_recorded_opts recorded;
     sv_isolation iso;
 } verify_args;
@@ -108,7 +111,7 @@ static int distinct_outputs(const char *json, const char *junit)
 
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
-       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT };
+       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -132,6 +135,8 @@ static const struct option options[] = {
     {"mismatch-T", required_argument, NULL, O_MISMATCH_T},
     {"K", required_argument, NULL, O_K},
     {"input", required_argument, NULL, O_INPUT},
+    {"batches", required_argument, NULL, O_BATCHES},
+    {"seeding", required_argument, NULL, O_SEEDING},
     SV_ISOLATION_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -187,6 +192,8 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_MISMATCH_T: a->recorded.mismatch_T = optarg; break;
         case O_K: a->recorded.K = optarg; break;
         case O_INPUT: rc = sv_parse_input("--input", optarg, &a->input); break;
+        case O_BATCHES: rc = sv_parse_batches("--batches", optarg, &a->uniform); break;
+        case O_SEEDING: rc = sv_parse_seeding("--seeding", optarg, &a->seeding); break;
         case 'h': usage(stdout); return -1;
         default:
             if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
@@ -241,7 +248,7 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .n_cases = n, .seed = a->seed, .alpha = a->alpha, .batch = a->batch,
         .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
         .input = a->input, .in_process = a->iso.in_process,
-        .call_timeout = a->iso.call_timeout,
+        .call_timeout = a->iso.call_timeout, .uniform = a->uniform, .seeding = a->seeding,
     };
     sv_report *report = NULL;
     sv_interrupt_install();

@@ -48,3 +48,25 @@ int sv_sampler_choose(const char *command, const char *name, const sv_sampler **
                        name, from_plugins ? "" : "; plugins need --plugin");
     return SV_OK;
 }
+
+int sv_parse_batches(const char *flag, const char *text, int *uniform)
+{
+    if (strcmp(text, "mixed") == 0 || strcmp(text, "uniform") == 0) {
+        *uniform = text[0] == 'u';
+        return SV_OK;
+    }
+    return sv_fail(SV_EBAD, "%s: '%s' is not a kind of batch (mixed: the cases of a vocabulary "
+                   "interleaved, ragged, seeded and not; uniform: one case broadcast per batch)",
+                   flag, text);
+}
+
+int sv_parse_seeding(const char *flag, const char *text, int *seeding)
+{
+    static const char *const names[] = {"mixed", "all", "none"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *seeding = i; /* the sv_seeding values, in order */
+            return SV_OK;
+        }
+    return sv_fail(SV_EBAD, "%s: '%s' is not a seeding (mixed, all, none)", flag, text);
+}

@@ -28,6 +28,17 @@ int sv_option_error(const char *command, int refusal, const struct option *optio
 int sv_sampler_choose(const char *command, const char *name, const sv_sampler **out);
 /* "probs", "logits-f32" or "logits-bf16" -> an sv_input; SV_EBAD naming the flag. */
 int sv_parse_input(const char *flag, const char *text, int32_t *input);
+/* --batches mixed|uniform (uniform: 1) and --seeding mixed|all|none (an sv_seeding). */
+int sv_parse_batches(const char *flag, const char *text, int *uniform);
+int sv_parse_seeding(const char *flag, const char *text, int *seeding);
+#define SV_BATCHES_HELP                                                                    \
+    "  --batches KIND  mixed (default): each batch interleaves the cases of one\n"          \
+    "                  vocabulary, every sequence its own rows, drafts (0..K), seed and\n"  \
+    "                  sampling rule, in the layouts the sampler takes (contract v3);\n"   \
+    "                  uniform: one case per batch, one row set broadcast (stride 0),\n"   \
+    "                  as before contract v3, for comparison (docs/verify.md#batches)\n"   \
+    "  --seeding S     mixed batches: mixed (default: half the sequences seeded\n"         \
+    "                  requests), all, or none\n"
 /* SV_EBAD, naming the command and the modes the sampler takes, unless the
  * sampler takes input (an sv_input). */
 int sv_sampler_takes(const char *command, const sv_sampler *s, int32_t input);

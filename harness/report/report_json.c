@@ -70,6 +70,17 @@ static cJSON *run_json(const sv_run_eval *ev)
         cJSON_AddNumberToObject(seq, "draft1_accepted", (double)ev->first_accepted);
         cJSON_AddNumberToObject(seq, "draft1_accepted_expected", ev->first_expected);
     }
+    if (ev->batch_verdict != SV_NA || ev->seed_verdict != SV_NA) { /* mixed batches' probes */
+        cJSON *bc = cJSON_AddObjectToObject(o, "batch_composition");
+        cJSON_AddNumberToObject(bc, "seeded_probed", (double)ev->batch_probed);
+        cJSON_AddNumberToObject(bc, "changed", (double)ev->batch_changed);
+        cJSON_AddStringToObject(bc, "verdict", sv_verdict_name(ev->batch_verdict));
+        cJSON *ss = cJSON_AddObjectToObject(o, "seed_sensitivity");
+        cJSON_AddNumberToObject(ss, "probed", (double)ev->seed_probed);
+        cJSON_AddNumberToObject(ss, "same_under_other_seeds", (double)ev->seed_same);
+        cJSON_AddNumberToObject(ss, "chance_all_same", ev->seed_chance);
+        cJSON_AddStringToObject(ss, "verdict", sv_verdict_name(ev->seed_verdict));
+    }
     cJSON *findings = cJSON_AddArrayToObject(o, "findings");
     for (int32_t f = 0; f < ev->n_findings; f++)
         cJSON_AddItemToArray(findings, cJSON_CreateString(ev->findings[f]));
@@ -91,6 +102,12 @@ int sv_report_json(const sv_report *r, const char *path)
     cJSON_AddNumberToObject(root, "split_alpha", r->split_alpha);
     cJSON_AddNumberToObject(root, "threads", r->threads);
     cJSON_AddNumberToObject(root, "batch", r->batch);
+    static const char *const seedings[] = {"mixed", "all", "none"};
+    cJSON_AddStringToObject(root, "batches", r->mixed ? "mixed" : "uniform");
+    if (r->mixed)
+        cJSON_AddStringToObject(root, "seeding", seedings[r->seeding % 3]);
+    if (r->not_taken)
+        cJSON_AddStringToObject(root, "checks_not_taken", r->not_taken);
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_case_report *cr = &r->cases[i];

@@ -73,7 +73,9 @@ int sv_report_junit(const sv_report *r, const char *path)
             skipped += (ev->seq_verdict == SV_NA) + (ev->length_verdict == SV_NA);
             continue;
         }
-        tests += 4 + (size_t)ev->K + 1;
+        tests += 6 + (size_t)ev->K + 1;
+        failures += (ev->batch_verdict == SV_FAIL) + (ev->seed_verdict == SV_FAIL);
+        skipped += (ev->batch_verdict == SV_NA) + (ev->seed_verdict == SV_NA);
         failures += ev->contract_verdict == SV_FAIL;
         failures += ev->length_verdict == SV_FAIL;
         failures += ev->indep_seq_verdict == SV_FAIL;
@@ -119,6 +121,9 @@ int sv_report_junit(const sv_report *r, const char *path)
                  ev, "consecutive sequences", ev->indep_seq.p);
         testcase(f, cr->name, "independence of positions 1 and 2", ev->indep_pos_verdict, ev,
                  "positions 1 and 2", ev->indep_pos.p);
+        testcase(f, cr->name, "batch composition", ev->batch_verdict, ev, "batch composition",
+                 0.0);
+        testcase(f, cr->name, "seed sensitivity", ev->seed_verdict, ev, "seed sensitivity", 0.0);
     }
     fprintf(f, "  </testsuite>\n</testsuites>\n");
     return sv_atomic_commit(&af);

@@ -82,6 +82,15 @@ void sv_report_text(const sv_report *r, FILE *out)
     if (r->input != SV_INPUT_PROBS)
         fprintf(out, "input: %s (each case's logits; the checks use the p and q they imply)\n",
                 sv_input_name(r->input));
+    static const char *const seedings[] = {"half the sequences seeded", "every sequence seeded",
+                                           "no sequence seeded"};
+    if (r->mixed)
+        fprintf(out, "batches: mixed (the cases of a vocabulary interleaved, ragged drafts, %s)\n",
+                seedings[r->seeding % 3]);
+    else
+        fprintf(out, "batches: uniform (one case per batch, its rows broadcast)\n");
+    if (r->not_taken)
+        fprintf(out, "checks not taken: %s\n", r->not_taken);
     fprintf(out, "%s%s, seed %llu, family-wise false-alarm rate %g over %zu p-values "
             "(each %.2g)\n\n", r->suite ? "suite " : "", r->suite ? r->suite : "one case",
             (unsigned long long)r->seed, r->alpha, r->n_tests, r->split_alpha);

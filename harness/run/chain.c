@@ -59,6 +59,7 @@ int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_
             .seed = cfg->seed, .first_index = first,
             .stream = NULL,
         };
+        sv_batch_uniform_v3(&bt, w, cfg);
         int rc = sv_host_verify(w->host, w->slot, &bt, t);
         if (rc != SV_SAMPLER_OK)
             return rc;

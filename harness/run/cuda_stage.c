@@ -17,11 +17,22 @@ typedef struct device_buffer {
     const void *host_source; /* what a kept copy holds (broadcast rows), or NULL */
 } device_buffer;
 
+/* Contract v3's per-sequence arrays, each in a buffer of its own. */
+enum { A_NUM_DRAFTS, A_CU, A_INDICES, A_SEEDS, A_SEEDED, A_TEMPERATURES, A_TOP_KS, A_TOP_PS,
+       N_ARRAYS };
+
 struct sv_cuda_stage {
     const sv_sampler *inner;
     void *inner_state;
     cudaStream_t stream;
     device_buffer target, draft, tokens, out_tokens, out_accepted;
+    device_buffer arrays[N_ARRAYS];
+    /* inputs laid out once for every batch (a mix's rows and arrays): copied
+     * to the device at the first batch that points into them, then kept */
+    const char *resident_host;
+    size_t resident_bytes;
+    device_buffer resident;
+    int resident_ready;
 };
 
 int sv_cuda_device_count(char *why, size_t whylen)
@@ -84,22 +95,51 @@ static int upload(sv_cuda_stage *s, device_buffer *buf, const void *host, size_t
     return SV_SAMPLER_OK;
 }
 
+/* Where `bytes` at host live on the device: in the resident copy when they
+ * lie in it, else copied into buf (kept when broadcast and unchanged). */
+static int place(sv_cuda_stage *s, device_buffer *buf, const void *host, size_t bytes,
+                 int broadcast, const char *name, const void **dev)
+{
+    *dev = NULL;
+    if (!host || bytes == 0)
+        return SV_SAMPLER_OK;
+    const char *h = host;
+    if (s->resident_host && h >= s->resident_host &&
+        h + bytes <= s->resident_host + s->resident_bytes) {
+        if (!s->resident_ready) {
+            int rc = upload(s, &s->resident, s->resident_host, s->resident_bytes, 0,
+                            "copying the laid-out rows");
+            if (rc != SV_SAMPLER_OK)
+                return rc;
+            s->resident_ready = 1;
+        }
+        *dev = (const char *)s->resident.ptr + (h - s->resident_host);
+        return SV_SAMPLER_OK;
+    }
+    int rc = upload(s, buf, host, bytes, broadcast, name);
+    *dev = buf->ptr;
+    return rc;
+}
+
 void sv_cuda_stage_free(sv_cuda_stage *s)
 {
     if (!s)
         return;
     if (s->inner_state)
         s->inner->destroy(s->inner_state);
-    device_buffer *bufs[] = {&s->target, &s->draft, &s->tokens, &s->out_tokens, &s->out_accepted};
+    device_buffer *bufs[] = {&s->target, &s->draft, &s->tokens, &s->out_tokens, &s->out_accepted,
+                             &s->resident};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]->ptr);
+    for (int i = 0; i < N_ARRAYS; i++)
+        cudaFree(s->arrays[i].ptr);
     if (s->stream)
         cudaStreamDestroy(s->stream);
     free(s);
 }
 
-int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, sv_cuda_stage **out,
-                       char *err, size_t errlen)
+int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, const void *resident,
+                       size_t resident_bytes, sv_cuda_stage **out, char *err, size_t errlen)
 {
     *out = NULL;
     sv_cuda_stage *s = calloc(1, sizeof *s);
@@ -108,6 +148,8 @@ int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, sv_cuda
         return SV_SAMPLER_ENOMEM;
     }
     s->inner = inner;
+    s->resident_host = resident;
+    s->resident_bytes = resident ? resident_bytes : 0;
     cudaError_t e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
         snprintf(err, errlen, "cudaStreamCreate: %s", cudaGetErrorString(e));
@@ -125,6 +167,33 @@ int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, sv_cuda
     return SV_SAMPLER_OK;
 }
 
+/* The batch's per-sequence arrays on the device, into db. */
+static int place_arrays(sv_cuda_stage *s, const sv_batch *hb, sv_batch *db)
+{
+    const size_t B = (size_t)hb->B;
+    struct {
+        const void *host;
+        size_t bytes;
+        const void **dev;
+    } a[N_ARRAYS] = {
+        {hb->num_drafts, B * sizeof(int32_t), (const void **)&db->num_drafts},
+        {hb->cu_num_drafts, (B + 1) * sizeof(int32_t), (const void **)&db->cu_num_drafts},
+        {hb->indices, B * sizeof(uint64_t), (const void **)&db->indices},
+        {hb->seeds, B * sizeof(uint64_t), (const void **)&db->seeds},
+        {hb->seeded, B, (const void **)&db->seeded},
+        {hb->temperatures, B * sizeof(double), (const void **)&db->temperatures},
+        {hb->top_ks, B * sizeof(int32_t), (const void **)&db->top_ks},
+        {hb->top_ps, B * sizeof(double), (const void **)&db->top_ps},
+    };
+    for (int i = 0; i < N_ARRAYS; i++) {
+        int rc = place(s, &s->arrays[i], a[i].host, a[i].bytes, 0, "copying per-sequence arrays",
+                       a[i].dev);
+        if (rc != SV_SAMPLER_OK)
+            return rc;
+    }
+    return SV_SAMPLER_OK;
+}
+
 int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
 {
     const size_t B = (size_t)hb->B, K = (size_t)hb->K, V = (size_t)hb->V;
@@ -135,37 +204,47 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     const size_t elem = sv_input_value_bytes(hb->input);
     const void *target = logits ? hb->target_logits : hb->target;
     const void *draft = logits ? hb->draft_logits : hb->draft;
-    /* rows span (B - 1) strides plus one row set; a stride of 0 is one row set */
-    const size_t target_elems = (B - 1) * (size_t)hb->target_stride + (K + 1) * V;
-    const size_t draft_elems = draft ? (B - 1) * (size_t)hb->draft_stride + K * V : 0;
-    int rc = upload(s, &s->target, target, target_elems * elem, hb->target_stride == 0,
-                    "copying target rows");
-    if (rc == SV_SAMPLER_OK && draft)
-        rc = upload(s, &s->draft, draft, draft_elems * elem, hb->draft_stride == 0,
-                    "copying draft rows");
-    if (rc == SV_SAMPLER_OK && K > 0)
-        rc = upload(s, &s->tokens, hb->draft_tokens, B * K * sizeof(int32_t), 0,
-                    "copying draft tokens");
+    const int packed = hb->layout == SV_LAYOUT_PACKED && hb->cu_num_drafts;
+    const size_t drafted = packed ? (size_t)hb->cu_num_drafts[B] : B * K;
+    /* padded rows span (B - 1) strides plus one row set (a stride of 0: one
+     * row set); packed rows are d_b + 1 target and d_b draft rows each */
+    const size_t target_elems = packed ? (drafted + B) * V
+                                       : (B - 1) * (size_t)hb->target_stride + (K + 1) * V;
+    const size_t draft_elems = !draft ? 0
+                               : packed ? drafted * V
+                                        : (B - 1) * (size_t)hb->draft_stride + K * V;
+    const size_t slots = packed ? drafted + B : B * (K + 1);
+    sv_batch db = *hb;
+    const void *dt = NULL, *dd = NULL, *dx = NULL;
+    int rc = place(s, &s->target, target, target_elems * elem, hb->target_stride == 0 && !packed,
+                   "copying target rows", &dt);
+    if (rc == SV_SAMPLER_OK)
+        rc = place(s, &s->draft, draft, draft_elems * elem, hb->draft_stride == 0 && !packed,
+                   "copying draft rows", &dd);
+    if (rc == SV_SAMPLER_OK && drafted > 0)
+        rc = place(s, &s->tokens, hb->draft_tokens, drafted * sizeof(int32_t), 0,
+                   "copying draft tokens", &dx);
     /* the outputs go down too: the runner poisoned them, and a sampler that
      * leaves one unwritten must be seen, not given the last batch's value */
     if (rc == SV_SAMPLER_OK)
-        rc = upload(s, &s->out_tokens, hb->out_tokens, B * (K + 1) * sizeof(int32_t), 0,
+        rc = upload(s, &s->out_tokens, hb->out_tokens, slots * sizeof(int32_t), 0,
                     "copying poisoned output tokens");
     if (rc == SV_SAMPLER_OK)
         rc = upload(s, &s->out_accepted, hb->out_accepted, B * sizeof(int32_t), 0,
                     "copying poisoned accepted counts");
+    if (rc == SV_SAMPLER_OK)
+        rc = place_arrays(s, hb, &db);
     if (rc != SV_SAMPLER_OK)
         return rc;
 
-    sv_batch db = *hb;
     if (logits) {
-        db.target_logits = s->target.ptr;
-        db.draft_logits = draft ? s->draft.ptr : NULL;
+        db.target_logits = dt;
+        db.draft_logits = dd;
     } else {
-        db.target = s->target.ptr;
-        db.draft = draft ? s->draft.ptr : NULL;
+        db.target = dt;
+        db.draft = dd;
     }
-    db.draft_tokens = s->tokens.ptr;
+    db.draft_tokens = dx ? dx : s->tokens.ptr;
     db.out_tokens = s->out_tokens.ptr;
     db.out_accepted = s->out_accepted.ptr;
     db.stream = s->stream;
@@ -173,9 +252,8 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     rc = s->inner->verify(s->inner_state, &db);
     if (rc != SV_SAMPLER_OK)
         return rc;
-    cudaError_t e = cudaMemcpyAsync(hb->out_tokens, db.out_tokens,
-                                    B * (K + 1) * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                    s->stream);
+    cudaError_t e = cudaMemcpyAsync(hb->out_tokens, db.out_tokens, slots * sizeof(int32_t),
+                                    cudaMemcpyDeviceToHost, s->stream);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(hb->out_accepted, db.out_accepted, B * sizeof(int32_t),
                             cudaMemcpyDeviceToHost, s->stream);

@@ -19,9 +19,11 @@ int sv_cuda_device_count(char *why, size_t whylen);
 int sv_cuda_device_count_isolated(char *why, size_t whylen);
 
 /* A stage for `inner` (an SV_MEM_CUDA sampler), initialised with limits.
- * Returns an sv_sampler_status; on failure *out is NULL and err says why. */
-int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, sv_cuda_stage **out,
-                       char *err, size_t errlen);
+ * resident (NULL: none): host inputs laid out once for every batch (a mix's
+ * rows and arrays), copied to the device once. Returns an sv_sampler_status;
+ * on failure *out is NULL and err says why. */
+int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, const void *resident,
+                       size_t resident_bytes, sv_cuda_stage **out, char *err, size_t errlen);
 
 /* One host batch through the device: same meaning as sv_sampler.verify. */
 int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *host_batch);

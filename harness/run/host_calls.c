@@ -20,9 +20,10 @@ const char *sv_status_name(int rc)
     }
 }
 
-int sv_call_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
+int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, char *err,
                  size_t errlen, int *env_error)
 {
+    const sv_limits *limits = &ctl->limits;
     *env_error = 0;
     *state = NULL;
     if (s->memspace == SV_MEM_CUDA) {
@@ -33,7 +34,8 @@ int sv_call_init(const sv_sampler *s, void **state, const sv_limits *limits, cha
             *env_error = 1;
             return SV_SAMPLER_EDEVICE;
         }
-        return sv_cuda_stage_init(s, limits, (sv_cuda_stage **)state, err, errlen);
+        return sv_cuda_stage_init(s, limits, ctl->resident, ctl->resident_bytes,
+                                  (sv_cuda_stage **)state, err, errlen);
 #else
         snprintf(err, errlen, "sampler %s needs CUDA, and this specverify was built without "
                  "it (no nvcc at configure time)", s->name);

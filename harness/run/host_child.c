@@ -95,7 +95,7 @@ static void serve(int32_t i)
                 snprintf(ctl->err, sizeof ctl->err, "%s", resolve_error);
                 ctl->rc = SV_SAMPLER_EINTERNAL;
             } else {
-                ctl->rc = sv_call_init(child_sampler, &state, &ctl->limits, ctl->err,
+                ctl->rc = sv_call_init(child_sampler, &state, ctl, ctl->err,
                                        sizeof ctl->err, &ctl->env_error);
             }
             live = ctl->rc == SV_SAMPLER_OK;

@@ -204,7 +204,7 @@ void sv_guard_call(sv_host *h, int32_t i, guarded_call *call)
     g->active = 1;
     switch (call->command) {
     case CMD_INIT:
-        call->rc = sv_call_init(h->sampler, &s->state, &ctl->limits, ctl->err, sizeof ctl->err,
+        call->rc = sv_call_init(h->sampler, &s->state, ctl, ctl->err, sizeof ctl->err,
                                 &ctl->env_error);
         break;
     case CMD_VERIFY: call->rc = sv_call_verify(h->sampler, s->state, &ctl->batch); break;

@@ -16,6 +16,8 @@ typedef struct slot_control {
     int32_t command, rc;
     int env_error;               /* init failed for want of a device: exit 3 */
     sv_limits limits;
+    const void *resident;        /* inputs laid out for every batch (a mix's), or NULL */
+    size_t resident_bytes;
     sv_batch batch;              /* its pointers are valid in both processes */
     char err[SV_NOTE_LEN];       /* init's message */
     /* the call running now, for the watcher: CMD_NONE when none */
@@ -66,7 +68,8 @@ struct sv_host {
     int memfd;                   /* isolated: the inputs' memory, sealed against writes */
     const float *target, *draft;
     const void *logits;
-    size_t fixed_bytes;          /* the case's part of the inputs */
+    size_t fixed_bytes;          /* the case's (or the mix's) part of the inputs */
+    sv_mix_view mix_view;        /* a mix's slots as laid out there */
     /* outputs and controls, shared with the child */
     unsigned char *out_base;
     size_t out_bytes;
@@ -97,7 +100,7 @@ int sv_host_describe_fault(const sv_host *h, int32_t slot, uintptr_t addr, int w
                            char *out, size_t len);
 
 /* host_calls.c: the calls proper (CUDA samplers through a stage) */
-int sv_call_init(const sv_sampler *s, void **state, const sv_limits *limits, char *err,
+int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, char *err,
                  size_t errlen, int *env_error);
 int sv_call_verify(const sv_sampler *s, void *state, const sv_batch *bt);
 void sv_call_destroy(const sv_sampler *s, void *state);

@@ -54,6 +54,13 @@ static size_t fixed_row_bytes(const sv_case *c, size_t *target, size_t *draft)
     return *target + *draft;
 }
 
+/* A slot's per-sequence arrays after its drafts and rows: indices, seeds
+ * (uint64), cu (B+1), num_drafts (int32), seeded (bytes). */
+static size_t slot_array_bytes(size_t B)
+{
+    return 2 * B * sizeof(uint64_t) + (2 * B + 1) * sizeof(int32_t) + B;
+}
+
 static size_t slot_input_bytes(const sv_host *h, size_t *drafts, size_t *target)
 {
     const size_t B = (size_t)h->cfg.batch, K = (size_t)h->K, V = (size_t)h->V;
@@ -63,15 +70,60 @@ static size_t slot_input_bytes(const sv_host *h, size_t *drafts, size_t *target)
     size_t draft = h->cfg.rows_per_sequence ? round_up(B * (K ? K : 1) * V * sizeof(float),
                                                        page_size())
                                             : 0;
-    return *drafts + *target + draft;
+    return *drafts + *target + draft + round_up(slot_array_bytes(B), page_size());
+}
+
+/* A mix's part of the inputs: each layout's rows, then the per-slot arrays. */
+static size_t mix_array_bytes(const sv_mix *m)
+{
+    const size_t L = (size_t)m->period;
+    return L * (2 * sizeof(double) + 2 * sizeof(int32_t) + 1);
+}
+
+static size_t mix_bytes(const sv_mix *m)
+{
+    size_t bytes = 0;
+    for (int32_t i = 0; i < m->n_layouts; i++)
+        bytes += round_up(sv_mix_rows_bytes(m, m->layout_list[i]), page_size());
+    return bytes + round_up(mix_array_bytes(m), page_size());
+}
+
+static void lay_out_mix(sv_host *h)
+{
+    const sv_mix *m = h->cfg.mix;
+    unsigned char *p = h->in_base;
+    for (int32_t i = 0; i < m->n_layouts; i++) {
+        const int32_t layout = m->layout_list[i];
+        sv_mix_fill_rows(m, layout, p);
+        h->mix_view.rows[layout] = (const char *)p;
+        p += round_up(sv_mix_rows_bytes(m, layout), page_size());
+    }
+    const size_t L = (size_t)m->period;
+    /* the doubles first, then the ints, then the bytes: each aligned */
+    memcpy(p, m->temperatures, L * sizeof(double));
+    h->mix_view.temperatures = (const double *)(const void *)p;
+    p += L * sizeof(double);
+    memcpy(p, m->top_ps, L * sizeof(double));
+    h->mix_view.top_ps = (const double *)(const void *)p;
+    p += L * sizeof(double);
+    memcpy(p, m->top_ks, L * sizeof(int32_t));
+    h->mix_view.top_ks = (const int32_t *)(const void *)p;
+    p += L * sizeof(int32_t);
+    memcpy(p, m->drafts, L * sizeof(int32_t));
+    h->mix_view.num_drafts = (const int32_t *)(const void *)p;
+    p += L * sizeof(int32_t);
+    memcpy(p, m->seeded, L);
+    h->mix_view.seeded = (const uint8_t *)p;
 }
 
 static int map_inputs(sv_host *h)
 {
     const sv_case *c = h->cfg.c;
     size_t target = 0, draft = 0, drafts, rows;
-    h->fixed_bytes = h->cfg.rows_per_sequence ? 0 : round_up(fixed_row_bytes(c, &target, &draft),
-                                                             page_size());
+    h->fixed_bytes = h->cfg.mix                ? mix_bytes(h->cfg.mix)
+                     : h->cfg.rows_per_sequence ? 0
+                                                : round_up(fixed_row_bytes(c, &target, &draft),
+                                                           page_size());
     size_t per_slot = slot_input_bytes(h, &drafts, &rows);
     h->in_bytes = h->fixed_bytes + (size_t)h->cfg.slots * per_slot;
     h->memfd = -1;
@@ -97,7 +149,11 @@ static int map_inputs(sv_host *h)
                        strerror(errno));
     h->in_base = base;
 
-    if (!h->cfg.rows_per_sequence) { /* the case's rows, copied once */
+    if (h->cfg.mix) {
+        lay_out_mix(h);
+        if (h->cfg.in_process)
+            mprotect(h->in_base, h->fixed_bytes, PROT_READ);
+    } else if (!h->cfg.rows_per_sequence) { /* the case's rows, copied once */
         const void *from = c->input != SV_INPUT_PROBS ? c->input_logits : (const void *)c->target;
         memcpy(h->in_base, from, target);
         if (c->input != SV_INPUT_PROBS) {
@@ -123,6 +179,13 @@ static int map_inputs(sv_host *h)
             s->in.rows_target = (float *)(void *)(s->in_start + drafts);
             s->in.rows_draft = (float *)(void *)(s->in_start + drafts + rows);
         }
+        const size_t B = (size_t)h->cfg.batch;
+        unsigned char *a = s->in_start + per_slot - round_up(slot_array_bytes(B), page_size());
+        s->in.indices = (uint64_t *)(void *)a;
+        s->in.seeds = s->in.indices + B;
+        s->in.cu = (int32_t *)(void *)(s->in.seeds + B);
+        s->in.num_drafts = s->in.cu + B + 1;
+        s->in.seeded = (uint8_t *)(s->in.num_drafts + B);
     }
     return SV_OK;
 }
@@ -263,9 +326,42 @@ static int describe_zone(const zone *z, const char *name, uintptr_t addr, int wr
     return 0;
 }
 
+/* A mix's laid-out rows: which case's row, target or draft. */
+static int describe_mix(const sv_host *h, uintptr_t addr, char *out, size_t len)
+{
+    const sv_mix *m = h->cfg.mix;
+    const size_t row = (size_t)m->V * sv_input_value_bytes(m->input), K = (size_t)m->K;
+    for (int32_t l = 0; l < 2; l++) {
+        const char *base = h->mix_view.rows[l];
+        if (!base || addr < (uintptr_t)base || addr >= (uintptr_t)base + sv_mix_rows_bytes(m, l))
+            continue;
+        const size_t off = (size_t)(addr - (uintptr_t)base), doff = sv_mix_draft_rows_offset(m, l);
+        const int draft = off >= doff;
+        const size_t r = (draft ? off - doff : off) / row; /* the r-th row of its block */
+        int32_t s = 0;
+        size_t k = 0;
+        if (l == SV_LAYOUT_PADDED) {
+            s = (int32_t)(r / (draft ? K : K + 1));
+            k = r % (draft ? K : K + 1);
+        } else { /* packed: the slot whose rows hold row r */
+            while (s + 1 < m->period && (size_t)(draft ? m->cu[s + 1] : m->cu[s + 1] + s + 1) <= r)
+                s++;
+            k = r - (size_t)(draft ? m->cu[s] : m->cu[s] + s);
+        }
+        snprintf(out, len, "modified its input %s (%s row %zu of a sequence of case %s, in "
+                 "the %s layout's rows, laid out once for every batch)",
+                 m->input != SV_INPUT_PROBS ? "logits" : "rows", draft ? "draft" : "target",
+                 k + 1, m->cases[m->case_of[s]]->name, l == SV_LAYOUT_PACKED ? "packed" : "padded");
+        return 1;
+    }
+    return 0;
+}
+
 int sv_host_describe_fault(const sv_host *h, int32_t i, uintptr_t addr, int write, char *out,
                            size_t len)
 {
+    if (h->cfg.mix && describe_mix(h, addr, out, len))
+        return 1;
     const size_t K = (size_t)h->K, V = (size_t)h->V;
     const size_t size = sv_input_value_bytes(h->cfg.c->input);
     int64_t r;

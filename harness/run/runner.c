@@ -43,129 +43,6 @@ int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *
     return SV_OK;
 }
 
-/* ---- tallies ------------------------------------------------------------------ */
-
-int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out)
-{
-    sv_tally *t = calloc(1, sizeof *t);
-    if (!t)
-        return sv_fail(SV_EENV, "out of memory for a tally");
-    t->K = c->K;
-    t->V = c->V;
-    t->hist = calloc((size_t)(c->K + 1) * (size_t)c->V, sizeof *t->hist);
-    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
-    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
-    t->pairs_seq = calloc(seq ? seq : 1, sizeof *t->pairs_seq);
-    t->pairs_pos = calloc(pos ? pos : 1, sizeof *t->pairs_pos);
-    if (c->chain)
-        t->transitions = calloc((size_t)c->V * (size_t)c->V, sizeof *t->transitions);
-    if (!t->hist || !t->pairs_seq || !t->pairs_pos || (c->chain && !t->transitions)) {
-        sv_tally_free(t);
-        return sv_fail(SV_EENV, "case %s: out of memory for histograms of %d x %d", c->name,
-                       c->K + 1, c->V);
-    }
-    *out = t;
-    return SV_OK;
-}
-
-void sv_tally_note(sv_tally *t, uint64_t at, const char *text)
-{
-    int32_t i = t->n_notes;
-    while (i > 0 && t->note_at[i - 1] > at) /* where it goes: after the notes at or before it */
-        i--;
-    if (i == SV_MAX_NOTES)
-        return;
-    int32_t last = t->n_notes < SV_MAX_NOTES ? t->n_notes : SV_MAX_NOTES - 1;
-    for (int32_t j = last; j > i; j--) { /* the last one falls off when full */
-        memcpy(t->notes[j], t->notes[j - 1], SV_NOTE_LEN);
-        t->note_at[j] = t->note_at[j - 1];
-    }
-    snprintf(t->notes[i], SV_NOTE_LEN, "%s", text);
-    t->note_at[i] = at;
-    if (t->n_notes < SV_MAX_NOTES)
-        t->n_notes++;
-}
-
-void sv_tally_free(sv_tally *t)
-{
-    if (!t)
-        return;
-    free(t->hist);
-    free(t->pairs_seq);
-    free(t->pairs_pos);
-    free(t->transitions);
-    free(t);
-}
-
-static void tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan)
-{
-    size_t cells = (size_t)(t->K + 1) * (size_t)t->V;
-    for (size_t i = 0; i < cells; i++)
-        into->hist[i] += t->hist[i];
-    for (int32_t k = 0; k <= t->K; k++) {
-        into->reached[k] += t->reached[k];
-        into->length[k] += t->length[k];
-    }
-    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
-    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
-    for (size_t i = 0; i < seq; i++)
-        into->pairs_seq[i] += t->pairs_seq[i];
-    for (size_t i = 0; i < pos; i++)
-        into->pairs_pos[i] += t->pairs_pos[i];
-    if (into->transitions && t->transitions)
-        for (size_t i = 0; i < (size_t)t->V * (size_t)t->V; i++)
-            into->transitions[i] += t->transitions[i];
-    into->first_accepted += t->first_accepted;
-    into->first_chance_fx += t->first_chance_fx;
-    into->first_variance_fx += t->first_variance_fx;
-    into->draws += t->draws;
-    into->violations += t->violations;
-    for (int32_t i = 0; i < t->n_notes; i++)
-        sv_tally_note(into, t->note_at[i], t->notes[i]);
-    if (!into->sampler_error)
-        into->sampler_error = t->sampler_error;
-}
-
-/* ---- the pair plan: bins for the independence tables --------------------------- */
-
-int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan)
-{
-    memset(plan, 0, sizeof *plan);
-    double *a = malloc(2 * (size_t)c->V * sizeof *a);
-    if (!a)
-        return sv_fail(SV_EENV, "case %s: out of memory", c->name);
-    double *b = a + c->V;
-    int rc;
-
-    /* consecutive sequences: both y_1 ~ p_1, draws/2 pairs */
-    sv_case_target_dist(c, 0, a);
-    const uint64_t seq_pairs = draws / 2; /* whole pairs: an odd last draw has no partner */
-    rc = sv_pair_bins(a, a, c->V, (double)seq_pairs, &plan->seq_rows, &plan->seq_cols);
-    plan->seq_ok = rc == 0;
-    /* positions 1 and 2 of draws that accepted draft 1: y_1 follows the
-     * accepted distribution, y_2 ~ p_2, about alpha_1 * draws pairs */
-    if (rc >= 0 && c->K >= 1 && sv_case_accepted_dist(c, 0, a) == 0) {
-        sv_case_target_dist(c, 1, b);
-        double pos_pairs = sv_case_alpha(c, 0) * (double)draws;
-        rc = sv_pair_bins(a, b, c->V, pos_pairs, &plan->pos_rows, &plan->pos_cols);
-        plan->pos_ok = rc == 0;
-    }
-    free(a);
-    if (rc < 0) {
-        sv_pair_plan_free(plan);
-        return sv_fail(SV_EENV, "case %s: out of memory", c->name);
-    }
-    return SV_OK;
-}
-
-void sv_pair_plan_free(sv_pair_plan *plan)
-{
-    sv_binmap_free(&plan->seq_rows);
-    sv_binmap_free(&plan->seq_cols);
-    sv_binmap_free(&plan->pos_rows);
-    sv_binmap_free(&plan->pos_cols);
-}
-
 /* ---- checking and counting one batch -------------------------------------------- */
 
 static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
@@ -207,7 +84,9 @@ static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
 
 typedef struct shared {
     const sv_run_config *cfg;
-    const sv_case *c;
+    const sv_case *c;        /* a mix's first case */
+    sv_mix_run mix;          /* mix.mix: a mixed run */
+    int32_t n_cases;         /* tallies per worker: the mix's cases, or 1 */
     const sv_drafter *d;
     const sv_pair_plan *plan;
     sv_host *host;
@@ -221,7 +100,7 @@ typedef struct shared {
 typedef struct worker {
     shared *sh;
     int32_t slot;
-    sv_tally *tally;
+    sv_tally **tallies;      /* [sh->n_cases] */
     sv_worker_buffers buf;
     int status;
     char error[SV_CASE_NAME_MAX + 256];
@@ -258,12 +137,33 @@ static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally 
         bt.top_k = c->sampling.top_k;
         bt.top_p = c->sampling.top_p;
     }
+    sv_batch_uniform_v3(&bt, w, sh->cfg);
     int rc = sv_host_verify(w->host, w->slot, &bt, t);
     if (rc == SV_SAMPLER_OK)
         count_batch(t, c, sh->plan, first, B, w->drafts, bt.out_tokens, bt.out_accepted,
                     w->valid);
     atomic_fetch_add(&sh->done, (uint64_t)B);
     return rc;
+}
+
+void sv_batch_uniform_v3(sv_batch *bt, const sv_worker_buffers *w, const sv_run_config *cfg)
+{
+    if (!cfg->sampler->layouts)
+        return;
+    w->cu[0] = 0;
+    for (int32_t b = 0; b < bt->B; b++) {
+        w->num_drafts[b] = bt->K;
+        w->cu[b + 1] = w->cu[b] + bt->K;
+        w->indices[b] = bt->first_index + (uint64_t)b;
+        w->seeds[b] = bt->seed;
+        w->seeded[b] = 0;
+    }
+    bt->layout = SV_LAYOUT_PADDED;
+    bt->num_drafts = w->num_drafts;
+    bt->cu_num_drafts = w->cu;
+    bt->indices = w->indices;
+    bt->seeds = w->seeds;
+    bt->seeded = w->seeded; /* one rule: temperatures, top_ks, top_ps stay NULL */
 }
 
 static void free_buffers(sv_worker_buffers *w)
@@ -286,6 +186,11 @@ static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, cons
     w->drafts = in.drafts;
     w->rows_target = in.rows_target;
     w->rows_draft = in.rows_draft;
+    w->indices = in.indices;
+    w->seeds = in.seeds;
+    w->cu = in.cu;
+    w->num_drafts = in.num_drafts;
+    w->seeded = in.seeded;
     w->valid = malloc((size_t)batch);
     w->philox = gsl_rng_alloc(sv_gsl_rng_philox);
     int ok = w->valid && w->philox;
@@ -320,7 +225,7 @@ static void *work(void *arg)
                  "of %d sequences", c->name, sh->batch);
         atomic_store(&sh->stop, 1);
     } else {
-        int rc = sv_host_init(sh->host, w->slot, w->tally);
+        int rc = sv_host_init(sh->host, w->slot, w->tallies[0]);
         if (rc != SV_SAMPLER_OK) {
             w->status = sv_host_env_error(sh->host, w->slot, w->error, sizeof w->error);
             atomic_store(&sh->stop, 1);
@@ -332,15 +237,17 @@ static void *work(void *arg)
                 uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
                 if (unit >= sh->n_units || atomic_load(&sh->stop))
                     break;
-                rc = c->chain ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
-                                              w->tally, &sh->done)
-                              : fixed_unit(sh, &w->buf, unit, w->tally);
+                rc = sh->mix.mix ? sv_mix_unit(&sh->mix, sh->batch, unit, &w->buf, w->tallies,
+                                               &sh->done)
+                     : c->chain  ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
+                                                 w->tallies[0], &sh->done)
+                                 : fixed_unit(sh, &w->buf, unit, w->tallies[0]);
                 if (rc != SV_SAMPLER_OK) {
                     atomic_store(&sh->stop, 1);
                     break;
                 }
             }
-            sv_host_destroy(sh->host, w->slot, w->tally);
+            sv_host_destroy(sh->host, w->slot, w->tallies[0]);
         }
         free_buffers(&w->buf);
     }
@@ -352,6 +259,95 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* Frees a worker's tallies. */
+static void free_tallies(worker *w, int32_t n)
+{
+    for (int32_t c = 0; w->tallies && c < n; c++)
+        sv_tally_free(w->tallies[c]);
+    free(w->tallies);
+    w->tallies = NULL;
+}
+
+static int alloc_tallies(worker *w, shared *sh, const sv_pair_plan *plans)
+{
+    w->tallies = calloc((size_t)sh->n_cases, sizeof *w->tallies);
+    if (!w->tallies)
+        return sv_fail(SV_EENV, "out of memory for tallies");
+    for (int32_t c = 0; c < sh->n_cases; c++) {
+        const sv_case *cs = sh->mix.mix ? sh->mix.mix->cases[c] : sh->c;
+        int rc = sv_tally_alloc(cs, &plans[c], &w->tallies[c]);
+        if (rc != SV_OK)
+            return rc;
+    }
+    return SV_OK;
+}
+
+/* Opens the host, runs the workers, sums their tallies into totals[n_cases]. */
+static int run_workers(shared *sh, int32_t threads, const sv_host_config *host,
+                       const sv_pair_plan *plans, sv_tally **totals, uint64_t total)
+{
+    const sv_run_config *cfg = sh->cfg;
+    /* the sampler's place, a child process unless in process; before any
+     * thread starts, since it forks */
+    int status = sv_host_open(host, &sh->host);
+    if (status != SV_OK)
+        return status;
+    sh->mix.host = sh->host;
+    worker *workers = calloc((size_t)threads, sizeof *workers);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    if (!workers || !ids) {
+        free(workers);
+        free(ids);
+        sv_host_close(sh->host, NULL);
+        return sv_fail(SV_EENV, "out of memory for %d threads", threads);
+    }
+    int32_t started = 0;
+    for (int32_t i = 0; i < threads && status == SV_OK; i++) {
+        workers[i].sh = sh;
+        workers[i].slot = i;
+        status = alloc_tallies(&workers[i], sh, plans);
+        if (status == SV_OK && pthread_create(&ids[i], NULL, work, &workers[i]) != 0)
+            status = sv_fail(SV_EENV, "cannot start thread %d", i + 1);
+        if (status == SV_OK)
+            started++;
+    }
+    if (status != SV_OK)
+        atomic_store(&sh->stop, 1);
+
+    sv_progress progress;
+    sv_progress_start(&progress, cfg->progress, cfg->label ? cfg->label : sh->c->name, total);
+    double start = sv_now();
+    /* poll for progress: 1 ms at first so short runs end at once, then up to 50 ms */
+    for (long ns = 1000000; atomic_load(&sh->finished) < started; ns = ns < 50000000 ? 2 * ns : ns) {
+        struct timespec pause = {0, ns};
+        nanosleep(&pause, NULL);
+        sv_progress_update(&progress, atomic_load(&sh->done));
+        if (sv_interrupted()) { /* the workers stop after their current batch */
+            atomic_store(&sh->stop, 1);
+            sv_host_tell_waits(sh->host, stderr); /* once per call: what it waits for */
+        }
+        sv_host_watch(sh->host);
+    }
+    sv_progress_end(&progress);
+
+    for (int32_t i = 0; i < started; i++) {
+        pthread_join(ids[i], NULL);
+        if (workers[i].status != SV_OK && status == SV_OK)
+            status = sv_fail(workers[i].status, "%s", workers[i].error);
+        for (int32_t c = 0; c < sh->n_cases; c++)
+            sv_tally_add(totals[c], workers[i].tallies[c], &plans[c]);
+    }
+    sv_host_close(sh->host, totals[0]);
+    const double seconds = sv_now() - start;
+    for (int32_t c = 0; c < sh->n_cases; c++)
+        totals[c]->seconds += seconds;
+    for (int32_t i = 0; i < threads; i++)
+        free_tallies(&workers[i], sh->n_cases);
+    free(workers);
+    free(ids);
+    return status;
+}
+
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally)
 {
@@ -359,7 +355,7 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
         return sv_fail(SV_EBAD, "case %s: readied for %s input, run with %s", c->name,
                        sv_input_name(c->input), sv_input_name(cfg->input));
     int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
-    shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan};
+    shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan, .n_cases = 1};
     if (c->chain) {
         /* units are chunks of streams, small enough to keep every thread busy */
         uint64_t streams = (uint64_t)c->chain->streams, per = streams / (4u * (uint64_t)threads);
@@ -380,64 +376,47 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
         if (rc != SV_OK)
             return rc;
     }
-
-    /* the sampler's place, a child process unless in process; before any
-     * thread starts, since it forks */
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
                            .call_timeout = cfg->call_timeout, .slots = threads,
                            .batch = sh.batch, .c = c, .rows_per_sequence = c->chain != NULL};
-    int status = sv_host_open(&host, &sh.host);
-    if (status != SV_OK)
-        return status;
-    worker *workers = calloc((size_t)threads, sizeof *workers);
-    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
-    if (!workers || !ids) {
-        free(workers);
-        free(ids);
-        sv_host_close(sh.host, NULL);
-        return sv_fail(SV_EENV, "out of memory for %d threads", threads);
-    }
-    int32_t started = 0;
-    for (int32_t i = 0; i < threads && status == SV_OK; i++) {
-        workers[i].sh = &sh;
-        workers[i].slot = i;
-        status = sv_tally_alloc(c, plan, &workers[i].tally);
-        if (status == SV_OK && pthread_create(&ids[i], NULL, work, &workers[i]) != 0)
-            status = sv_fail(SV_EENV, "cannot start thread %d", i + 1);
-        if (status == SV_OK)
-            started++;
-    }
-    if (status != SV_OK)
-        atomic_store(&sh.stop, 1);
-
-    sv_progress progress;
     uint64_t total = c->chain ? sh.steps * (uint64_t)c->chain->streams : cfg->draws;
-    sv_progress_start(&progress, cfg->progress, cfg->label ? cfg->label : c->name, total);
-    double start = sv_now();
-    /* poll for progress: 1 ms at first so short runs end at once, then up to 50 ms */
-    for (long ns = 1000000; atomic_load(&sh.finished) < started; ns = ns < 50000000 ? 2 * ns : ns) {
-        struct timespec pause = {0, ns};
-        nanosleep(&pause, NULL);
-        sv_progress_update(&progress, atomic_load(&sh.done));
-        if (sv_interrupted()) { /* the workers stop after their current batch */
-            atomic_store(&sh.stop, 1);
-            sv_host_tell_waits(sh.host, stderr); /* once per call: what it waits for */
-        }
-        sv_host_watch(sh.host);
-    }
-    sv_progress_end(&progress);
+    return run_workers(&sh, threads, &host, plan, &tally, total);
+}
 
-    for (int32_t i = 0; i < started; i++) {
-        pthread_join(ids[i], NULL);
-        if (workers[i].status != SV_OK && status == SV_OK)
-            status = sv_fail(workers[i].status, "%s", workers[i].error);
-        tally_add(tally, workers[i].tally, plan);
+int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,
+               const sv_pair_plan *plans, sv_tally **tallies, uint64_t sampler_seed_xor,
+               int32_t *capture)
+{
+    if (cfg->input != m->input)
+        return sv_fail(SV_EBAD, "case %s: readied for %s input, run with %s", m->cases[0]->name,
+                       sv_input_name(m->input), sv_input_name(cfg->input));
+    int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
+    shared sh = {.cfg = cfg, .c = m->cases[0], .n_cases = m->n_cases};
+    sh.mix = (sv_mix_run){.cfg = cfg, .mix = m, .drafters = drafters, .plans = plans,
+                          .sampler_seed_xor = sampler_seed_xor, .capture = capture};
+    /* batches never span two periods: no more than a period per call */
+    int32_t B = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
+    sh.batch = B > m->period ? m->period : B;
+    const uint64_t periods = (m->draws + (uint64_t)m->period - 1) / (uint64_t)m->period;
+    sh.n_units = m->alike ? (m->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch
+                          : periods * sv_mix_units_per_period(m, sh.batch);
+    if ((uint64_t)threads > sh.n_units)
+        threads = sh.n_units ? (int32_t)sh.n_units : 1;
+    sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
+                           .call_timeout = cfg->call_timeout, .slots = threads,
+                           .batch = sh.batch, .c = m->cases[0], .mix = m};
+    int rc = run_workers(&sh, threads, &host, plans, tallies, m->draws);
+    /* a call that failed stopped the run for every case of the mix: each fails with it */
+    const sv_tally *failed = NULL;
+    for (int32_t c = 0; c < m->n_cases && !failed; c++)
+        if (tallies[c]->sampler_error)
+            failed = tallies[c];
+    for (int32_t c = 0; failed && c < m->n_cases; c++) {
+        if (tallies[c] == failed)
+            continue;
+        tallies[c]->sampler_error = failed->sampler_error;
+        for (int32_t i = 0; i < failed->n_notes; i++)
+            sv_tally_note(tallies[c], failed->note_at[i], failed->notes[i]);
     }
-    sv_host_close(sh.host, tally);
-    tally->seconds += sv_now() - start;
-    for (int32_t i = 0; i < threads; i++)
-        sv_tally_free(workers[i].tally);
-    free(workers);
-    free(ids);
-    return status;
+    return rc;
 }

@@ -43,7 +43,7 @@ int sv_host_open(const sv_host_config *cfg, sv_host **out)
     if (!h)
         return sv_fail(SV_EENV, "out of memory for the sampler's host");
     h->cfg = *cfg;
-    h->K = cfg->c->K;
+    h->K = cfg->mix ? cfg->mix->K : cfg->c->K;
     h->V = cfg->c->V;
     h->memfd = -1;
     h->child = -1;
@@ -155,6 +155,7 @@ sv_slot_inputs sv_host_inputs(sv_host *h, int32_t i) { return h->slots[i].in; }
 const float *sv_host_target(const sv_host *h) { return h->target; }
 const float *sv_host_draft(const sv_host *h) { return h->draft; }
 const void *sv_host_logits(const sv_host *h) { return h->logits; }
+sv_mix_view sv_host_mix(const sv_host *h) { return h->mix_view; }
 
 /* ---- telling what went wrong --------------------------------------------------- */
 
@@ -313,6 +314,8 @@ int sv_host_init(sv_host *h, int32_t i, sv_tally *t)
 {
     slot_control *ctl = h->slots[i].ctl;
     ctl->limits = (sv_limits){h->cfg.batch, h->K, h->V};
+    ctl->resident = h->cfg.mix ? h->in_base : NULL; /* the mix's part leads the inputs */
+    ctl->resident_bytes = h->cfg.mix ? h->fixed_bytes : 0;
     ctl->err[0] = '\0';
     ctl->env_error = 0;
     ctl->first = 1;
@@ -359,7 +362,11 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
 {
     slot *s = &h->slots[i];
     slot_control *ctl = s->ctl;
-    const size_t tokens = (size_t)bt->B * (size_t)(bt->K + 1), B = (size_t)bt->B;
+    const size_t B = (size_t)bt->B;
+    /* the packed layout's slots end where its last sequence's do: one past is caught */
+    const size_t tokens = bt->layout == SV_LAYOUT_PACKED && bt->cu_num_drafts
+                              ? (size_t)bt->cu_num_drafts[B] + B
+                              : B * (size_t)(bt->K + 1);
     bt->out_tokens = sv_zone_arm(&s->tokens, tokens * sizeof(int32_t));
     bt->out_accepted = sv_zone_arm(&s->accepted, B * sizeof(int32_t));
     for (size_t j = 0; j < tokens; j++)
@@ -367,8 +374,8 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
     for (size_t b = 0; b < B; b++)
         bt->out_accepted[b] = SV_POISON;
     ctl->batch = *bt;
-    ctl->first = bt->first_index;
-    ctl->last = bt->first_index + B - 1;
+    ctl->first = sv_batch_index(bt, 0);
+    ctl->last = sv_batch_index(bt, (int32_t)B - 1);
     if (make_call(h, i, CMD_VERIFY, t) != 0)
         return CRASHED;
     if (check_zone(h, &s->tokens, bt->out_tokens, tokens * sizeof(int32_t), "out_tokens", ctl,

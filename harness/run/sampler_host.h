@@ -26,8 +26,10 @@ typedef struct sv_host_config {
     double call_timeout;   /* seconds one call may take; 0: no limit */
     int32_t slots;         /* one per worker thread */
     int32_t batch;         /* the most sequences of one call */
-    const sv_case *c;      /* its rows (probs, or logits in c->input) are shared read-only */
+    const sv_case *c;      /* its rows (probs, or logits in c->input) are shared read-only;
+                            * with a mix, its first case */
     int rows_per_sequence; /* each slot holds [batch][K+1][V] target and [batch][K][V] draft rows */
+    const sv_mix *mix;     /* or the mix's slots' rows and arrays, laid out once, read-only */
 } sv_host_config;
 
 /* Maps the shared memory and, isolated, starts the child (before any
@@ -41,6 +43,10 @@ void sv_host_close(sv_host *h, sv_tally *t);
 typedef struct sv_slot_inputs {
     int32_t *drafts;                 /* [batch][K] */
     float *rows_target, *rows_draft; /* rows_per_sequence only, else NULL */
+    uint64_t *indices, *seeds;       /* [batch]: contract v3's per-sequence arrays */
+    int32_t *cu;                     /* [batch + 1] */
+    int32_t *num_drafts;             /* [batch]: where the slots' drafts are not the mix's */
+    uint8_t *seeded;                 /* [batch] */
 } sv_slot_inputs;
 sv_slot_inputs sv_host_inputs(sv_host *h, int32_t slot);
 /* The case's rows as the sampler sees them (read-only copies): target
@@ -49,6 +55,18 @@ sv_slot_inputs sv_host_inputs(sv_host *h, int32_t slot);
 const float *sv_host_target(const sv_host *h);
 const float *sv_host_draft(const sv_host *h);
 const void *sv_host_logits(const sv_host *h);
+/* A mix's laid-out slots, as the sampler sees them (read-only): the rows of a
+ * layout (target rows, then draft rows from sv_mix_draft_rows_offset) and the
+ * per-slot arrays; a batch of slots s0.. points s0 elements in. */
+typedef struct sv_mix_view {
+    const char *rows[2];      /* per sv_layout; NULL for a layout not laid out */
+    const int32_t *num_drafts;
+    const uint8_t *seeded;
+    const double *temperatures;
+    const int32_t *top_ks;
+    const double *top_ps;
+} sv_mix_view;
+sv_mix_view sv_host_mix(const sv_host *h);
 
 /* The sampler's calls, from the slot's worker thread. Each returns an
  * sv_sampler_status; what went wrong (an error status, a crash, an exit, a

@@ -35,6 +35,80 @@ void sv_drafter_free(sv_drafter *d);
 void sv_drafter_draw(const sv_drafter *d, gsl_rng *philox, uint64_t seed, uint64_t index,
                      int32_t *tokens);
 
+/* ---- mix.c: the cases, drafts and seeding of a mixed run's sequences --------------
+ * A mix deals its cases' sequences in periods of `period` slots (see mix.c);
+ * sequence g sits in slot sv_mix_slot(g). Its rows are laid out once per
+ * slot (mix_rows.c), so a batch is a run of consecutive slots. */
+#define SV_MIX_MAX_PERIOD 4096
+#define SV_MIX_BUDGET ((size_t)16 << 20) /* bytes of rows a mix lays out, at most */
+
+typedef enum sv_seeding {
+    SV_SEEDING_MIXED = 0, /* half the slots seeded: the suites' axis */
+    SV_SEEDING_ALL = 1,
+    SV_SEEDING_NONE = 2
+} sv_seeding;
+
+typedef struct sv_mix_config {
+    const sv_case *const *cases;
+    int32_t n_cases;
+    const uint64_t *draws;  /* [n_cases]: the draws each case asks for */
+    uint64_t seed;
+    uint32_t layouts;       /* the sampler's sv_sampler.layouts; 0: padded, v2 batches */
+    int seeding;            /* an sv_seeding */
+    int ragged;             /* 1: a quarter of the slots draft fewer than their K */
+    size_t budget;          /* bytes of rows at most (SV_MIX_BUDGET) */
+    int32_t period;         /* 0: from the budget */
+} sv_mix_config;
+
+typedef struct sv_mix {
+    int32_t n_cases;
+    const sv_case *const *cases;
+    int32_t K, V, input;     /* K: the largest case K */
+    int draft_probs;         /* 0: one-hot drafters (the sampler gets no draft rows) */
+    int32_t period;          /* L, even */
+    int32_t *case_of;        /* [L] */
+    int32_t *drafts;         /* [L]: d of the slot, 0..K of its case */
+    uint8_t *seeded;         /* [L] */
+    int32_t *cu;             /* [L+1]: prefix sums of drafts */
+    double *temperatures;    /* [L]: the slot's case's sampling rule */
+    int32_t *top_ks;
+    double *top_ps;
+    uint64_t *index_of;      /* probes: [L] each slot's sequence; else NULL (g itself) */
+    int rotate;              /* period p starts at slot sv_mix_rotation(p) */
+    int alike;               /* one case, no ragged drafts, none seeded: every slot the
+                              * same, so a batch is any B sequences from slot 0 */
+    int ragged;
+    uint64_t seed, draws;    /* draws: sequences in all */
+    int32_t n_layouts, layout_list[2]; /* periods take the layouts in turn */
+    int v3;                  /* the sampler takes version 3 batches */
+} sv_mix;
+
+int32_t sv_mix_period_for(const sv_case *const *cases, int32_t n, uint32_t layouts,
+                          size_t budget);
+int sv_mix_build(const sv_mix_config *cfg, sv_mix **out);
+/* A probe's mix: slot s of the probe is slot slots[s] of `from`, sequence
+ * indices[s]; one period, no rotation. */
+int sv_mix_build_probe(const sv_mix *from, const int32_t *slots, const uint64_t *indices,
+                       int32_t L, sv_mix **out);
+void sv_mix_free(sv_mix *m);
+int32_t sv_mix_rotation(const sv_mix *m, uint64_t period);
+int32_t sv_mix_slot(const sv_mix *m, uint64_t g);
+/* The global index (the randomness address) of the mix's g-th sequence. */
+uint64_t sv_mix_index(const sv_mix *m, uint64_t g);
+int32_t sv_mix_layout(const sv_mix *m, uint64_t g);
+/* Per case: its sequences, its same-case pairs (2m, 2m+1), its sequences with
+ * at least one draft. */
+void sv_mix_counts(const sv_mix *m, uint64_t *draws, uint64_t *pairs, uint64_t *drafted);
+/* A seeded sequence's seed. */
+uint64_t sv_mix_sequence_seed(uint64_t seed, uint64_t index);
+/* Bytes of the slots' rows (target then draft) in a layout. */
+size_t sv_mix_rows_bytes(const sv_mix *m, int32_t layout);
+/* mix_rows.c: lays the slots' rows out at rows (sv_mix_rows_bytes of them):
+ * target rows, then draft rows; padded rows past a slot's drafts are NaN. */
+void sv_mix_fill_rows(const sv_mix *m, int32_t layout, void *rows);
+/* Where the draft rows start in a layout's rows. */
+size_t sv_mix_draft_rows_offset(const sv_mix *m, int32_t layout);
+
 /* ---- runner.c: draws through a sampler into tallies --------------------------- */
 #define SV_MAX_NOTES 4
 #define SV_NOTE_LEN 320
@@ -85,6 +159,8 @@ int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
  * reports do not depend on which thread met which sequence first. */
 void sv_tally_note(sv_tally *t, uint64_t at, const char *text);
 void sv_tally_free(sv_tally *t);
+/* Adds t's counts and notes into `into` (tally.c). */
+void sv_tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan);
 /* Runs cfg->draws sequences of case c. SV_OK, or a status with a message
  * (a sampler that fails verify is recorded in the tally, not returned). */
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
@@ -101,7 +177,42 @@ typedef struct sv_worker_buffers {
     unsigned char *valid;
     gsl_rng *philox;
     int32_t *states;                 /* chain cases: each stream's state */
+    uint64_t *indices, *seeds;       /* the slot's: contract v3's per-sequence arrays */
+    int32_t *cu, *num_drafts;
+    uint8_t *seeded;
 } sv_worker_buffers;
+/* For a version 3 sampler, a batch of one case (every d_b = K, sequences
+ * first_index.., none seeded) as v3 arrays in w's slot; else nothing. */
+void sv_batch_uniform_v3(sv_batch *bt, const sv_worker_buffers *w, const sv_run_config *cfg);
+
+/* ---- mix_unit.c and runner.c: a mixed run ------------------------------------------ */
+typedef struct sv_mix_run {
+    const sv_run_config *cfg;
+    const sv_mix *mix;
+    const sv_drafter *const *drafters; /* [n_cases] */
+    const sv_pair_plan *plans;         /* [n_cases] */
+    struct sv_host *host;
+    uint64_t sampler_seed_xor;         /* the sampler's seeds: cfg->seed ^ this (drafts keep
+                                        * cfg->seed), for the seed-sensitivity probe */
+    int32_t *capture;                  /* probes: [draws][SV_MAX_K + 2]: n (-2: broke the
+                                        * contract), then slots 0..SV_MAX_K (-1 past d) */
+} sv_mix_run;
+typedef struct sv_mix_span {
+    uint64_t g0;   /* its first sequence */
+    int32_t s0;    /* its first slot */
+    int32_t len;   /* 0: an empty unit */
+} sv_mix_span;
+uint64_t sv_mix_units_per_period(const sv_mix *m, int32_t B);
+void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *span);
+/* One batch of a mixed run: SV_SAMPLER_OK to go on. */
+int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffers *w,
+                sv_tally **tallies, atomic_uint_fast64_t *done);
+/* Runs the mix's m->draws sequences, each counted in tallies[its case]
+ * (allocated by the caller with plans[case]). SV_OK, or a status with a
+ * message; a sampler that fails is recorded in every case's tally. */
+int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,
+               const sv_pair_plan *plans, sv_tally **tallies, uint64_t sampler_seed_xor,
+               int32_t *capture);
 /* Checks one sequence's outputs against the contract, given its target rows
  * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
 int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
@@ -123,6 +234,10 @@ const char *sv_crash_signal_name(int signo);
 int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_t steps,
                   uint64_t unit, sv_worker_buffers *w, sv_tally *t, atomic_uint_fast64_t *done);
 int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan);
+/* The same for a mixed run: seq_pairs same-case pairs (2m, 2m+1), drafted
+ * sequences with at least one draft (sv_mix_counts). */
+int sv_pair_plan_build_counts(const sv_case *c, uint64_t seq_pairs, uint64_t drafted,
+                              sv_pair_plan *plan);
 void sv_pair_plan_free(sv_pair_plan *plan);
 
 #endif

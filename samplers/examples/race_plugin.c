@@ -5,7 +5,9 @@
  * exponential) instead of an inverse CDF. It is a different method from
  * `ref`, so the harness must pass it too. It takes its random numbers from
  * Random123 directly, with its own addressing, to show that a plugin needs
- * nothing from specverify but the header.
+ * nothing from specverify but the header. It takes contract v3 batches:
+ * every sequence its own number of drafts, seed and index, in the padded
+ * and the packed layout alike (race_verify).
  *
  * Build against the installed header (`cmake --install build`; with --prefix
  * PREFIX it is in PREFIX/include/specverify):
@@ -57,22 +59,30 @@ static void race_destroy(void *state)
     (void)state;
 }
 
+/* Sequence b's rows, drafts and output slots come from sv_sampler.h's
+ * accessors, so one loop takes both layouts of contract v3 (and a batch
+ * without the version 3 arrays, read as version 2 meant it). */
 static int race_verify(void *state, const sv_batch *bt)
 {
     (void)state;
-    const int32_t K = bt->K, V = bt->V;
+    const int32_t V = bt->V;
     for (int32_t b = 0; b < bt->B; b++) {
-        const float *P = bt->target + (int64_t)b * bt->target_stride;
-        const float *Q = bt->draft ? bt->draft + (int64_t)b * bt->draft_stride : 0;
-        const int32_t *x = bt->draft_tokens + (int64_t)b * K;
-        int32_t *y = bt->out_tokens + (int64_t)b * (K + 1);
-        uint64_t seq = bt->first_index + (uint64_t)b;
+        const int32_t K = sv_batch_num_drafts(bt, b); /* this sequence's drafts, d_b */
+        const float *P = bt->target + sv_batch_target_offset(bt, b);
+        const float *Q = bt->draft ? bt->draft + sv_batch_draft_offset(bt, b) : 0;
+        const int32_t *x = bt->draft_tokens + sv_batch_drafts_offset(bt, b);
+        int32_t *y = bt->out_tokens + sv_batch_out_offset(bt, b); /* its K + 1 slots only */
+        const uint64_t seed = sv_batch_seed(bt, b), seq = sv_batch_index(bt, b);
+        if (K < 0 || K > bt->K)
+            return SV_SAMPLER_EINVAL;
 
         int32_t n = 0;
         while (n < K) {
+            if (x[n] < 0 || x[n] >= V)
+                return SV_SAMPLER_EINVAL;
             double p = P[(int64_t)n * V + x[n]];
             double q = Q ? Q[(int64_t)n * V + x[n]] : 1.0;
-            if (!(uniform(bt->seed, seq, (uint32_t)n, 0, 0) * q < p))
+            if (!(uniform(seed, seq, (uint32_t)n, 0, 0) * q < p))
                 break;
             y[n] = x[n];
             n++;
@@ -80,10 +90,10 @@ static int race_verify(void *state, const sv_batch *bt)
         const float *row = P + (int64_t)n * V;
         int32_t last = -1;
         if (n < K)
-            last = race(row, Q ? Q + (int64_t)n * V : 0, Q ? -1 : x[n], V, bt->seed, seq,
+            last = race(row, Q ? Q + (int64_t)n * V : 0, Q ? -1 : x[n], V, seed, seq,
                         (uint32_t)n);
         if (last < 0) /* bonus, or an empty residual (rounding): draw from p itself */
-            last = race(row, 0, -1, V, bt->seed, seq, (uint32_t)n);
+            last = race(row, 0, -1, V, seed, seq, (uint32_t)n);
         if (last < 0)
             return SV_SAMPLER_EINVAL;
         y[n] = last;
@@ -96,7 +106,8 @@ static int race_verify(void *state, const sv_batch *bt)
 
 static const sv_sampler samplers[] = {
     {"example_race", "example plugin: residual by exponential race (double)", SV_MEM_HOST,
-     race_init, race_verify, race_destroy, 0, 0},
+     race_init, race_verify, race_destroy, 0,
+     SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)},
 };
 
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, samplers};

@@ -64,7 +64,7 @@ static long differential(const sv_sampler *gpu, const sv_sampler *ref, const cha
     sv_cuda_stage *stage = NULL;
     long mismatches = -1;
     if (ref->init(&ref_state, &limits) != SV_SAMPLER_OK ||
-        sv_cuda_stage_init(gpu, &limits, &stage, err, sizeof err) != SV_SAMPLER_OK) {
+        sv_cuda_stage_init(gpu, &limits, NULL, 0, &stage, err, sizeof err) != SV_SAMPLER_OK) {
         fprintf(stderr, "  %s: init failed: %s\n", spec, err);
         goto done;
     }
@@ -125,7 +125,7 @@ static int same_as_ref(const sv_sampler *gpu, const sv_sampler *ref, const edge 
     sv_cuda_stage *stage = NULL;
     char err[256] = "";
     if (ref->init(&ref_state, &limits) != SV_SAMPLER_OK ||
-        sv_cuda_stage_init(gpu, &limits, &stage, err, sizeof err) != SV_SAMPLER_OK) {
+        sv_cuda_stage_init(gpu, &limits, NULL, 0, &stage, err, sizeof err) != SV_SAMPLER_OK) {
         fprintf(stderr, "  %s: init failed: %s\n", e->what, err);
         return 0;
     }
@@ -312,7 +312,7 @@ static long logits_differential(const sv_sampler *gpu, const sv_sampler *ref,
         goto done;
     }
     if (ref->init(&ref_state, &limits) != SV_SAMPLER_OK ||
-        sv_cuda_stage_init(gpu, &limits, &stage, err, sizeof err) != SV_SAMPLER_OK) {
+        sv_cuda_stage_init(gpu, &limits, NULL, 0, &stage, err, sizeof err) != SV_SAMPLER_OK) {
         fprintf(stderr, "  %s: init failed: %s\n", c->what, err);
         goto done;
     }
@@ -380,7 +380,7 @@ static int logits_edge_status(const sv_sampler *gpu, int input, int32_t bad_toke
     sv_limits limits = {LB, LK, LV};
     sv_cuda_stage *stage = NULL;
     char err[256] = "";
-    if (sv_cuda_stage_init(gpu, &limits, &stage, err, sizeof err) != SV_SAMPLER_OK) {
+    if (sv_cuda_stage_init(gpu, &limits, NULL, 0, &stage, err, sizeof err) != SV_SAMPLER_OK) {
         fprintf(stderr, "  logits edge: init failed: %s\n", err);
         return -1;
     }

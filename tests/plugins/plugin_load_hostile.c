@@ -8,6 +8,7 @@
  *   HOSTILE_WILD_SAMPLERS the plugin's samplers pointer is wild
  *   HOSTILE_BAD_NAME      a sampler named "bad,name" (breaks list flags)
  *   HOSTILE_BAD_INPUTS    inputs with a bit sv_sampler.h does not define
+ *   HOSTILE_BAD_LAYOUTS   layouts with a bit sv_sampler.h does not define
  *   HOSTILE_NULL_DESC     a NULL description: loads, shown as "(no description)" */
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,10 +52,15 @@ __attribute__((constructor)) static void on_load(void) { exit(0); }
 #else
 #define INPUTS 0u
 #endif
+#if defined(HOSTILE_BAD_LAYOUTS)
+#define LAYOUTS (SV_LAYOUT_BIT(SV_LAYOUT_PACKED) | (1u << 5))
+#else
+#define LAYOUTS 0u
+#endif
 
 /* used: some builds leave one of these unreferenced */
 __attribute__((used)) static const sv_sampler samplers[] = {
-    {NAME, DESCRIPTION, SV_MEM_HOST, init, verify, destroy, INPUTS, 0},
+    {NAME, DESCRIPTION, SV_MEM_HOST, init, verify, destroy, INPUTS, LAYOUTS},
 };
 #if defined(HOSTILE_WILD_SAMPLERS)
 __attribute__((used)) static const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, (const sv_sampler *)(uintptr_t)0x40};

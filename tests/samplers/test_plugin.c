@@ -1,11 +1,15 @@
-/* test_plugin.c: the example plugin loads and passes; plugins of another
- * contract version, without the entry symbol, missing, or not shared
- * libraries are refused with a message that says what is wrong.
- * A contract version 1 plugin loads, widened, and passes.
- * argv: example plugin, bad-version plugin, no-symbol plugin, version 1 plugin. */
+/* test_plugin.c: the example plugin loads, says it takes both layouts of
+ * contract v3, passes, and gives a ragged batch in either layout what it
+ * gives each sequence alone; plugins of another contract version, without
+ * the entry symbol, missing, or not shared libraries are refused with a
+ * message that says what is wrong. Contract version 1 and 2 plugins load,
+ * widened (layouts 0), and pass.
+ * argv: example plugin, bad-version plugin, no-symbol plugin, version 1
+ * plugin, version 2 plugin. */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "ragged_batch.h"
 #include "suite_config.h"
 #include "sv_base.h"
 #include "sv_check.h"
@@ -23,10 +27,21 @@ static int refused_with(const char *path, const char *words)
     return 1;
 }
 
+/* 1 when s passes the smoke suite (family-wise false-alarm rate 1e-6). */
+static int passes_smoke(const sv_sampler *s)
+{
+    suite_config suite;
+    sv_report *r = NULL;
+    suite_config_init(&suite, "smoke", s, 0);
+    int ok = sv_verify(&suite.cfg, &r) == SV_OK && r && r->n_cases == 6 && r->failed == 0;
+    sv_report_free(r);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 5) {
-        fprintf(stderr, "usage: test_plugin EXAMPLE BAD_VERSION NO_SYMBOL V1\n");
+    if (argc < 6) {
+        fprintf(stderr, "usage: test_plugin EXAMPLE BAD_VERSION NO_SYMBOL V1 V2\n");
         return 2;
     }
     char err[1024] = "";
@@ -35,33 +50,47 @@ int main(int argc, char **argv)
     CHECK(sv_registry_count() == before + 1);
     const sv_sampler *race = sv_registry_find("example_race");
     CHECK(race != NULL);
-    if (race) {
-        suite_config s;
-        sv_report *r = NULL;
-        suite_config_init(&s, "smoke", race, 0);
-        CHECK(sv_verify(&s.cfg, &r) == SV_OK);
-        CHECK(r && r->n_cases == 6 && r->failed == 0);
-        sv_report_free(r);
-    }
+    CHECK(race && passes_smoke(race));
     feature("example plugin loads and passes the smoke suite (1e-6 family-wise)");
+
+    const uint32_t both = SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED);
+    CHECK(race && race->layouts == both); /* what the probe said */
+    const sv_sampler *real = race ? sv_sampler_resolve(race, err, sizeof err) : NULL;
+    CHECK(real && real->layouts == both);
+    if (real) {
+        static ragged r;
+        for (int one_hot = 0; one_hot <= 1; one_hot++) {
+            ragged_random(&r, 24, 4, 37, SV_INPUT_PROBS, one_hot, 11);
+            CHECK(ragged_agrees(real, &r, 0));
+        }
+    }
+    feature("example plugin takes contract v3: padded = packed = each sequence alone");
 
     CHECK(sv_plugin_load(argv[4], err, sizeof err) == 0);
     const sv_sampler *old = sv_registry_find("old_linear"), *second = sv_registry_find("old_second");
     CHECK(old && second && old->inputs == 0 && second->inputs == 0);
+    CHECK(old && second && old->layouts == 0 && second->layouts == 0);
     CHECK(second && second->verify == old->verify && strstr(second->description, "stride"));
-    if (old) {
-        suite_config s;
-        sv_report *r = NULL;
-        suite_config_init(&s, "smoke", old, 0);
-        CHECK(sv_verify(&s.cfg, &r) == SV_OK);
-        CHECK(r && r->n_cases == 6 && r->failed == 0);
-        sv_report_free(r);
-    }
+    CHECK(old && passes_smoke(old));
     feature("a contract version 1 plugin loads widened (probs only) and passes smoke");
+
+    err[0] = '\0';
+    CHECK(sv_plugin_load(argv[5], err, sizeof err) == 0);
+    if (err[0])
+        fprintf(stderr, "  %s\n", err);
+    const sv_sampler *v2 = sv_registry_find("old_v2"), *v2_second = sv_registry_find("old_v2_second");
+    CHECK(v2 && v2_second && v2->layouts == 0 && v2_second->layouts == 0 && v2->inputs == 0);
+    CHECK(v2_second && strstr(v2_second->description, "version 2's stride"));
+    const sv_sampler *v2_real = v2 ? sv_sampler_resolve(v2, err, sizeof err) : NULL;
+    CHECK(v2_real && v2_real->layouts == 0);
+    CHECK(v2 && passes_smoke(v2));
+    feature("a contract version 2 plugin loads widened (layouts 0) and passes smoke");
 
     CHECK(refused_with(argv[1], "already taken"));
     CHECK(refused_with(argv[2], "contract version 42"));
-    CHECK(refused_with(argv[2], "speaks versions 1 to 2"));
+    char versions[64];
+    snprintf(versions, sizeof versions, "speaks versions 1 to %u", SV_CONTRACT_VERSION);
+    CHECK(refused_with(argv[2], versions));
     CHECK(refused_with(argv[3], "exports no 'sv_plugin_get'"));
     CHECK(refused_with("/nonexistent/plugin.so", "no such file"));
     char text[] = "/tmp/sv_not_a_library_XXXXXX";

@@ -48,7 +48,9 @@ static void power_vs_monte_carlo(const char *variant, const char *spec)
         sv_verify_config cfg = {.sampler = s, .suite = NULL, .specs = specs, .draws = draws,
                                 .n_cases = 1, .seed = seed, .alpha = family_alpha,
                                 .batch = 1024, .threads = 2, .progress = 0,
-                                .rerun_suspects = 0};
+                                .rerun_suspects = 0,
+                                /* the formula's model: every sequence all K drafts */
+                                .uniform = 1};
         sv_report *r = NULL;
         if (sv_verify(&cfg, &r) != SV_OK) {
             fprintf(stderr, "  %s\n", sv_error_message());
