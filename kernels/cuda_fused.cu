@@ -142,6 +142,8 @@ __global__ static void __launch_bounds__(FUSED_THREADS, RAGGED ? 4 : 0) fused_ke
     early_launch_release();
     const sv_batch &bt = a.bt;
     const sv_cuda_seqs &sq = a.seqs;
+    if (RAGGED && !sq.info->ok)
+        return; /* the prep kernel found a value out of range and set *bad */
     /* sequences on x (up to 2^31 - 1 blocks), slices on y (at most 65535) */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
     const int32_t K = seq_drafts<RAGGED>(bt, sq, b), V = bt.V; /* K: this sequence's d_b */

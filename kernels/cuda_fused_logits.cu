@@ -49,13 +49,16 @@
  *      Several passes over the row; these modes are not the bandwidth case.
  *   3. verify_kernel: fused_kernel's structure on p and q from logits.
  *
- * A version 3 batch with per-sequence data (sv_cuda_seqs) takes each
- * kernel's ragged instance: its rows are numbered as the packed layout lays
- * them, in either layout (sv_logits.cuh, ragged_row), each row weighs by its
- * sequence's rule (greedy, weighed, cut), the cut kernel cuts the rows whose
- * rule cuts, and the verify kernel reads each sequence's d_b, offsets,
- * randomness and rule. A batch without it takes the uniform instances,
- * which compile as they did before version 3.
+ * A version 3 batch with per-sequence data (sv_cuda_seqs, laid out by the
+ * prep kernel, seq_prep.cu, which runs first) takes each kernel's ragged
+ * instance: its rows are numbered as the packed layout lays them, in either
+ * layout (sv_logits.cuh, ragged_row), and counted on the device (the grids
+ * are sized for B (2K + 1) rows, the most there can be); each row weighs by
+ * its sequence's rule (greedy, weighed, cut); the cut kernel runs unless no
+ * rule can cut (as the host sees the batch) and cuts the rows whose rule
+ * does; the verify kernel reads each sequence's d_b, offsets, randomness
+ * and rule. A batch without it takes the uniform instances, which compile
+ * as they did before version 3.
  *
  * Logits are canonicalized on load: -0.0 becomes +0.0 (the twin compares
  * doubles, where -0 == +0, and breaks the tie by index). A bf16 logit is its
@@ -109,9 +112,9 @@ static cudaError_t launch_all(const sv_batch *bt, const sv_cuda_seqs *seqs, cons
     ra.draft_stride = bt->draft_stride;
     ra.K = K;
     ra.V = V;
-    if (ragged) { /* every sequence's own rows, numbered as the packed layout's (ragged_row) */
-        ra.n_target_rows = seqs->total + B;
-        ra.n_rows = ra.n_target_rows + (bt->draft_logits ? seqs->total : 0);
+    if (ragged) { /* at most: the prep kernel counts them, the kernels read its count */
+        ra.n_target_rows = B * (K + 1);
+        ra.n_rows = ra.n_target_rows + (bt->draft_logits ? B * K : 0);
     } else {
         ra.n_target_rows = (bt->target_stride ? B : 1) * (K + 1);
         ra.n_rows = ra.n_target_rows + (bt->draft_logits ? (bt->draft_stride ? B : 1) * K : 0);
@@ -119,7 +122,7 @@ static cudaError_t launch_all(const sv_batch *bt, const sv_cuda_seqs *seqs, cons
     /* the batch's rule; with per-sequence data each row's is its sequence's */
     const bool greedy = !ragged && bt->temperature == 0.0;
     ra.wg.greedy = greedy;
-    ra.wg.cut = ragged ? seqs->cuts != 0
+    ra.wg.cut = ragged ? seqs->may_cut != 0
                        : !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
     ra.wg.scale = greedy || ragged ? sv_softmax_scale{1.0f, 0.0f, FLT_MAX}
                                    : sv_softmax_scale_of(bt->temperature);

@@ -53,7 +53,7 @@ template <bool RAGGED>
 __global__ static void naive_kernel(sv_batch bt, int *bad, sv_cuda_seqs seqs)
 {
     const int32_t b = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (b >= bt.B)
+    if (b >= bt.B || (RAGGED && !seqs.info->ok)) /* not ok: the prep kernel set *bad */
         return;
     const int32_t K = seq_drafts<RAGGED>(bt, seqs, b), V = bt.V; /* K: this sequence's d_b */
     const float *P = bt.target + seq_target_offset<RAGGED>(bt, seqs, b);

@@ -121,6 +121,8 @@ __global__ static void __launch_bounds__(CUT_THREADS)
     const LT *row;
     sv_softmax_scale sc = a.wg.scale;
     if (RAGGED) {
+        if (!s.info->ok || r >= s.info->n_rows)
+            return; /* a value out of range (*bad is set), or a row past the batch's */
         int32_t seq;
         row = ragged_row<LT>(a, s, r, &seq);
         const sv_seq_rule rule = s.rules[seq];

@@ -182,7 +182,11 @@ __global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
 {
     early_launch_wait(); /* the kernel before has written our inputs */
     early_launch_release();
-    const int64_t V = a.V, total = (int64_t)a.n_rows * V, blocks = gridDim.x, j = blockIdx.x;
+    if (RAGGED && !s.info->ok)
+        return; /* the prep kernel found a value out of range and set *bad */
+    /* RAGGED: the rows the prep kernel counted (a.n_rows bounds them: the grid) */
+    const int64_t V = a.V, total = (int64_t)(RAGGED ? s.info->n_rows : a.n_rows) * V;
+    const int64_t blocks = gridDim.x, j = blockIdx.x;
     const int64_t end = range_start(j + 1, total, blocks);
     sv_softmax_scale sc = a.wg.scale;
     for (int64_t x = range_start(j, total, blocks); x < end;) {

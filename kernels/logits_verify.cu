@@ -127,6 +127,8 @@ __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     early_launch_release();
     const sv_batch &bt = a.bt;
     const sv_cuda_seqs &sq = a.seqs;
+    if (RAGGED && !sq.info->ok)
+        return; /* the prep kernel found a value out of range and set *bad */
     /* sequences on x, slices on y */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
     const int32_t K = seq_drafts<RAGGED>(bt, sq, b), V = bt.V; /* K: this sequence's d_b */
@@ -144,7 +146,7 @@ __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     /* a stride of 0: stats_kernel summed up one row set */
     const row_stats *SP = RAGGED ? a.stats + (int64_t)sq.cu[b] + b
                                  : a.stats + (bt.target_stride ? (int64_t)b : 0) * (K + 1);
-    const row_stats *SQ = RAGGED ? a.stats + a.n_target_rows + sq.cu[b]
+    const row_stats *SQ = RAGGED ? a.stats + sq.info->n_target_rows + sq.cu[b]
                                  : a.stats + a.n_target_rows +
                                        (bt.draft_stride ? (int64_t)b : 0) * K;
 

@@ -12,11 +12,14 @@ extern "C" {
 #endif
 
 /* ---- a version 3 batch's per-sequence data, as the kernels read it ----
- * The host side builds it from the batch's accessors (samplers/cuda_seqs.c)
- * and copies it to the device on the batch's stream. A batch without the
- * version 3 arrays has none (cu NULL): the kernels then take their uniform
- * path (d_b = K, seed and first_index + b, the batch-wide rule), the one
- * that is timed. */
+ * A batch given to an SV_MEM_CUDA sampler has its per-sequence arrays in
+ * device memory, as its rows. Before the kernels of such a batch run, the
+ * prep kernel (sv_cuda_seqs_prep_launch) checks them and writes what the
+ * kernels need into a workspace: cu (also where the batch gives none),
+ * each sequence's seed and index, in a logits mode its rule, and the
+ * batch's row counts. A batch without the arrays has none of it (cu NULL):
+ * the kernels then take their uniform path (d_b = K, seed and
+ * first_index + b, the batch-wide rule), the one that is timed. */
 
 /* Sequence b's randomness address: seeds[b], indices[b]. */
 typedef struct sv_seq_rng {
@@ -33,21 +36,46 @@ typedef struct sv_seq_rule {
     int32_t greedy, cut;
 } sv_seq_rule;
 
+/* What the prep kernel found of the batch as a whole. */
+typedef struct sv_seq_info {
+    int32_t ok;            /* 0: a per-sequence value out of range; the kernels do nothing */
+    int32_t total;         /* cu[B]: the batch's drafts */
+    int32_t n_target_rows; /* total + B: target rows, numbered as the packed layout's */
+    int32_t n_rows;        /* and the draft rows after them (total), when there are any */
+} sv_seq_info;
+
+/* The kernels' view of it: device pointers into the workspace, and what the
+ * host knows without reading device memory. */
 typedef struct sv_cuda_seqs {
-    const int32_t *cu;          /* device [B + 1]: cu[b] = d_0 + .. + d_{b-1}; NULL: none */
-    const sv_seq_rng *rng;      /* device [B] */
-    const sv_seq_rule *rules;   /* device [B]; logits modes only */
+    const int32_t *cu;          /* [B + 1]: cu[b] = d_0 + .. + d_{b-1}; NULL: no such data */
+    const sv_seq_rng *rng;      /* [B] */
+    const sv_seq_rule *rules;   /* [B]; logits modes only */
+    const sv_seq_info *info;
     int32_t layout;             /* the batch's sv_layout */
     int32_t B;                  /* the batch's sequences */
-    int32_t total;              /* cu[B]: the batch's drafts */
-    int32_t cuts;               /* some rule cuts */
-    int32_t plain;              /* every rule weighs (T > 0) and cuts nothing */
+    int32_t may_cut;            /* some rule may cut: the cut kernel runs */
+    int32_t plain;              /* every rule weighs (T > 0) and cuts nothing, surely */
 } sv_cuda_seqs;
 
+/* Device bytes of the prep kernel's workspace for batches of up to max_B. */
+size_t sv_cuda_seqs_bytes(int32_t max_B);
+/* Enqueues the prep kernel on bt->stream for bt (B <= the workspace's max_B,
+ * a known layout, cu_num_drafts given in the packed layout: the caller
+ * checks these). It reads the per-sequence arrays, NULL ones as the
+ * batch-wide fields; checks d_b in [0, K], cu[0] = 0 and cu[b+1] - cu[b] =
+ * d_b where both are given, and, when `rules` (a logits mode), T finite
+ * and >= 0 and top_p > 0: any other value sets *bad, and every kernel
+ * after it does nothing. ws is device memory of sv_cuda_seqs_bytes; *seqs
+ * is filled for the launchers below (may_cut and plain from what the host
+ * sees: which arrays are NULL, the batch-wide rule). early as for
+ * sv_cuda_fused_launch. */
+int sv_cuda_seqs_prep_launch(const sv_batch *bt, void *ws, int32_t max_B, int rules, int *bad,
+                             int early, sv_cuda_seqs *seqs);
+
 /* cuda_naive: one thread per sequence, the straight loops of ref. Every
- * pointer in bt is device memory; seqs is a version 3 batch's per-sequence
- * data (seqs->cu NULL: none; its arrays device memory), which the kernels
- * use instead of bt's per-sequence arrays (host memory, never read here).
+ * pointer in bt is device memory; seqs is what sv_cuda_seqs_prep_launch
+ * made of a version 3 batch's per-sequence arrays (seqs->cu NULL: a batch
+ * without them), which the kernels read instead of bt's arrays.
  * *bad (device memory) is set to 1 when a sequence has a draft token
  * outside [0, V) or an all-zero target row; its outputs are then -1. */
 int sv_cuda_naive_launch(const sv_batch *bt, const sv_cuda_seqs *seqs, int *bad);

@@ -222,15 +222,17 @@ template <typename LT> __device__ __forceinline__ static const LT *row_of(const 
 /* Row r of a launch with per-sequence data (s.cu not NULL), whose rows are
  * numbered as the packed layout lays them, in either layout: sequence b's
  * target rows at cu[b] + b + k (k <= d_b), then its draft rows at
- * n_target_rows + cu[b] + k (k < d_b), where n_target_rows = cu[B] + B.
- * Its sequence goes to *seq (a binary search of cu: the last sequence
- * whose first row is at or before r). */
+ * n_target_rows + cu[b] + k (k < d_b), where n_target_rows = cu[B] + B
+ * (s.info's, from the prep kernel; r < s.info->n_rows). Its sequence goes
+ * to *seq (a binary search of cu: the last sequence whose first row is at
+ * or before r). */
 template <typename LT>
 __device__ __forceinline__ static const LT *ragged_row(const row_args &a, const sv_cuda_seqs &s,
                                                        int32_t r, int32_t *seq)
 {
-    const bool target = r < a.n_target_rows;
-    const int32_t rr = target ? r : r - a.n_target_rows; /* among the target or draft rows */
+    const int32_t n_target_rows = s.info->n_target_rows;
+    const bool target = r < n_target_rows;
+    const int32_t rr = target ? r : r - n_target_rows; /* among the target or draft rows */
     int32_t lo = 0, hi = s.B - 1;
     while (lo < hi) { /* a draft row's sequence is the last of those that share its cu */
         const int32_t mid = (lo + hi + 1) / 2;

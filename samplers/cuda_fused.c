@@ -7,8 +7,9 @@
  * many blocks share a sequence's row (enough blocks to fill the GPU at any
  * B), launches, and waits only to read back the bad-input flag, because the
  * contract returns a status. The launch itself never synchronizes. A
- * version 3 batch's per-sequence arrays are staged to the device first
- * (cuda_seqs.h), into buffers init sized too.
+ * version 3 batch's per-sequence arrays (device memory) are checked and
+ * laid out for the kernels by a prep kernel first (cuda_seqs.h), into a
+ * workspace init sized too.
  *
  * The environment's SV_FUSED_PRUNE, SV_FUSED_DEPTH, SV_FUSED_SPLITS and
  * SV_FUSED_EARLY (fused_tuning.h) change how fast the kernels are, not
@@ -186,8 +187,8 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
 }
 
 /* A logits batch this instance takes: its mode, sizes within init's limits,
- * the rows given, and, for a batch without per-sequence rules (seqs->cu
- * NULL: staging checked those), T >= 0 and top_p > 0. */
+ * the rows given, and, for a batch without per-sequence data (seqs->cu
+ * NULL; the prep kernel checks each sequence's rule), T >= 0 and top_p > 0. */
 static int logits_batch_ok(const fused_state *s, const sv_batch *bt, const sv_cuda_seqs *seqs)
 {
     if ((bt->input != SV_INPUT_LOGITS_F32 && bt->input != SV_INPUT_LOGITS_BF16) ||
@@ -206,7 +207,7 @@ int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
     if (logits && bt->input != SV_INPUT_LOGITS_F32 && bt->input != SV_INPUT_LOGITS_BF16)
         return SV_SAMPLER_EINVAL; /* before staging reads its rules */
     sv_cuda_seqs seqs;
-    int rc = sv_cuda_seqs_stage(s->name, &s->seqs, bt, logits, &seqs);
+    int rc = sv_cuda_seqs_stage(s->name, &s->seqs, bt, logits, s->bad.device, s->early, &seqs);
     if (rc != SV_SAMPLER_OK)
         return rc;
     if (logits) {

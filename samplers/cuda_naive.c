@@ -3,8 +3,8 @@
  * verify enqueues the kernel on the batch's stream and then waits for it, to
  * read back the flag that says whether any sequence had bad input: the plain
  * way, and the reason this sampler is not CUDA-graph friendly (cuda_fused's
- * launch is). A version 3 batch's per-sequence arrays are staged to the
- * device first (cuda_seqs.h). */
+ * launch is). A version 3 batch's per-sequence arrays are checked and laid
+ * out for the kernel by a prep kernel first (cuda_seqs.h). */
 #include <stdlib.h>
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
@@ -48,7 +48,7 @@ int sv_cuda_naive_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
     (void)rng; /* the naive kernel takes seed and index by value only */
     naive_state *s = state;
     sv_cuda_seqs seqs;
-    int rc = sv_cuda_seqs_stage("cuda_naive", &s->seqs, bt, 0, &seqs);
+    int rc = sv_cuda_seqs_stage("cuda_naive", &s->seqs, bt, 0, s->flag.device, 0, &seqs);
     if (rc != SV_SAMPLER_OK)
         return rc;
     int e = sv_cuda_naive_launch(bt, &seqs, s->flag.device);

@@ -19,9 +19,9 @@
  * batch and writes -1 in that sequence's slots alone, while the padded
  * layout's -1 drafts past d_b are no bad input. Deterministic.
  *
- * The rows, draft tokens and outputs go to device memory and back
- * (cudaMalloc, cudaMemcpy); the per-sequence arrays stay in host memory, as
- * an SV_MEM_CUDA sampler is given them (samplers/cuda_seqs.h). Built with
+ * The rows, draft tokens, per-sequence arrays and outputs go to device
+ * memory and back (cudaMalloc, cudaMemcpy), as an SV_MEM_CUDA sampler is
+ * given them (samplers/cuda_seqs.h). Built with
  * SV_RAGGED_EMULATED (test_emu_ragged) it runs on tests/emu, on every
  * machine; built without (test_gpu_ragged, label gpu) the same checks run
  * the real samplers on a GPU, where a rounding tie could part a kernel from
@@ -261,6 +261,18 @@ static int run_cuda(const sv_sampler *cuda, void *state, const ragged *r, int la
     void *drafts = to_device(bt.draft_tokens, sizeof r->drafts, &failed);
     void *tokens = to_device(o->tokens, sizeof o->tokens, &failed);
     void *accepted = to_device(o->accepted, sizeof o->accepted, &failed);
+    /* the per-sequence arrays, RB long (cu RB + 1) */
+    void *arrays[7] = {
+        to_device(bt.num_drafts, RB * sizeof(int32_t), &failed),
+        to_device(bt.cu_num_drafts, (RB + 1) * sizeof(int32_t), &failed),
+        to_device(bt.indices, RB * sizeof(uint64_t), &failed),
+        to_device(bt.seeds, RB * sizeof(uint64_t), &failed),
+        to_device(bt.temperatures, RB * sizeof(double), &failed),
+        to_device(bt.top_ks, RB * sizeof(int32_t), &failed),
+        to_device(bt.top_ps, RB * sizeof(double), &failed)};
+    bt.num_drafts = arrays[0], bt.cu_num_drafts = arrays[1], bt.indices = arrays[2];
+    bt.seeds = arrays[3], bt.temperatures = arrays[4], bt.top_ks = arrays[5];
+    bt.top_ps = arrays[6];
     if (logits)
         bt.target_logits = target, bt.draft_logits = draft;
     else
@@ -275,6 +287,8 @@ static int run_cuda(const sv_sampler *cuda, void *state, const ragged *r, int la
                                cudaMemcpyDeviceToHost) != cudaSuccess))
         rc = SV_SAMPLER_EDEVICE;
     cudaFree(target), cudaFree(draft), cudaFree(drafts), cudaFree(tokens), cudaFree(accepted);
+    for (int i = 0; i < 7; i++)
+        cudaFree(arrays[i]);
     return rc;
 }
 
@@ -336,6 +350,15 @@ static void *init_for(const sv_sampler *s, int32_t V)
 
 /* ---- probabilities ---------------------------------------------------------------- */
 
+static int32_t current_V; /* for the feature lines: the tests run at two V */
+
+static void feature_at_v(const char *what)
+{
+    char line[512];
+    snprintf(line, sizeof line, "%s; V = %d", what, current_V);
+    feature(line);
+}
+
 /* cuda on r in both layouts, with draft rows and one-hot: the sequences
  * that differ from the twin's alone. */
 static int32_t probs_differ(const sv_sampler *cuda, const char *twin, const ragged *r)
@@ -363,9 +386,9 @@ static void test_probs(const ragged *r, const ragged *full)
     CHECK(naive->layouts == (SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)));
     CHECK(fused->layouts == naive->layouts);
     CHECK(probs_differ(naive, "ref", r) == 0);
-    feature("cuda_naive on a ragged batch (d_b 0 to K; padded, packed; draft rows, one-hot) = ref on each sequence alone, nothing written outside its slots");
+    feature_at_v("cuda_naive on a ragged batch (d_b 0 to K; padded, packed; draft rows, one-hot) = ref on each sequence alone, nothing written outside its slots");
     CHECK(probs_differ(fused, "ref_race", r) == 0);
-    feature("cuda_fused on a ragged batch (d_b 0 to K; padded, packed; draft rows, one-hot) = ref_race on each sequence alone, nothing written outside its slots");
+    feature_at_v("cuda_fused on a ragged batch (d_b 0 to K; padded, packed; draft rows, one-hot) = ref_race on each sequence alone, nothing written outside its slots");
     setenv("SV_FUSED_DEPTH", "2", 1);
     setenv("SV_FUSED_SPLITS", "3", 1);
     setenv("SV_FUSED_PRUNE", "0", 1);
@@ -373,34 +396,35 @@ static void test_probs(const ragged *r, const ragged *full)
     unsetenv("SV_FUSED_DEPTH");
     unsetenv("SV_FUSED_SPLITS");
     unsetenv("SV_FUSED_PRUNE");
-    feature("cuda_fused, ragged, under SV_FUSED_DEPTH=2, SV_FUSED_SPLITS=3, SV_FUSED_PRUNE=0 = ref_race");
+    feature_at_v("cuda_fused, ragged, under SV_FUSED_DEPTH=2, SV_FUSED_SPLITS=3, SV_FUSED_PRUNE=0 = ref_race");
 
-    /* every d_b = K, no num_drafts nor cu: only the seeds and indices are per sequence */
-    void *state = init_for(fused, full->V);
-    if (state) {
-        sv_batch bt = ragged_batch(full, SV_LAYOUT_PADDED, SV_INPUT_PROBS, DRAFT_ROWS);
+    /* padded without cu_num_drafts (the prep kernel sums the d_b); and every
+     * d_b = K with neither: only the seeds and indices are per sequence */
+    const sv_sampler *const cudas[] = {naive, fused};
+    const char *const twins[] = {"ref", "ref_race"};
+    for (int c = 0; c < 2; c++) {
+        void *state = init_for(cudas[c], r->V);
+        if (!state)
+            continue;
+        sv_batch bt = ragged_batch(r, SV_LAYOUT_PADDED, SV_INPUT_PROBS, DRAFT_ROWS);
+        bt.cu_num_drafts = NULL;
+        CHECK(ragged_differ(cudas[c], state, twins[c], r, &bt, "no cu") == 0);
+        bt = ragged_batch(full, SV_LAYOUT_PADDED, SV_INPUT_PROBS, DRAFT_ROWS);
         bt.num_drafts = NULL, bt.cu_num_drafts = NULL;
-        CHECK(ragged_differ(fused, state, "ref_race", full, &bt, "seeds only") == 0);
-        fused->destroy(state);
+        CHECK(ragged_differ(cudas[c], state, twins[c], full, &bt, "seeds only") == 0);
+        cudas[c]->destroy(state);
     }
-    state = init_for(naive, full->V);
-    if (state) {
-        sv_batch bt = ragged_batch(full, SV_LAYOUT_PADDED, SV_INPUT_PROBS, DRAFT_ROWS);
-        bt.num_drafts = NULL, bt.cu_num_drafts = NULL;
-        CHECK(ragged_differ(naive, state, "ref", full, &bt, "seeds only") == 0);
-        naive->destroy(state);
-    }
-    feature("both, with per-sequence seeds and indices alone (num_drafts NULL: d_b = K), = their twins on each sequence alone");
+    feature_at_v("both, padded without cu_num_drafts, and with per-sequence seeds and indices alone (d_b = K), = their twins on each sequence alone");
 
     const sv_sampler *broken = &sv_sampler_cuda_fused_shared_uniform;
-    state = init_for(broken, r->V);
+    void *state = init_for(broken, r->V);
     if (state) {
         const sv_batch bt = ragged_batch(r, SV_LAYOUT_PACKED, SV_INPUT_PROBS, DRAFT_ROWS);
         CHECK(ragged_differ(broken, state, "ref_race", r, &bt, "packed (expected to differ)") >
               0);
         broken->destroy(state);
     }
-    feature("cuda_fused_shared_uniform on a ragged batch differs from ref_race alone (its sequences share the first one's acceptance uniforms)");
+    feature_at_v("cuda_fused_shared_uniform on a ragged batch differs from ref_race alone (its sequences share the first one's acceptance uniforms)");
 }
 
 /* ---- logits ------------------------------------------------------------------------ */
@@ -427,11 +451,40 @@ static void test_logits(ragged *r)
     }
     set_rules(r, 1);
     const sv_batch one_hot = ragged_batch(r, SV_LAYOUT_PACKED, SV_INPUT_LOGITS_F32, ONE_HOT);
-    const int32_t m = ragged_differ(fused, state, "ref_logits", r, &one_hot, "packed, one-hot");
+    int32_t m = ragged_differ(fused, state, "ref_logits", r, &one_hot, "packed, one-hot");
     differ += m < 0 ? RB : m;
+    /* NULL rule arrays are the batch-wide rule's, which also tells the host
+     * whether the cut kernel must run and whether every rule is plain:
+     * top-p alone per sequence; greedy and plain with no cut; one plain
+     * rule for all (the ragged PLAIN verify kernel) */
+    static const struct {
+        const char *what;
+        int layout, input, arrays; /* bits: 1 temperatures, 2 top_ks, 4 top_ps */
+        double T;
+    } variants[] = {{"padded, top-p alone", SV_LAYOUT_PADDED, SV_INPUT_LOGITS_F32, 5, 0.0},
+                    {"packed, greedy and plain", SV_LAYOUT_PACKED, SV_INPUT_LOGITS_F32, 1, 0.0},
+                    {"packed, one plain rule", SV_LAYOUT_PACKED, SV_INPUT_LOGITS_BF16, 0, 0.9}};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        set_rules(r, 1);
+        sv_batch bt = ragged_batch(r, variants[v].layout, variants[v].input, DRAFT_ROWS);
+        bt.temperature = variants[v].T, bt.top_k = 0, bt.top_p = 1.0;
+        for (int32_t b = 0; b < RB; b++) {
+            if (!(variants[v].arrays & 1))
+                r->T[b] = variants[v].T;
+            if (!(variants[v].arrays & 2))
+                r->top_k[b] = 0;
+            if (!(variants[v].arrays & 4))
+                r->top_p[b] = 1.0;
+        }
+        bt.temperatures = variants[v].arrays & 1 ? bt.temperatures : NULL;
+        bt.top_ks = variants[v].arrays & 2 ? bt.top_ks : NULL;
+        bt.top_ps = variants[v].arrays & 4 ? bt.top_ps : NULL;
+        m = ragged_differ(fused, state, "ref_logits", r, &bt, variants[v].what);
+        differ += m < 0 ? RB : m;
+    }
     CHECK(differ == 0);
     fused->destroy(state);
-    feature("cuda_fused on ragged logits batches (greedy, plain, top-k, top-p sequences mixed, and all plain with their own T; padded, packed; f32, bf16; one-hot) = ref_logits on each sequence alone");
+    feature_at_v("cuda_fused on ragged logits batches (greedy, plain, top-k, top-p sequences mixed; all plain with their own T; top-p alone; greedy and plain; one rule; padded, packed; f32, bf16; one-hot) = ref_logits on each sequence alone");
 }
 
 /* ---- what the samplers refuse ------------------------------------------------------ */
@@ -542,16 +595,23 @@ int main(void)
         return SKIP;
     }
 #endif
-    /* V odd: rows unaligned in both layouts (the scalar paths), 3 blocks
-     * a row for cuda_fused's race on tests/emu */
-    ragged probs, full, logits;
-    ragged_make(&probs, 3001, ragged_d, 0);
-    ragged_make(&full, 3001, full_d, 0);
-    ragged_make(&logits, 3001, ragged_d, 1);
-    test_probs(&probs, &full);
-    test_logits(&logits);
-    test_refused(&probs, &logits);
-    test_bad_draft(&probs);
-    ragged_free(&probs), ragged_free(&full), ragged_free(&logits);
+    /* V = 3000: rows 16-byte aligned in both layouts (the float4 bodies,
+     * the pruned race); V = 3001: none are (the scalar paths). cuda_fused's
+     * race splits a row over 2 blocks on tests/emu. */
+    static const int32_t Vs[] = {3000, 3001};
+    for (size_t v = 0; v < sizeof Vs / sizeof Vs[0]; v++) {
+        current_V = Vs[v];
+        ragged probs, full, logits;
+        ragged_make(&probs, Vs[v], ragged_d, 0);
+        ragged_make(&full, Vs[v], full_d, 0);
+        ragged_make(&logits, Vs[v], ragged_d, 1);
+        test_probs(&probs, &full);
+        test_logits(&logits);
+        if (v == 0) {
+            test_refused(&probs, &logits);
+            test_bad_draft(&probs);
+        }
+        ragged_free(&probs), ragged_free(&full), ragged_free(&logits);
+    }
     return check_exit();
 }
