@@ -33,6 +33,12 @@
  * residual (p == q up to rounding) races over p itself; a token outside
  * [0, V) or an all-zero row sets *bad and writes -1; ids are in [0, V).
  *
+ * A version 3 batch with per-sequence data (sv_cuda_seqs) runs the kernel's
+ * RAGGED instance: each sequence its own d_b drafts, offsets in the padded
+ * or packed layout, seed and index (sv_seq.cuh), and it writes its own d_b
+ * + 1 output slots only. A batch without it runs the uniform instance,
+ * which compiles to the code it did before version 3.
+ *
  * cuda_fused_shared_uniform (broken on purpose): the acceptance uniforms of
  * a group of 32 consecutive sequences come from the group's first sequence,
  * as when a kernel draws one uniform per thread block instead of one per
@@ -45,6 +51,7 @@
 #include "sv_early_launch.cuh"
 #include "sv_philox.h"
 #include "sv_race.cuh"
+#include "sv_seq.cuh"
 
 #define FUSED_THREADS 256
 #define SHARED_UNIFORM_GROUP 32
@@ -60,6 +67,8 @@ struct fused_args {
     int *bad;
     int shared_uniform;    /* the broken variant */
     int prune;             /* race_four's pruning (on but to measure it) */
+    sv_cuda_seqs seqs;     /* a version 3 batch's per-sequence data (last: the
+                            * uniform kernel's parameters keep their places) */
 };
 
 /* The race over tokens [lo, hi) of row p (and q when not NULL; token `hot`,
@@ -119,31 +128,50 @@ __device__ static race_winner race_slice(const float *p, const float *q, int32_t
     return best;
 }
 
-template <int DEPTH>
-__global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args a)
+/* RAGGED: a version 3 batch's sequences, each its own drafts, layout
+ * offsets and randomness (a.seqs); else the uniform batch, every d_b = K
+ * (the instance that is timed, compiled as it was before version 3). The
+ * ragged instance is held to 4 blocks an SM, the uniform one's on sm_90
+ * (left to itself it took 78 registers there, 3 blocks, and splits_for
+ * sizes one wave by the uniform's occupancy); 0 leaves the uniform
+ * instance's bounds as they were. */
+template <int DEPTH, bool RAGGED>
+__global__ static void __launch_bounds__(FUSED_THREADS, RAGGED ? 4 : 0) fused_kernel(fused_args a)
 {
     early_launch_wait(); /* the kernel before has written our inputs */
     early_launch_release();
     const sv_batch &bt = a.bt;
+    const sv_cuda_seqs &sq = a.seqs;
+    if (RAGGED && !sq.info->ok)
+        return; /* the prep kernel found a value out of range and set *bad */
     /* sequences on x (up to 2^31 - 1 blocks), slices on y (at most 65535) */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
-    const int32_t K = bt.K, V = bt.V;
-    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
+    const int32_t K = seq_drafts<RAGGED>(bt, sq, b), V = bt.V; /* K: this sequence's d_b */
+    const int32_t *x = bt.draft_tokens + seq_drafts_offset<RAGGED>(bt, sq, b);
     const int32_t x_lane = threadIdx.x < 32 ? lane_draft(x, K) : 0; /* first: see lane_draft */
-    const uint64_t seed = a.rng ? a.rng[0] : bt.seed;
+    const uint64_t seed = RAGGED ? sq.rng[b].seed : a.rng ? a.rng[0] : bt.seed;
     const uint64_t first = a.rng ? a.rng[1] : bt.first_index;
-    const uint64_t index = first + (uint64_t)b;
-    const float *P = bt.target + (int64_t)b * bt.target_stride;
-    const float *Q = bt.draft ? bt.draft + (int64_t)b * bt.draft_stride : nullptr;
+    const uint64_t index = RAGGED ? sq.rng[b].index : first + (uint64_t)b;
+    const float *P = bt.target + seq_target_offset<RAGGED>(bt, sq, b);
+    const float *Q = bt.draft ? bt.draft + seq_draft_offset<RAGGED>(bt, sq, b) : nullptr;
 
     /* the accept chain: n, or -1 for a token outside [0, V) */
     __shared__ int32_t n_shared;
     if (threadIdx.x < 32) {
-        const uint64_t accept_index =
-            a.shared_uniform ? first + (uint64_t)(b - b % SHARED_UNIFORM_GROUP) : index;
+        /* the broken variant: its group's first sequence's address */
+        uint64_t accept_seed = seed, accept_index;
+        if (RAGGED) {
+            const int32_t g = b - b % SHARED_UNIFORM_GROUP;
+            accept_seed = a.shared_uniform ? sq.rng[g].seed : seed;
+            accept_index = a.shared_uniform ? sq.rng[g].index : index;
+        } else {
+            accept_index =
+                a.shared_uniform ? first + (uint64_t)(b - b % SHARED_UNIFORM_GROUP) : index;
+        }
         const int32_t n = accept_chain(K, V, x, x_lane, [&](int32_t k, int32_t t) {
             const double p = P[(int64_t)k * V + t], q = Q ? Q[(int64_t)k * V + t] : 1.0;
-            const double u = sv_philox_uniform(seed, accept_index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
+            const double u =
+                sv_philox_uniform(accept_seed, accept_index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
             return u * q < p;
         });
         if (threadIdx.x == 0)
@@ -153,7 +181,7 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
     const int32_t n = n_shared;
     if (n < 0) {
         if (split == 0 && threadIdx.x == 0)
-            write_sequence(bt, b, x, n, -1, a.bad);
+            write_sequence<RAGGED>(bt, sq, b, x, n, -1, a.bad);
         return;
     }
 
@@ -183,22 +211,26 @@ __global__ static void __launch_bounds__(FUSED_THREADS) fused_kernel(fused_args 
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        write_sequence(bt, b, x, n, token, a.bad); /* token < 0: an all-zero row */
+        /* token < 0: an all-zero row */
+        write_sequence<RAGGED>(bt, sq, b, x, n, token, a.bad);
         a.arrivals[b] = 0; /* re-armed for the next launch */
     }
 }
 
-/* The kernel of a prefetch depth (1 or 2). A function pointer: one launch
- * line serves both depths. */
+/* The kernel of a prefetch depth (1 or 2), uniform or ragged. A function
+ * pointer: one launch line serves all four. */
 typedef void (*fused_kernel_fn)(fused_args);
-static fused_kernel_fn fused_kernel_of(int depth)
+static fused_kernel_fn fused_kernel_of(int depth, bool ragged)
 {
-    return depth == 2 ? fused_kernel<2> : fused_kernel<1>;
+    if (ragged)
+        return depth == 2 ? fused_kernel<2, true> : fused_kernel<1, true>;
+    return depth == 2 ? fused_kernel<2, false> : fused_kernel<1, false>;
 }
 
-extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int32_t splits,
-                                    void *winners, unsigned *arrivals, int *bad,
-                                    int shared_uniform, int prune, int depth, int early)
+extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const sv_cuda_seqs *seqs,
+                                    const uint64_t *rng, int32_t splits, void *winners,
+                                    unsigned *arrivals, int *bad, int shared_uniform, int prune,
+                                    int depth, int early)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
@@ -213,22 +245,23 @@ extern "C" int sv_cuda_fused_launch(const sv_batch *bt, const uint64_t *rng, int
     a.bad = bad;
     a.shared_uniform = shared_uniform;
     a.prune = prune;
+    a.seqs = *seqs;
     dim3 grid((unsigned)bt->B, (unsigned)splits);
     return (int)launch_early(early != 0, grid, dim3(FUSED_THREADS), (cudaStream_t)bt->stream,
-                             fused_kernel_of(depth), a);
+                             fused_kernel_of(depth, seqs->cu != nullptr), a);
 }
 
 extern "C" int sv_cuda_fused_early_ok(int depth, int *ok)
 {
     bool can = false;
-    const cudaError_t e = can_launch_early(fused_kernel_of(depth), &can);
+    const cudaError_t e = can_launch_early(fused_kernel_of(depth, false), &can);
     *ok = can;
     return (int)e;
 }
 
 extern "C" int sv_cuda_fused_blocks_per_sm(int depth, int *blocks)
 {
-    return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fused_kernel_of(depth),
+    return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fused_kernel_of(depth, false),
                                                               FUSED_THREADS, 0);
 }
 

@@ -49,6 +49,17 @@
  *      Several passes over the row; these modes are not the bandwidth case.
  *   3. verify_kernel: fused_kernel's structure on p and q from logits.
  *
+ * A version 3 batch with per-sequence data (sv_cuda_seqs, laid out by the
+ * prep kernel, seq_prep.cu, which runs first) takes each kernel's ragged
+ * instance: its rows are numbered as the packed layout lays them, in either
+ * layout (sv_logits.cuh, ragged_row), and counted on the device (the grids
+ * are sized for B (2K + 1) rows, the most there can be); each row weighs by
+ * its sequence's rule (greedy, weighed, cut); the cut kernel runs unless no
+ * rule can cut (as the host sees the batch) and cuts the rows whose rule
+ * does; the verify kernel reads each sequence's d_b, offsets, randomness
+ * and rule. A batch without it takes the uniform instances, which compile
+ * as they did before version 3.
+ *
  * Logits are canonicalized on load: -0.0 becomes +0.0 (the twin compares
  * doubles, where -0 == +0, and breaks the tie by index). A bf16 logit is its
  * 16 bits shifted into a float's top half.
@@ -88,10 +99,11 @@ extern "C" int32_t sv_cuda_logits_stats_blocks(int32_t wave, int32_t n_rows, int
 }
 
 template <typename LT>
-static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
+static cudaError_t launch_all(const sv_batch *bt, const sv_cuda_seqs *seqs, const uint64_t *rng,
                               const sv_cuda_logits_ws *ws, int *bad, int prune, bool early)
 {
     const int32_t B = bt->B, K = bt->K, V = bt->V;
+    const bool ragged = seqs->cu != nullptr;
     cudaStream_t stream = (cudaStream_t)bt->stream;
     row_args ra;
     ra.target = bt->target_logits;
@@ -100,22 +112,30 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     ra.draft_stride = bt->draft_stride;
     ra.K = K;
     ra.V = V;
-    ra.n_target_rows = (bt->target_stride ? B : 1) * (K + 1);
-    ra.n_rows = ra.n_target_rows + (bt->draft_logits ? (bt->draft_stride ? B : 1) * K : 0);
-    const bool greedy = bt->temperature == 0.0;
+    if (ragged) { /* at most: the prep kernel counts them, the kernels read its count */
+        ra.n_target_rows = B * (K + 1);
+        ra.n_rows = ra.n_target_rows + (bt->draft_logits ? B * K : 0);
+    } else {
+        ra.n_target_rows = (bt->target_stride ? B : 1) * (K + 1);
+        ra.n_rows = ra.n_target_rows + (bt->draft_logits ? (bt->draft_stride ? B : 1) * K : 0);
+    }
+    /* the batch's rule; with per-sequence data each row's is its sequence's */
+    const bool greedy = !ragged && bt->temperature == 0.0;
     ra.wg.greedy = greedy;
-    ra.wg.cut = !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
-    ra.wg.scale = greedy ? sv_softmax_scale{1.0f, 0.0f, FLT_MAX} : sv_softmax_scale_of(bt->temperature);
+    ra.wg.cut = ragged ? seqs->may_cut != 0
+                       : !greedy && ((bt->top_k > 0 && bt->top_k < V) || bt->top_p < 1.0);
+    ra.wg.scale = greedy || ragged ? sv_softmax_scale{1.0f, 0.0f, FLT_MAX}
+                                   : sv_softmax_scale_of(bt->temperature);
     ra.stats = static_cast<row_stats *>(ws->stats);
     ra.partials = static_cast<msa *>(ws->partials);
     ra.arrivals = ws->row_arrivals;
     const bool cuts = ra.wg.cut;
     const int32_t stats_blocks = sv_cuda_logits_stats_blocks(ws->stats_wave, ra.n_rows, V);
-    cudaError_t e = SV_LOGITS_NS::stats_launch<LT>(early, stats_blocks, stream, ra, !greedy);
+    cudaError_t e = SV_LOGITS_NS::stats_launch<LT>(early, stats_blocks, stream, ra, !greedy, seqs);
     if (e != cudaSuccess)
         return e;
-    if (cuts && (e = SV_LOGITS_NS::cut_launch<LT>(early, stream, ra, bt->top_k, bt->top_p)) !=
-                    cudaSuccess)
+    if (cuts && (e = SV_LOGITS_NS::cut_launch<LT>(early, stream, ra, bt->top_k, bt->top_p,
+                                                  seqs)) != cudaSuccess)
         return e;
     verify_args va;
     va.bt = *bt;
@@ -129,19 +149,22 @@ static cudaError_t launch_all(const sv_batch *bt, const uint64_t *rng,
     va.bad = bad;
     va.prune = prune;
     va.wg = ra.wg;
-    return SV_LOGITS_NS::verify_launch<LT>(early, stream, va, !greedy && !cuts);
+    va.seqs = *seqs;
+    return SV_LOGITS_NS::verify_launch<LT>(early, stream, va,
+                                           ragged ? seqs->plain != 0 : !greedy && !cuts);
 }
 
-extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const uint64_t *rng,
-                                           const sv_cuda_logits_ws *ws, int *bad, int prune,
-                                           int early)
+extern "C" int sv_cuda_fused_logits_launch(const sv_batch *bt, const sv_cuda_seqs *seqs,
+                                           const uint64_t *rng, const sv_cuda_logits_ws *ws,
+                                           int *bad, int prune, int early)
 {
     if (bt->B <= 0)
         return (int)cudaSuccess;
     switch (bt->input) {
-    case SV_INPUT_LOGITS_F32: return (int)launch_all<float>(bt, rng, ws, bad, prune, early != 0);
+    case SV_INPUT_LOGITS_F32:
+        return (int)launch_all<float>(bt, seqs, rng, ws, bad, prune, early != 0);
     case SV_INPUT_LOGITS_BF16:
-        return (int)launch_all<uint16_t>(bt, rng, ws, bad, prune, early != 0);
+        return (int)launch_all<uint16_t>(bt, seqs, rng, ws, bad, prune, early != 0);
     default: return (int)cudaErrorInvalidValue;
     }
 }

@@ -7,11 +7,14 @@
  * It reads up to (2K + 2) full rows per sequence with uncoalesced loads, so
  * it is slow on purpose; it uses ref's random numbers (ACCEPT at (index, k),
  * FINAL at (index, n), lane 0), so given the same seed it emits ref's tokens
- * but for rounding ties of the two summation orders.
+ * but for rounding ties of the two summation orders. A version 3 batch's
+ * sequences (sv_cuda_seqs) each take their own d_b, layout offsets, seed
+ * and index.
  */
 #include <cuda_runtime.h>
 #include "sv_cuda_kernels.h"
 #include "sv_philox.h"
+#include "sv_seq.cuh"
 
 /* max(p_i - q_i, 0), or p_i without q; token `skip` weighs 0. */
 __device__ static double naive_weight(const float *p, const float *q, int32_t skip, int32_t i)
@@ -45,17 +48,22 @@ __device__ static int32_t naive_inverse_cdf(const float *p, const float *q, int3
     return last; /* rounding left target at the very end: the last positive weight */
 }
 
-__global__ static void naive_kernel(sv_batch bt, int *bad)
+/* RAGGED: a version 3 batch's sequences (seqs); else every d_b = K. */
+template <bool RAGGED>
+__global__ static void naive_kernel(sv_batch bt, int *bad, sv_cuda_seqs seqs)
 {
     const int32_t b = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (b >= bt.B)
+    if (b >= bt.B || (RAGGED && !seqs.info->ok)) /* not ok: the prep kernel set *bad */
         return;
-    const int32_t K = bt.K, V = bt.V;
-    const float *P = bt.target + (int64_t)b * bt.target_stride;
-    const float *Q = bt.draft ? bt.draft + (int64_t)b * bt.draft_stride : NULL;
-    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
-    int32_t *y = bt.out_tokens + (int64_t)b * (K + 1);
-    const uint64_t index = bt.first_index + (uint64_t)b;
+    const int32_t K = seq_drafts<RAGGED>(bt, seqs, b), V = bt.V; /* K: this sequence's d_b */
+    const float *P = bt.target + seq_target_offset<RAGGED>(bt, seqs, b);
+    const float *Q = bt.draft ? bt.draft + seq_draft_offset<RAGGED>(bt, seqs, b) : NULL;
+    /* not RAGGED: from K, as before version 3 (the kernel compiles as it did) */
+    const int32_t *x =
+        bt.draft_tokens + (RAGGED ? seq_drafts_offset<RAGGED>(bt, seqs, b) : (int64_t)b * K);
+    int32_t *y =
+        bt.out_tokens + (RAGGED ? seq_out_offset<RAGGED>(bt, seqs, b) : (int64_t)b * (K + 1));
+    const uint64_t index = RAGGED ? seqs.rng[b].index : bt.first_index + (uint64_t)b;
 
     /* any draft outside [0, V), reached or not, refuses the sequence (as on
      * the CPU), and no row is ever indexed with one */
@@ -66,7 +74,8 @@ __global__ static void naive_kernel(sv_batch bt, int *bad)
     for (int32_t k = 0; n >= 0 && k < K; k++) {
         double p = P[(int64_t)k * V + x[k]];
         double q = Q ? Q[(int64_t)k * V + x[k]] : 1.0;
-        double u = sv_philox_uniform(bt.seed, index, (uint32_t)k, SV_PURPOSE_ACCEPT, 0);
+        double u = sv_philox_uniform(RAGGED ? seqs.rng[b].seed : bt.seed, index, (uint32_t)k,
+                                     SV_PURPOSE_ACCEPT, 0);
         if (!(u * q < p)) /* strict, u in (0, 1): p = 0 is never accepted */
             break;
         y[k] = x[k];
@@ -75,7 +84,8 @@ __global__ static void naive_kernel(sv_batch bt, int *bad)
 
     int32_t last = -1;
     if (n >= 0) {
-        double u = sv_philox_uniform(bt.seed, index, (uint32_t)n, SV_PURPOSE_FINAL, 0);
+        double u = sv_philox_uniform(RAGGED ? seqs.rng[b].seed : bt.seed, index, (uint32_t)n,
+                                     SV_PURPOSE_FINAL, 0);
         const float *row = P + (int64_t)n * V;
         if (n < K) {
             last = Q ? naive_inverse_cdf(row, Q + (int64_t)n * V, -1, V, u)
@@ -86,6 +96,7 @@ __global__ static void naive_kernel(sv_batch bt, int *bad)
             last = naive_inverse_cdf(row, NULL, -1, V, u);
         }
     }
+    /* its own slots only, 0..d_b: the padded layout's past them are not */
     if (last < 0) { /* a bad token or an all-zero target row */
         *bad = 1;
         for (int32_t k = 0; k <= K; k++)
@@ -99,12 +110,15 @@ __global__ static void naive_kernel(sv_batch bt, int *bad)
     bt.out_accepted[b] = n;
 }
 
-extern "C" int sv_cuda_naive_launch(const sv_batch *bt, int *bad)
+extern "C" int sv_cuda_naive_launch(const sv_batch *bt, const sv_cuda_seqs *seqs, int *bad)
 {
     const int threads = 128;
     const unsigned blocks = (unsigned)((bt->B + threads - 1) / threads);
     if (bt->B <= 0)
         return (int)cudaSuccess;
-    naive_kernel<<<blocks, threads, 0, (cudaStream_t)bt->stream>>>(*bt, bad);
+    if (seqs->cu)
+        naive_kernel<true><<<blocks, threads, 0, (cudaStream_t)bt->stream>>>(*bt, bad, *seqs);
+    else
+        naive_kernel<false><<<blocks, threads, 0, (cudaStream_t)bt->stream>>>(*bt, bad, *seqs);
     return (int)cudaGetLastError();
 }

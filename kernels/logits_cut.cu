@@ -103,9 +103,13 @@ __device__ static int32_t nth_tie(const LT *row, int32_t V, uint32_t v, uint32_t
     return result;
 }
 
-template <typename LT>
+/* Row r's kept prefix (top_k, top_p) and the sum of its weights. Without
+ * per-sequence data (RAGGED false) every row by the batch's rule; with it,
+ * row r (ragged_row) by its sequence's, if that cuts (the stats kernel's
+ * summary stands for a row that is not cut). */
+template <typename LT, bool RAGGED>
 __global__ static void __launch_bounds__(CUT_THREADS)
-    cut_kernel(row_args a, int32_t top_k, double top_p)
+    cut_kernel(row_args a, int32_t top_k, double top_p, sv_cuda_seqs s)
 {
     early_launch_wait(); /* stats_kernel has finished */
     early_launch_release();
@@ -114,8 +118,22 @@ __global__ static void __launch_bounds__(CUT_THREADS)
     __shared__ int64_t pick_rest;
     __shared__ double pick_above;
     const int32_t r = (int32_t)blockIdx.x, V = a.V;
-    const LT *row = row_of<LT>(a, r);
-    const sv_softmax_scale sc = a.wg.scale;
+    const LT *row;
+    sv_softmax_scale sc = a.wg.scale;
+    if (RAGGED) {
+        if (!s.info->ok || r >= s.info->n_rows)
+            return; /* a value out of range (*bad is set), or a row past the batch's */
+        int32_t seq;
+        row = ragged_row<LT>(a, s, r, &seq);
+        const sv_seq_rule rule = s.rules[seq];
+        if (!rule.cut)
+            return;
+        top_k = rule.top_k;
+        top_p = rule.top_p;
+        sc = rule.scale;
+    } else {
+        row = row_of<LT>(a, r);
+    }
     const int32_t N = a.stats[r].N; /* stats_kernel's, finished before this launch */
     uint32_t thr_key = 0u;              /* the kept prefix so far: everything */
     int32_t thr_i = INT32_MAX;
@@ -222,11 +240,14 @@ __global__ static void __launch_bounds__(CUT_THREADS)
 namespace SV_LOGITS_NS {
 template <typename LT>
 cudaError_t cut_launch(bool early, cudaStream_t stream, const row_args &a, int32_t top_k,
-                       double top_p)
+                       double top_p, const sv_cuda_seqs *seqs)
 {
     return launch_early(early, dim3((unsigned)a.n_rows), dim3(CUT_THREADS), stream,
-                        cut_kernel<LT>, a, top_k, top_p);
+                        seqs->cu ? cut_kernel<LT, true> : cut_kernel<LT, false>, a, top_k, top_p,
+                        *seqs);
 }
-template cudaError_t cut_launch<float>(bool, cudaStream_t, const row_args &, int32_t, double);
-template cudaError_t cut_launch<uint16_t>(bool, cudaStream_t, const row_args &, int32_t, double);
+template cudaError_t cut_launch<float>(bool, cudaStream_t, const row_args &, int32_t, double,
+                                       const sv_cuda_seqs *);
+template cudaError_t cut_launch<uint16_t>(bool, cudaStream_t, const row_args &, int32_t, double,
+                                          const sv_cuda_seqs *);
 } // namespace SV_LOGITS_NS

@@ -171,22 +171,43 @@ __device__ __forceinline__ static int64_t block_holding(int64_t x, int64_t total
  * (block j, row r: distinct for distinct pieces, since a later block never
  * meets an earlier row); the last piece of a row to arrive (an arrival
  * counter) combines the row's pieces, those of the blocks holding its first
- * to its last logit, and re-arms the counter. */
-template <typename LT, bool WEIGH>
+ * to its last logit, and re-arms the counter.
+ * Without per-sequence data (RAGGED false) every row is row_of's and
+ * weighs by the batch's rule (WEIGH: T > 0); with it, ragged_row's, by its
+ * sequence's rule (s.rules; WEIGH unused), a branch the whole block takes
+ * (one row a piece). */
+template <typename LT, bool WEIGH, bool RAGGED>
 __global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
-    stats_kernel(row_args a)
+    stats_kernel(row_args a, sv_cuda_seqs s)
 {
     early_launch_wait(); /* the kernel before has written our inputs */
     early_launch_release();
-    const int64_t V = a.V, total = (int64_t)a.n_rows * V, blocks = gridDim.x, j = blockIdx.x;
+    if (RAGGED && !s.info->ok)
+        return; /* the prep kernel found a value out of range and set *bad */
+    /* RAGGED: the rows the prep kernel counted (a.n_rows bounds them: the grid) */
+    const int64_t V = a.V, total = (int64_t)(RAGGED ? s.info->n_rows : a.n_rows) * V;
+    const int64_t blocks = gridDim.x, j = blockIdx.x;
     const int64_t end = range_start(j + 1, total, blocks);
-    const sv_softmax_scale sc = a.wg.scale;
+    sv_softmax_scale sc = a.wg.scale;
     for (int64_t x = range_start(j, total, blocks); x < end;) {
         const int32_t r = (int32_t)(x / V);
         const int32_t lo = (int32_t)(x - r * V), hi = (int32_t)min(V, end - r * V);
+        bool weigh = WEIGH;
+        const LT *row = nullptr;
+        if (RAGGED) {
+            int32_t seq;
+            row = ragged_row<LT>(a, s, r, &seq);
+            weigh = !s.rules[seq].greedy;
+            sc = s.rules[seq].scale;
+        }
         msa mine = {0.0, SV_SOFTMAX_NO_EXPONENT, 0.0f, -1};
-        piece_msa<LT, WEIGH>(mine, row_of<LT>(a, r), lo, hi, sc);
-        mine = block_msa<WEIGH>(mine);
+        if (weigh) {
+            piece_msa<LT, true>(mine, RAGGED ? row : row_of<LT>(a, r), lo, hi, sc);
+            mine = block_msa<true>(mine);
+        } else {
+            piece_msa<LT, false>(mine, RAGGED ? row : row_of<LT>(a, r), lo, hi, sc);
+            mine = block_msa<false>(mine);
+        }
         x = r * V + hi;
 
         /* publish; the last piece of row r to arrive combines */
@@ -206,14 +227,18 @@ __global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
         for (int64_t b = first + threadIdx.x; b <= last_block; b += blockDim.x) {
             /* other blocks wrote these: read past L1 (__ldcg), where nothing stale may sit */
             const msa *p = a.partials + b + r;
-            msa_merge<WEIGH>(all, msa{__ldcg(&p->s), __ldcg(&p->e), __ldcg(&p->m), __ldcg(&p->a)});
+            const msa part = {__ldcg(&p->s), __ldcg(&p->e), __ldcg(&p->m), __ldcg(&p->a)};
+            if (weigh)
+                msa_merge<true>(all, part);
+            else
+                msa_merge<false>(all, part);
         }
-        all = block_msa<WEIGH>(all);
+        all = weigh ? block_msa<true>(all) : block_msa<false>(all);
         if (threadIdx.x == 0) {
             row_stats st;
             st.argmax = all.a;
             st.N = all.e;
-            st.R = WEIGH ? sv_softmax_reciprocal(all.s) : 1.0; /* cut_kernel's when it runs */
+            st.R = weigh ? sv_softmax_reciprocal(all.s) : 1.0; /* cut_kernel's when it runs */
             st.thr_key = 0u;              /* everything kept */
             st.thr_i = INT32_MAX;
             a.stats[r] = st;
@@ -225,17 +250,22 @@ __global__ static void __launch_bounds__(LG_THREADS, STATS_BLOCKS_PER_SM)
 namespace SV_LOGITS_NS {
 template <typename LT>
 cudaError_t stats_launch(bool early, int32_t blocks, cudaStream_t stream, const row_args &a,
-                         bool weigh)
+                         bool weigh, const sv_cuda_seqs *seqs)
 {
-    void (*const kernel)(row_args) = weigh ? stats_kernel<LT, true> : stats_kernel<LT, false>;
-    return launch_early(early, dim3((unsigned)blocks), dim3(LG_THREADS), stream, kernel, a);
+    void (*const kernel)(row_args, sv_cuda_seqs) = seqs->cu ? stats_kernel<LT, false, true>
+                                                   : weigh  ? stats_kernel<LT, true, false>
+                                                            : stats_kernel<LT, false, false>;
+    return launch_early(early, dim3((unsigned)blocks), dim3(LG_THREADS), stream, kernel, a,
+                        *seqs);
 }
-template cudaError_t stats_launch<float>(bool, int32_t, cudaStream_t, const row_args &, bool);
-template cudaError_t stats_launch<uint16_t>(bool, int32_t, cudaStream_t, const row_args &, bool);
+template cudaError_t stats_launch<float>(bool, int32_t, cudaStream_t, const row_args &, bool,
+                                         const sv_cuda_seqs *);
+template cudaError_t stats_launch<uint16_t>(bool, int32_t, cudaStream_t, const row_args &, bool,
+                                            const sv_cuda_seqs *);
 
 cudaError_t stats_occupancy(int *blocks)
 {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, stats_kernel<float, true>,
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, stats_kernel<float, true, false>,
                                                          LG_THREADS, 0);
 }
 

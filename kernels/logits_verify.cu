@@ -114,29 +114,41 @@ __device__ static race_winner race_slice(const race_rows<LT> &rr, int32_t lo, in
 }
 
 
-/* PLAIN: T > 0 and nothing cut (race_probs4). */
-template <typename LT, bool PLAIN>
+/* PLAIN: T > 0 and nothing cut (race_probs4), for every sequence. RAGGED:
+ * a batch with per-sequence data (a.seqs: each sequence its drafts, layout
+ * offsets, randomness and rule; its row stats at ragged_row's numbers);
+ * else every d_b = K, by the batch's rule (the instance that is timed,
+ * compiled as it was before version 3). */
+template <typename LT, bool PLAIN, bool RAGGED>
 __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     verify_kernel(verify_args a)
 {
     early_launch_wait(); /* stats_kernel (and cut_kernel) have finished */
     early_launch_release();
     const sv_batch &bt = a.bt;
+    const sv_cuda_seqs &sq = a.seqs;
+    if (RAGGED && !sq.info->ok)
+        return; /* the prep kernel found a value out of range and set *bad */
     /* sequences on x, slices on y */
     const int32_t b = (int32_t)blockIdx.x, split = (int32_t)blockIdx.y;
-    const int32_t K = bt.K, V = bt.V;
-    const int32_t *x = bt.draft_tokens + (int64_t)b * K;
+    const int32_t K = seq_drafts<RAGGED>(bt, sq, b), V = bt.V; /* K: this sequence's d_b */
+    const int32_t *x = bt.draft_tokens + seq_drafts_offset<RAGGED>(bt, sq, b);
     const int32_t x_lane = threadIdx.x < 32 ? lane_draft(x, K) : 0; /* first: see lane_draft */
-    const weighing wg = a.wg;
-    const uint64_t seed = a.rng ? a.rng[0] : bt.seed;
-    const uint64_t index = (a.rng ? a.rng[1] : bt.first_index) + (uint64_t)b;
-    const LT *P = static_cast<const LT *>(bt.target_logits) + (int64_t)b * bt.target_stride;
-    const LT *Q = bt.draft_logits
-                      ? static_cast<const LT *>(bt.draft_logits) + (int64_t)b * bt.draft_stride
-                      : nullptr;
+    const weighing wg = RAGGED ? weighing_of(sq.rules[b]) : a.wg;
+    const uint64_t seed = RAGGED ? sq.rng[b].seed : a.rng ? a.rng[0] : bt.seed;
+    const uint64_t index =
+        RAGGED ? sq.rng[b].index : (a.rng ? a.rng[1] : bt.first_index) + (uint64_t)b;
+    const LT *P =
+        static_cast<const LT *>(bt.target_logits) + seq_target_offset<RAGGED>(bt, sq, b);
+    const LT *Q = bt.draft_logits ? static_cast<const LT *>(bt.draft_logits) +
+                                        seq_draft_offset<RAGGED>(bt, sq, b)
+                                  : nullptr;
     /* a stride of 0: stats_kernel summed up one row set */
-    const row_stats *SP = a.stats + (bt.target_stride ? (int64_t)b : 0) * (K + 1);
-    const row_stats *SQ = a.stats + a.n_target_rows + (bt.draft_stride ? (int64_t)b : 0) * K;
+    const row_stats *SP = RAGGED ? a.stats + (int64_t)sq.cu[b] + b
+                                 : a.stats + (bt.target_stride ? (int64_t)b : 0) * (K + 1);
+    const row_stats *SQ = RAGGED ? a.stats + sq.info->n_target_rows + sq.cu[b]
+                                 : a.stats + a.n_target_rows +
+                                       (bt.draft_stride ? (int64_t)b : 0) * K;
 
     /* the accept chain: n, or -1 for a token outside [0, V) */
     __shared__ int32_t n_shared;
@@ -155,7 +167,7 @@ __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
     const int32_t n = n_shared;
     if (n < 0) {
         if (split == 0 && threadIdx.x == 0)
-            write_sequence(bt, b, x, n, -1, a.bad);
+            write_sequence<RAGGED>(bt, sq, b, x, n, -1, a.bad);
         return;
     }
 
@@ -190,7 +202,8 @@ __global__ static void __launch_bounds__(LG_THREADS, VERIFY_BLOCKS_PER_SM)
         __syncthreads();
     }
     if (threadIdx.x == 0) {
-        write_sequence(bt, b, x, n, token, a.bad); /* token < 0: an all-zero row (logits that are all -inf or NaN) */
+        /* token < 0: an all-zero row (logits that are all -inf or NaN) */
+        write_sequence<RAGGED>(bt, sq, b, x, n, token, a.bad);
         a.arrivals[b] = 0; /* re-armed for the next launch */
     }
 }
@@ -199,7 +212,9 @@ namespace SV_LOGITS_NS {
 template <typename LT>
 cudaError_t verify_launch(bool early, cudaStream_t stream, const verify_args &a, bool plain)
 {
-    void (*const kernel)(verify_args) = plain ? verify_kernel<LT, true> : verify_kernel<LT, false>;
+    void (*const kernel)(verify_args) =
+        a.seqs.cu ? (plain ? verify_kernel<LT, true, true> : verify_kernel<LT, false, true>)
+                  : (plain ? verify_kernel<LT, true, false> : verify_kernel<LT, false, false>);
     return launch_early(early, dim3((unsigned)a.bt.B, (unsigned)a.splits), dim3(LG_THREADS),
                         stream, kernel, a);
 }
@@ -208,13 +223,13 @@ template cudaError_t verify_launch<uint16_t>(bool, cudaStream_t, const verify_ar
 
 cudaError_t verify_occupancy(int *blocks)
 {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, verify_kernel<float, true>,
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, verify_kernel<float, true, false>,
                                                          LG_THREADS, 0);
 }
 
 /* One kernel answers for the three: built with the same flags. */
 cudaError_t verify_early_ok(bool *ok)
 {
-    return can_launch_early(verify_kernel<float, true>, ok);
+    return can_launch_early(verify_kernel<float, true, false>, ok);
 }
 } // namespace SV_LOGITS_NS

@@ -16,6 +16,7 @@
 #include "sv_early_launch.cuh"
 #include "sv_philox.h"
 #include "sv_race.cuh"
+#include "sv_seq.cuh"
 #include "sv_softmax.h"
 
 #ifndef SV_LOGITS_NS
@@ -218,6 +219,42 @@ template <typename LT> __device__ __forceinline__ static const LT *row_of(const 
 }
 
 
+/* Row r of a launch with per-sequence data (s.cu not NULL), whose rows are
+ * numbered as the packed layout lays them, in either layout: sequence b's
+ * target rows at cu[b] + b + k (k <= d_b), then its draft rows at
+ * n_target_rows + cu[b] + k (k < d_b), where n_target_rows = cu[B] + B
+ * (s.info's, from the prep kernel; r < s.info->n_rows). Its sequence goes
+ * to *seq (a binary search of cu: the last sequence whose first row is at
+ * or before r). */
+template <typename LT>
+__device__ __forceinline__ static const LT *ragged_row(const row_args &a, const sv_cuda_seqs &s,
+                                                       int32_t r, int32_t *seq)
+{
+    const int32_t n_target_rows = s.info->n_target_rows;
+    const bool target = r < n_target_rows;
+    const int32_t rr = target ? r : r - n_target_rows; /* among the target or draft rows */
+    int32_t lo = 0, hi = s.B - 1;
+    while (lo < hi) { /* a draft row's sequence is the last of those that share its cu */
+        const int32_t mid = (lo + hi + 1) / 2;
+        if (s.cu[mid] + (target ? mid : 0) <= rr)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *seq = lo;
+    const LT *base = static_cast<const LT *>(target ? a.target : a.draft);
+    if (s.layout == SV_LAYOUT_PACKED)
+        return base + (int64_t)rr * a.V;
+    const int32_t k = rr - s.cu[lo] - (target ? lo : 0);
+    return base + (int64_t)lo * (target ? a.target_stride : a.draft_stride) + (int64_t)k * a.V;
+}
+
+/* A sequence's rule as the kernels weigh it. */
+__device__ __forceinline__ static weighing weighing_of(const sv_seq_rule &rule)
+{
+    return {rule.greedy != 0, rule.cut != 0, rule.scale};
+}
+
 struct verify_args {
     sv_batch bt;
     const uint64_t *rng;      /* device {seed, first_index}, or NULL: use bt's */
@@ -228,20 +265,28 @@ struct verify_args {
     unsigned *arrivals;       /* [B], zero between launches */
     int *bad;
     int prune;                /* race_four's pruning (on but to measure it) */
-    weighing wg;
+    weighing wg;              /* the batch's rule (a batch without per-sequence data) */
+    sv_cuda_seqs seqs;        /* per-sequence data, cu NULL for none (last: the uniform
+                               * kernels' parameters keep their places) */
 };
 
 namespace SV_LOGITS_NS {
-/* The launches, each early (sv_early_launch.cuh) or not. stats: `blocks`
- * blocks over the rows laid end to end, weighing (T > 0) or the argmax. */
+/* The launches, each early (sv_early_launch.cuh) or not. With per-sequence
+ * data (seqs->cu not NULL) the rows are ragged_row's and each weighs by its
+ * sequence's rule; else row_of's, by a.wg. stats: `blocks` blocks over the
+ * rows laid end to end, weighing (T > 0) or the argmax (weigh: the batch's
+ * rule). */
 template <typename LT>
 cudaError_t stats_launch(bool early, int32_t blocks, cudaStream_t stream, const row_args &a,
-                         bool weigh);
-/* cut: one block per row, top-k and top-p thresholds into a.stats. */
+                         bool weigh, const sv_cuda_seqs *seqs);
+/* cut: one block per row, top-k and top-p thresholds into a.stats (top_k,
+ * top_p: the batch's rule); with per-sequence data, the rows whose rule
+ * cuts. */
 template <typename LT>
 cudaError_t cut_launch(bool early, cudaStream_t stream, const row_args &a, int32_t top_k,
-                       double top_p);
-/* verify: B x splits blocks; plain: T > 0 and nothing cut. */
+                       double top_p, const sv_cuda_seqs *seqs);
+/* verify: B x splits blocks; plain: T > 0 and nothing cut, for every
+ * sequence; per-sequence data in a.seqs. */
 template <typename LT>
 cudaError_t verify_launch(bool early, cudaStream_t stream, const verify_args &a, bool plain);
 /* For sv_cuda_logits_blocks_per_sm and _early_ok: the float kernels stand

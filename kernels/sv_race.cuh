@@ -12,6 +12,7 @@
 #include "sv_race_bound.h"
 #include "sv_race_stream.h"
 #include "sv_sampler.h"
+#include "sv_seq.cuh"
 
 /* One slice's winner: race time and token; token -1 when no weight was > 0. */
 struct race_winner {
@@ -275,14 +276,17 @@ __device__ static bool combine_slices(race_winner mine, race_winner *winners, un
     return true;
 }
 
-/* Sequence b's outputs (one thread): x_1..x_n, the final token, then -1;
- * or, when token < 0 (an all-zero row) or n < 0 (a draft outside [0, V)),
- * -1 everywhere with accepted count -1, and *bad set. */
-__device__ static void write_sequence(const sv_batch &bt, int32_t b, const int32_t *x, int32_t n,
-                                      int32_t token, int *bad)
+/* Sequence b's outputs (one thread) into its d_b + 1 slots and
+ * bt.out_accepted[b]: x_1..x_n, the final token, then -1; or, when token <
+ * 0 (an all-zero row) or n < 0 (a draft outside [0, V)), -1 in every slot
+ * with accepted count -1, and *bad set. Slots past d_b are not its own (the
+ * padded layout's): never written. RAGGED as for sv_seq.cuh. */
+template <bool RAGGED>
+__device__ static void write_sequence(const sv_batch &bt, const sv_cuda_seqs &s, int32_t b,
+                                      const int32_t *x, int32_t n, int32_t token, int *bad)
 {
-    const int32_t K = bt.K;
-    int32_t *y = bt.out_tokens + (int64_t)b * (K + 1);
+    const int32_t K = seq_drafts<RAGGED>(bt, s, b);
+    int32_t *y = bt.out_tokens + seq_out_offset<RAGGED>(bt, s, b);
     if (n < 0 || token < 0) {
         *bad = 1;
         for (int32_t k = 0; k <= K; k++)

@@ -6,7 +6,10 @@
  * cuda_fused, the per-row workspace of the logits modes); verify picks how
  * many blocks share a sequence's row (enough blocks to fill the GPU at any
  * B), launches, and waits only to read back the bad-input flag, because the
- * contract returns a status. The launch itself never synchronizes.
+ * contract returns a status. The launch itself never synchronizes. A
+ * version 3 batch's per-sequence arrays (device memory) are checked and
+ * laid out for the kernels by a prep kernel first (cuda_seqs.h), into a
+ * workspace init sized too.
  *
  * The environment's SV_FUSED_PRUNE, SV_FUSED_DEPTH, SV_FUSED_SPLITS and
  * SV_FUSED_EARLY (fused_tuning.h) change how fast the kernels are, not
@@ -18,6 +21,7 @@
 #include "sv_registry.h"
 #include "sv_cuda_kernels.h"
 #include "cuda_flag.h"
+#include "cuda_seqs.h"
 #include "fused_tuning.h"
 #include "sv_cuda_enqueue.h"
 
@@ -29,6 +33,7 @@ typedef struct fused_state {
     uint32_t inputs;        /* the logits modes taken: cuda_fused's, 0 for the broken twin */
     sv_cuda_logits_ws lws;  /* their workspace; all NULL when inputs is 0 */
     sv_cuda_flag bad;
+    sv_cuda_seqs_ws seqs;   /* a version 3 batch's per-sequence arrays */
     int shared_uniform;
     sv_fused_tuning tuning; /* from the environment */
     const char *name;       /* for messages */
@@ -60,6 +65,7 @@ static void fused_destroy(void *state)
     cudaFree(s->lws.winners);
     cudaFree(s->lws.arrivals);
     sv_cuda_flag_free(&s->bad);
+    sv_cuda_seqs_free(&s->seqs);
     free(s);
 }
 
@@ -171,6 +177,8 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
     }
     int rc = e == cudaSuccess ? sv_cuda_flag_alloc(s->name, &s->bad)
                               : sv_cuda_status(s->name, what, e);
+    if (rc == SV_SAMPLER_OK)
+        rc = sv_cuda_seqs_alloc(s->name, &s->seqs, s->max_B);
     if (rc != SV_SAMPLER_OK) {
         fused_destroy(s);
         *state = NULL;
@@ -179,14 +187,15 @@ static int fused_init_common(void **state, const sv_limits *limits, int shared_u
 }
 
 /* A logits batch this instance takes: its mode, sizes within init's limits,
- * the rows given, T >= 0 and top_p > 0. */
-static int logits_batch_ok(const fused_state *s, const sv_batch *bt)
+ * the rows given, and, for a batch without per-sequence data (seqs->cu
+ * NULL; the prep kernel checks each sequence's rule), T >= 0 and top_p > 0. */
+static int logits_batch_ok(const fused_state *s, const sv_batch *bt, const sv_cuda_seqs *seqs)
 {
     if ((bt->input != SV_INPUT_LOGITS_F32 && bt->input != SV_INPUT_LOGITS_BF16) ||
         !(s->inputs & SV_INPUT_BIT(bt->input)))
         return 0;
-    return bt->K <= s->max_K && bt->target_logits && isfinite(bt->temperature) &&
-           bt->temperature >= 0.0 && bt->top_p > 0.0;
+    return bt->K <= s->max_K && bt->target_logits &&
+           (seqs->cu || (isfinite(bt->temperature) && bt->temperature >= 0.0 && bt->top_p > 0.0));
 }
 
 int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
@@ -194,16 +203,23 @@ int sv_cuda_fused_enqueue(void *state, const sv_batch *bt, const uint64_t *rng)
     fused_state *s = state;
     if (bt->B > s->max_B || bt->V > s->max_V)
         return SV_SAMPLER_EINVAL; /* larger than init was told */
-    if (bt->input != SV_INPUT_PROBS) {
-        if (!logits_batch_ok(s, bt))
+    const int logits = bt->input != SV_INPUT_PROBS;
+    if (logits && bt->input != SV_INPUT_LOGITS_F32 && bt->input != SV_INPUT_LOGITS_BF16)
+        return SV_SAMPLER_EINVAL; /* before staging reads its rules */
+    sv_cuda_seqs seqs;
+    int rc = sv_cuda_seqs_stage(s->name, &s->seqs, bt, logits, s->bad.device, s->early, &seqs);
+    if (rc != SV_SAMPLER_OK)
+        return rc;
+    if (logits) {
+        if (!logits_batch_ok(s, bt, &seqs))
             return SV_SAMPLER_EINVAL;
-        int e = sv_cuda_fused_logits_launch(bt, rng, &s->lws, s->bad.device, s->tuning.prune,
-                                            s->early);
+        int e = sv_cuda_fused_logits_launch(bt, &seqs, rng, &s->lws, s->bad.device,
+                                            s->tuning.prune, s->early);
         return e == 0 ? SV_SAMPLER_OK
                       : sv_cuda_status(s->name, "launching the logits kernels", e);
     }
-    int e = sv_cuda_fused_launch(bt, rng, splits_for(s, bt->B, bt->V), s->winners, s->arrivals,
-                                 s->bad.device, s->shared_uniform, s->tuning.prune,
+    int e = sv_cuda_fused_launch(bt, &seqs, rng, splits_for(s, bt->B, bt->V), s->winners,
+                                 s->arrivals, s->bad.device, s->shared_uniform, s->tuning.prune,
                                  s->tuning.depth, s->early);
     return e == 0 ? SV_SAMPLER_OK : sv_cuda_status(s->name, "launching fused_kernel", e);
 }
@@ -232,9 +248,11 @@ static int shared_uniform_init(void **state, const sv_limits *limits)
 const sv_sampler sv_sampler_cuda_fused = {
     "cuda_fused", "CUDA, fast: 2K gathered scalars, one row pair, exponential race (double)",
     SV_MEM_CUDA, fused_init, fused_verify, fused_destroy,
-    SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16), 0};
+    SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16),
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
 
 const sv_sampler sv_sampler_cuda_fused_shared_uniform = {
     "cuda_fused_shared_uniform",
     "broken (GPU): 32 consecutive sequences share their acceptance uniforms", SV_MEM_CUDA,
-    shared_uniform_init, fused_verify, fused_destroy, 0, 0};
+    shared_uniform_init, fused_verify, fused_destroy, 0,
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};

@@ -6,20 +6,7 @@
 #include "emu_fixture.h"
 #include "sv_registry.h"
 
-uint64_t lcg_state = 0x2545f4914f6cdd1du;
-
-uint32_t lcg32(void)
-{
-    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
-    return (uint32_t)(lcg_state >> 32);
-}
-
-double lcg_unit(void)
-{
-    return ((double)lcg32() + 0.5) / 4294967296.0;
-}
-
-
+const sv_cuda_seqs no_seqs = {0};
 
 void fixture_alloc(fixture *f, int32_t B, int32_t K, int32_t V)
 {

@@ -5,6 +5,8 @@
 #define SV_EMU_FIXTURE_H
 
 #include <stdint.h>
+#include "emu_rows.h" /* the fixture's makers draw from lcg32 */
+#include "sv_cuda_kernels.h"
 #include "sv_sampler.h"
 
 /* One batch and both samplers' outputs. */
@@ -17,11 +19,9 @@ typedef struct fixture {
     int32_t *ref_tokens, *ref_accepted, *emu_tokens, *emu_accepted;
 } fixture;
 
-/* A fixed sequence of pseudo-random numbers, shared by the fixture's makers;
- * a test may set lcg_state to draw a stream of its own. */
-extern uint64_t lcg_state;
-uint32_t lcg32(void);
-double lcg_unit(void); /* in (0, 1) */
+/* No per-sequence data (cu NULL): the launchers' uniform path. */
+extern const sv_cuda_seqs no_seqs;
+
 void fixture_alloc(fixture *f, int32_t B, int32_t K, int32_t V);
 void fixture_free(fixture *f);
 /* The twin (a registered sampler) through the sampler contract, into

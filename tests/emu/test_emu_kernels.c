@@ -27,31 +27,6 @@
 #include "sv_softmax.h"
 #include "sv_registry.h"
 
-/* A probability row: random weights, about one token in ten at 0. */
-static void random_row(float *row, int32_t V)
-{
-    double sum = 0.0;
-    for (int32_t i = 0; i < V; i++) {
-        double w = lcg32() % 10u == 0 ? 0.0 : lcg_unit() * lcg_unit();
-        row[i] = (float)w;
-        sum += w;
-    }
-    for (int32_t i = 0; i < V; i++)
-        row[i] = (float)(row[i] / sum);
-}
-
-/* A token drawn from row (inverse CDF); from 0 .. V-1 uniformly if it sums to 0. */
-static int32_t draw(const float *row, int32_t V)
-{
-    double u = lcg_unit(), acc = 0.0;
-    for (int32_t i = 0; i < V; i++) {
-        acc += row[i];
-        if (u < acc)
-            return i;
-    }
-    return (int32_t)(lcg32() % (uint32_t)V);
-}
-
 /* Probability rows: q is p mixed with noise by a per-sequence amount (0:
  * q = p, every draft accepted, but for one position where q(x) = 2 p(x)
  * leaves no residual weight at all; 1: unrelated), and drafts drawn from q. */
@@ -110,7 +85,7 @@ static int run_fused_depth(fixture *f, int32_t splits, int prune, int depth, con
     unsigned *arrivals = calloc((size_t)bt.B, sizeof *arrivals);
     int bad = 0;
     CHECK(launches_were(0, 0));
-    CHECK(sv_cuda_fused_launch(&bt, rng, splits, winners, arrivals, &bad, 0, prune, depth, prune) ==
+    CHECK(sv_cuda_fused_launch(&bt, &no_seqs, rng, splits, winners, arrivals, &bad, 0, prune, depth, prune) ==
           0);
     CHECK(launches_were(prune != 0, prune == 0));
     for (int32_t b = 0; b < bt.B; b++)
@@ -146,7 +121,7 @@ static int run_naive(fixture *f)
 {
     sv_batch bt = emu_batch(f, NULL);
     int bad = 0;
-    CHECK(sv_cuda_naive_launch(&bt, &bad) == 0);
+    CHECK(sv_cuda_naive_launch(&bt, &no_seqs, &bad) == 0);
     return bad;
 }
 
@@ -314,7 +289,7 @@ static void test_shared_uniform(void)
     void *winners = calloc((size_t)B * (size_t)splits, sv_cuda_fused_winner_bytes());
     unsigned *arrivals = calloc((size_t)B, sizeof *arrivals);
     int bad = 0;
-    CHECK(sv_cuda_fused_launch(&bt, NULL, splits, winners, arrivals, &bad, 1, 1, 1, 0) == 0);
+    CHECK(sv_cuda_fused_launch(&bt, &no_seqs, NULL, splits, winners, arrivals, &bad, 1, 1, 1, 0) == 0);
     CHECK(launches_were(0, 1));
     CHECK(bad == 0);
     int32_t exact_differ = 0, broken_differ = 0;

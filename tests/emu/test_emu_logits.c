@@ -171,7 +171,7 @@ static int32_t logits_runs(int32_t B, int32_t K, int32_t V, int32_t stats_blocks
             const int cut = rules[r].top_k > 0 || rules[r].top_p < 1.0;
             const long kernels = 2 + (rules[r].T > 0.0 && cut); /* stats, [cut], verify */
             CHECK(launches_were(0, 0));
-            CHECK(sv_cuda_fused_logits_launch(&bt, rng_or_null, &ws, &bad, 1, early) == 0);
+            CHECK(sv_cuda_fused_logits_launch(&bt, &no_seqs, rng_or_null, &ws, &bad, 1, early) == 0);
             CHECK(launches_were(early ? kernels : 0, early ? 0 : kernels));
             CHECK(bad == 0);
             CHECK(stats_wrong(&f, &ws, mode == SV_INPUT_LOGITS_BF16, cut) == 0);
