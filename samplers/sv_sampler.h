@@ -152,7 +152,8 @@ typedef struct sv_batch {
     double top_p;                /* in (0, 1]; 1: no top-p */
 
     /* Version 3: every sequence its own number of drafts, layout, seed and
-     * sampling rule. Given only to a sampler whose `layouts` is not 0; it
+     * sampling rule. For an SV_MEM_CUDA sampler these arrays, like every
+     * pointer of the batch, are device memory. Given only to a sampler whose `layouts` is not 0; it
      * must then use these and not the batch-wide fields above that they
      * replace (first_index, seed, temperature, top_k, top_p). K above is the
      * largest d_b of the batch. Randomness: sequence b's numbers are
