@@ -65,7 +65,9 @@ static int parts_make(const sv_verify_config *cfg, const sv_case *const *cases,
         asked[i] = draws[i] * scale;
     sv_mix_config mc = {.cases = cases, .n_cases = n, .draws = asked, .seed = seed,
                         .layouts = cfg->sampler->layouts, .seeding = cfg->seeding,
-                        .ragged = 1, .budget = SV_MIX_BUDGET};
+                        .ragged = 1, .budget = SV_MIX_BUDGET,
+                        /* a CUDA sampler's rows are copied to the device as laid out */
+                        .alias = cfg->sampler->memspace == SV_MEM_HOST};
     int rc = sv_mix_build(&mc, &p->mix);
     uint64_t *got = asked + n, *pairs = asked + 2 * (size_t)n, *drafted = asked + 3 * (size_t)n;
     if (rc == SV_OK)

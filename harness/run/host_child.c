@@ -144,8 +144,7 @@ __attribute__((noreturn)) static void child_main(sv_host *h)
     set_signals();
     /* the inputs again, read-only: the seal refuses a writable mapping or
      * mprotect to one; the harness's writes still show through */
-    if (mmap(h->in_base, h->in_bytes, PROT_READ, MAP_SHARED | MAP_FIXED, h->memfd, 0) ==
-        MAP_FAILED)
+    if (sv_host_map_readonly(h) != 0)
         mprotect(h->in_base, h->in_bytes, PROT_READ);
     close(h->memfd);
     /* loading a plugin runs its code: count it as slot 0's init */

@@ -86,6 +86,9 @@ struct sv_host {
 
 /* host_memory.c */
 int sv_host_map(sv_host *h);
+/* The child's view of the inputs: the same pieces again, read-only. 0, or
+ * -1 with errno. */
+int sv_host_map_readonly(sv_host *h);
 void sv_host_unmap(sv_host *h);
 /* Protects a slot's inputs (in-process, around a call): 1 read-only, 0 writable. */
 void sv_host_protect_inputs(sv_host *h, int32_t slot, int read_only);

@@ -73,19 +73,68 @@ static size_t slot_input_bytes(const sv_host *h, size_t *drafts, size_t *target)
     return *drafts + *target + draft + round_up(slot_array_bytes(B), page_size());
 }
 
-/* A mix's part of the inputs: each layout's rows, then the per-slot arrays. */
+/* A mix's part of the inputs. In the memory file: each layout's rows once
+ * (target rows, then draft rows), then the per-slot arrays. In the address
+ * space, where the mix is aliased (copies > 1): each layout's target rows
+ * mapped `copies` times back to back, then its draft rows likewise, so the
+ * slots r .. r + epoch - 1 lie at one stride, at no cost in memory; the
+ * arrays are written out for copies x L slots (a few bytes each). */
 static size_t mix_array_bytes(const sv_mix *m)
 {
-    const size_t L = (size_t)m->period;
-    return L * (2 * sizeof(double) + 2 * sizeof(int32_t) + 1);
+    const size_t n = (size_t)m->period * (size_t)m->copies;
+    return n * (2 * sizeof(double) + 2 * sizeof(int32_t) + 1);
 }
 
-static size_t mix_bytes(const sv_mix *m)
+/* Bytes of a layout's rows in the file, and in the address space. */
+static size_t layout_file_bytes(const sv_mix *m, int32_t layout)
+{
+    return round_up(sv_mix_rows_bytes(m, layout), page_size());
+}
+
+static size_t layout_span_bytes(const sv_mix *m, int32_t layout)
+{
+    /* aliased rows fill whole pages (mix.c), so the copies meet exactly */
+    return m->copies == 1 ? layout_file_bytes(m, layout)
+                          : (size_t)m->copies * sv_mix_rows_bytes(m, layout);
+}
+
+static size_t mix_bytes(const sv_mix *m, int span)
 {
     size_t bytes = 0;
     for (int32_t i = 0; i < m->n_layouts; i++)
-        bytes += round_up(sv_mix_rows_bytes(m, m->layout_list[i]), page_size());
+        bytes += span ? layout_span_bytes(m, m->layout_list[i])
+                      : layout_file_bytes(m, m->layout_list[i]);
     return bytes + round_up(mix_array_bytes(m), page_size());
+}
+
+/* Maps the inputs from the memory file at h->in_base, with prot: the mix's
+ * copies piece by piece, then the rest at its place. 0, or -1 with errno. */
+static int map_pieces(const sv_host *h, int prot, int populate)
+{
+    const sv_mix *m = h->cfg.mix;
+    const int flags = MAP_SHARED | MAP_FIXED | (populate ? MAP_POPULATE : 0);
+    size_t at = 0, from = 0;
+    for (int32_t i = 0; m && m->copies > 1 && i < m->n_layouts; i++) {
+        const int32_t l = m->layout_list[i];
+        const size_t part[2] = {sv_mix_target_bytes(m, l), sv_mix_draft_bytes(m, l)};
+        for (int p = 0; p < 2; p++) {
+            for (int32_t c = 0; part[p] && c < m->copies; c++, at += part[p])
+                if (mmap(h->in_base + at, part[p], prot, flags, h->memfd, (off_t)from) ==
+                    MAP_FAILED)
+                    return -1;
+            from += part[p];
+        }
+        from = round_up(from, page_size());
+    }
+    const size_t rest = h->in_bytes - at;
+    return mmap(h->in_base + at, rest, prot, flags, h->memfd, (off_t)from) == MAP_FAILED ? -1 : 0;
+}
+
+int sv_host_map_readonly(sv_host *h)
+{
+    /* the child reads every copy: populating them now costs less than a
+     * page fault on each page of each copy in the calls */
+    return map_pieces(h, PROT_READ, h->cfg.mix && h->cfg.mix->copies > 1);
 }
 
 static void lay_out_mix(sv_host *h)
@@ -94,55 +143,75 @@ static void lay_out_mix(sv_host *h)
     unsigned char *p = h->in_base;
     for (int32_t i = 0; i < m->n_layouts; i++) {
         const int32_t layout = m->layout_list[i];
-        sv_mix_fill_rows(m, layout, p);
+        /* through the first copy: the others show the same memory */
+        sv_mix_fill_rows(m, layout, p, m->draft_probs ? p + sv_mix_draft_rows_offset(m, layout)
+                                                      : NULL);
         h->mix_view.rows[layout] = (const char *)p;
-        p += round_up(sv_mix_rows_bytes(m, layout), page_size());
+        p += layout_span_bytes(m, layout);
     }
-    const size_t L = (size_t)m->period;
-    /* the doubles first, then the ints, then the bytes: each aligned */
-    memcpy(p, m->temperatures, L * sizeof(double));
-    h->mix_view.temperatures = (const double *)(const void *)p;
-    p += L * sizeof(double);
-    memcpy(p, m->top_ps, L * sizeof(double));
-    h->mix_view.top_ps = (const double *)(const void *)p;
-    p += L * sizeof(double);
-    memcpy(p, m->top_ks, L * sizeof(int32_t));
-    h->mix_view.top_ks = (const int32_t *)(const void *)p;
-    p += L * sizeof(int32_t);
-    memcpy(p, m->drafts, L * sizeof(int32_t));
-    h->mix_view.num_drafts = (const int32_t *)(const void *)p;
-    p += L * sizeof(int32_t);
-    memcpy(p, m->seeded, L);
-    h->mix_view.seeded = (const uint8_t *)p;
+    const size_t L = (size_t)m->period, n = L * (size_t)m->copies;
+    /* the doubles first, then the ints, then the bytes: each aligned; slot
+     * v of the copies is slot v % L */
+    double *temperatures = (double *)(void *)p, *top_ps = temperatures + n;
+    int32_t *top_ks = (int32_t *)(void *)(top_ps + n), *num_drafts = top_ks + n;
+    uint8_t *seeded = (uint8_t *)(num_drafts + n);
+    for (size_t v = 0; v < n; v++) {
+        temperatures[v] = m->temperatures[v % L];
+        top_ps[v] = m->top_ps[v % L];
+        top_ks[v] = m->top_ks[v % L];
+        num_drafts[v] = m->drafts[v % L];
+        seeded[v] = m->seeded[v % L];
+    }
+    h->mix_view.temperatures = temperatures;
+    h->mix_view.top_ps = top_ps;
+    h->mix_view.top_ks = top_ks;
+    h->mix_view.num_drafts = num_drafts;
+    h->mix_view.seeded = seeded;
 }
 
 static int map_inputs(sv_host *h)
 {
     const sv_case *c = h->cfg.c;
+    const sv_mix *m = h->cfg.mix;
     size_t target = 0, draft = 0, drafts, rows;
-    h->fixed_bytes = h->cfg.mix                ? mix_bytes(h->cfg.mix)
+    h->fixed_bytes = m                         ? mix_bytes(m, 1)
                      : h->cfg.rows_per_sequence ? 0
                                                 : round_up(fixed_row_bytes(c, &target, &draft),
                                                            page_size());
     size_t per_slot = slot_input_bytes(h, &drafts, &rows);
     h->in_bytes = h->fixed_bytes + (size_t)h->cfg.slots * per_slot;
+    /* the file holds each aliased row once */
+    const size_t file_bytes = h->in_bytes - (m ? h->fixed_bytes - mix_bytes(m, 0) : 0);
+    const int aliased = m && m->copies > 1;
     h->memfd = -1;
     void *base;
-    if (h->cfg.in_process) {
+    if (h->cfg.in_process && !aliased) {
         base = mmap(NULL, h->in_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     } else {
         /* a memory file sealed against writes through any mapping made from
          * now on: the child maps it read-only and cannot make it writable;
-         * this process keeps the writable mapping it made first */
+         * this process keeps the writable mappings it made first */
         h->memfd = memfd_create("specverify-inputs", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-        if (h->memfd < 0 || ftruncate(h->memfd, (off_t)h->in_bytes) != 0)
+        if (h->memfd < 0 || ftruncate(h->memfd, (off_t)file_bytes) != 0)
             return sv_fail(SV_EENV, "cannot make %zu bytes of shared memory for the sampler's "
-                           "inputs: %s", h->in_bytes, strerror(errno));
-        base = mmap(NULL, h->in_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, h->memfd, 0);
+                           "inputs: %s", file_bytes, strerror(errno));
+        if (aliased) { /* the address space first, then the pieces into it */
+            base = mmap(NULL, h->in_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            h->in_base = base == MAP_FAILED ? NULL : base;
+            if (base != MAP_FAILED && map_pieces(h, PROT_READ | PROT_WRITE, 0) != 0)
+                return sv_fail(SV_EENV, "cannot map the mix's rows %d times over: %s",
+                               m->copies, strerror(errno));
+        } else {
+            base = mmap(NULL, h->in_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, h->memfd, 0);
+        }
         if (base != MAP_FAILED &&
             fcntl(h->memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE) != 0 &&
             errno != EINVAL) /* EINVAL: a kernel before 5.1; the child's mapping is read-only still */
             return sv_fail(SV_EENV, "cannot seal the sampler's inputs: %s", strerror(errno));
+        if (h->cfg.in_process) { /* aliased in this process: the file served its turn */
+            close(h->memfd);
+            h->memfd = -1;
+        }
     }
     if (base == MAP_FAILED)
         return sv_fail(SV_EENV, "cannot map %zu bytes for the sampler's inputs: %s", h->in_bytes,
@@ -246,32 +315,69 @@ void sv_host_protect_inputs(sv_host *h, int32_t i, int read_only)
     mprotect(s->in_start, s->in_bytes, read_only ? PROT_READ : PROT_READ | PROT_WRITE);
 }
 
+/* The canary has period 256 (151 is odd), so one 512-byte copy of it holds
+ * every run of up to 256 bytes from any phase: arming and checking a zone
+ * are then memcpy and memcmp, whose cost stays small beside a small batch's
+ * call even where the zone is sized for the largest batch. */
+static void canary_pattern(unsigned char pattern[512])
+{
+    for (size_t i = 0; i < 512; i++)
+        pattern[i] = canary(i);
+}
+
+static void canary_fill(unsigned char *start, size_t from, size_t to)
+{
+    unsigned char pattern[512];
+    canary_pattern(pattern);
+    for (size_t o = from; o < to;) {
+        const size_t n = to - o < 256 ? to - o : 256;
+        memcpy(start + o, pattern + (o & 255), n);
+        o += n;
+    }
+}
+
+/* The lowest (first = 1) or highest offset in [from, to) whose byte is not
+ * the canary's, or `to` when every byte is. */
+static size_t canary_bad(const unsigned char *start, size_t from, size_t to, int first)
+{
+    unsigned char pattern[512];
+    canary_pattern(pattern);
+    size_t bad = to;
+    for (size_t o = from; o < to; o += 256) {
+        const size_t end = to - o < 256 ? to : o + 256;
+        if (memcmp(start + o, pattern + (o & 255), end - o) == 0)
+            continue;
+        for (size_t i = o; i < end; i++) /* the run differs: find the byte */
+            if (start[i] != pattern[i & 255]) {
+                bad = i;
+                if (first)
+                    return bad;
+            }
+    }
+    return bad;
+}
+
 void *sv_zone_arm(const zone *z, size_t n)
 {
     /* z->start is page-aligned: an offset aligned from it is aligned */
-    const size_t at = ((size_t)(z->end - z->start) - GUARD_BYTES - n) & ~(size_t)(OUT_ALIGN - 1);
-    unsigned char *data = z->start + at;
-    for (unsigned char *p = z->start; p < data; p++)
-        *p = canary((size_t)(p - z->start));
-    for (unsigned char *p = data + n; p < z->end; p++)
-        *p = canary((size_t)(p - z->start));
-    return data;
+    const size_t total = (size_t)(z->end - z->start);
+    const size_t at = (total - GUARD_BYTES - n) & ~(size_t)(OUT_ALIGN - 1);
+    canary_fill(z->start, 0, at);
+    canary_fill(z->start, at + n, total);
+    return z->start + at;
 }
 
 int sv_zone_check(const zone *z, const void *at, size_t n, size_t *before, size_t *after)
 {
-    const unsigned char *data = at;
+    const size_t total = (size_t)(z->end - z->start);
+    const size_t data = (size_t)((const unsigned char *)at - z->start);
     *before = *after = 0;
-    for (const unsigned char *p = z->start; p < data; p++)
-        if (*p != canary((size_t)(p - z->start))) {
-            *before = (size_t)(data - p);
-            break;
-        }
-    for (const unsigned char *p = z->end; p > data + n; p--)
-        if (p[-1] != canary((size_t)(p - 1 - z->start))) {
-            *after = (size_t)(p - (data + n));
-            break;
-        }
+    size_t bad = canary_bad(z->start, 0, data, 1);
+    if (bad < data)
+        *before = data - bad;
+    bad = canary_bad(z->start, data + n, total, 0);
+    if (bad < total)
+        *after = bad + 1 - (data + n);
     return *before || *after;
 }
 
@@ -333,11 +439,14 @@ static int describe_mix(const sv_host *h, uintptr_t addr, char *out, size_t len)
     const size_t row = (size_t)m->V * sv_input_value_bytes(m->input), K = (size_t)m->K;
     for (int32_t l = 0; l < 2; l++) {
         const char *base = h->mix_view.rows[l];
-        if (!base || addr < (uintptr_t)base || addr >= (uintptr_t)base + sv_mix_rows_bytes(m, l))
+        const size_t copies = (size_t)m->copies, tb = sv_mix_target_bytes(m, l);
+        const size_t db = sv_mix_draft_bytes(m, l);
+        if (!base || addr < (uintptr_t)base || addr >= (uintptr_t)base + copies * (tb + db))
             continue;
         const size_t off = (size_t)(addr - (uintptr_t)base), doff = sv_mix_draft_rows_offset(m, l);
         const int draft = off >= doff;
-        const size_t r = (draft ? off - doff : off) / row; /* the r-th row of its block */
+        /* the r-th row of its block, in whichever copy */
+        const size_t r = (draft ? (off - doff) % db : off % tb) / row;
         int32_t s = 0;
         size_t k = 0;
         if (l == SV_LAYOUT_PADDED) {

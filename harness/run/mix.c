@@ -4,13 +4,17 @@
  * The cases of a mix share V, the input mode and the kind of drafter, so one
  * batch can hold them all. Sequences are dealt in periods of L slots: slot s
  * holds case case_of[s] with drafts[s] drafts, seeded or not; the rows of
- * the L slots are laid out once, read-only, and every batch is a run of
- * consecutive slots. Period p starts at slot rot(p), so the neighbours a
- * sequence has change from period to period. Everything is a function of
- * the seed and the sequence index alone, never of the batch or the threads.
+ * the L slots are laid out once, read-only. Where they fill whole pages the
+ * host maps them `copies` times back to back, and an epoch of (copies - 1) L
+ * sequences is one run of slots; else an epoch is one period, cut where it
+ * wraps. Epoch e starts at slot rot(e) and takes the next layout, so the
+ * neighbours a sequence has change from epoch to epoch. Everything is a
+ * function of the seed and the sequence index alone, never of the batch or
+ * the threads.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sv_run.h"
 #include "sv_philox.h"
 
@@ -30,13 +34,6 @@ uint64_t sv_mix_sequence_seed(uint64_t seed, uint64_t index)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-/* Bytes of one slot's rows in the padded layout (values of `size` bytes). */
-static size_t padded_slot_bytes(const sv_mix *m, size_t size)
-{
-    const size_t K = (size_t)m->K, V = (size_t)m->V;
-    return ((K + 1) + (m->draft_probs ? K : 0)) * V * size;
 }
 
 int32_t sv_mix_period_for(const sv_case *const *cases, int32_t n, uint32_t layouts,
@@ -155,17 +152,108 @@ static int check_group(const sv_case *const *cases, int32_t n)
     return SV_OK;
 }
 
+/* Rows a period's slot count must be a multiple of for its rows to fill
+ * whole pages in either layout: a page over gcd(page, one row's bytes). */
+static size_t row_alignment(const sv_case *c)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t a = page > 0 ? (size_t)page : 4096, b = (size_t)c->V * sv_input_value_bytes(c->input);
+    const size_t p = a;
+    while (b) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return p / a;
+}
+
+/* The aliased period: L rounded up to a multiple of the row alignment, or 0
+ * where that would lay out more than four aliased budgets of rows (a
+ * vocabulary like 32003, whose rows share no factor with a page). */
+static int32_t aliased_period(const sv_mix_config *cfg, int32_t L)
+{
+    const size_t R = row_alignment(cfg->cases[0]), step = R % 2 ? 2 * R : R;
+    const size_t A = ((size_t)L + step - 1) / step * step;
+    size_t slot = 0;
+    for (int32_t i = 0; i < cfg->n_cases; i++) {
+        const sv_case *c = cfg->cases[i];
+        size_t b = ((size_t)c->K * 2 + 1) * (size_t)c->V * sv_input_value_bytes(c->input);
+        slot = b > slot ? b : slot;
+    }
+    if (A > SV_MIX_MAX_PERIOD || A * slot * 2 > 4 * SV_MIX_ALIAS_BUDGET)
+        return 0;
+    return (int32_t)A;
+}
+
+/* Moves the short slots' drafts (those below their case's K, already
+ * ragged) one at a time, up or down, until a period's drafts are a
+ * multiple of the row alignment, so the packed rows fill whole pages too;
+ * the slots given their K keep it. 0 where that cannot be done. */
+static int align_drafts(sv_mix *m, size_t R)
+{
+    int64_t total = 0, room_up = 0, room_down = 0;
+    for (int32_t s = 0; s < m->period; s++) {
+        const int32_t K = m->cases[m->case_of[s]]->K, d = m->drafts[s];
+        total += d;
+        if (d < K) { /* a short slot stays short: at most K - 1 */
+            room_up += K - 1 - d;
+            room_down += d;
+        }
+    }
+    const int64_t excess = total % (int64_t)R, up = excess ? (int64_t)R - excess : 0;
+    if (!m->ragged || excess == 0)
+        return excess == 0;
+    const int step = up <= room_up ? 1 : -1;
+    int64_t left = step > 0 ? up : excess;
+    if (step < 0 && excess > room_down)
+        return 0;
+    while (left > 0) /* one a slot per pass, from the last: spread, not piled */
+        for (int32_t s = m->period - 1; s >= 0 && left > 0; s--) {
+            const int32_t K = m->cases[m->case_of[s]]->K, d = m->drafts[s];
+            if (d < K && (step > 0 ? d < K - 1 : d > 0)) {
+                m->drafts[s] = d + step;
+                left--;
+            }
+        }
+    return 1;
+}
+
+/* How many times the period's rows are mapped: enough for an epoch of about
+ * SV_MIX_EPOCH sequences, within SV_MIX_ALIAS_SPAN of address space. */
+static void set_copies(sv_mix *m)
+{
+    size_t largest = 0;
+    for (int32_t i = 0; i < m->n_layouts; i++) {
+        size_t b = sv_mix_rows_bytes(m, m->layout_list[i]);
+        largest = b > largest ? b : largest;
+    }
+    size_t periods = (SV_MIX_EPOCH + (size_t)m->period - 1) / (size_t)m->period;
+    if (largest && periods > SV_MIX_ALIAS_SPAN / largest)
+        periods = SV_MIX_ALIAS_SPAN / largest;
+    if (periods < 1)
+        periods = 1;
+    m->copies = (int32_t)periods + 1; /* one more: a rotated epoch runs into it */
+    m->epoch = (uint64_t)periods * (uint64_t)m->period;
+}
+
 int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
 {
     *out = NULL;
     const int32_t n = cfg->n_cases;
     if (n < 1 || check_group(cfg->cases, n) != SV_OK)
         return n < 1 ? sv_fail(SV_EBAD, "a mix of no cases") : SV_EBAD;
+    const int may_alias = cfg->alias && cfg->period <= 0;
+    size_t budget = cfg->budget;
+    if (may_alias && budget > SV_MIX_ALIAS_BUDGET)
+        budget = SV_MIX_ALIAS_BUDGET;
     int32_t L = cfg->period > 0 ? cfg->period
-                                : sv_mix_period_for(cfg->cases, n, cfg->layouts, cfg->budget);
+                                : sv_mix_period_for(cfg->cases, n, cfg->layouts, budget);
     if (L < 2 * n)
         L = 2 * n; /* every case at least twice a period, whatever the memory */
-    if (L < SV_MIX_MIN_PERIOD)
+    int32_t A = may_alias ? aliased_period(cfg, L) : 0;
+    if (A)
+        L = A; /* calls are not bounded by the period: no minimum */
+    else if (L < SV_MIX_MIN_PERIOD)
         L = SV_MIX_MIN_PERIOD; /* calls of a few sequences would cost more than they do */
     sv_mix *m = mix_alloc(cfg->cases, n, L);
     int32_t *slots = malloc((size_t)n * sizeof *slots);
@@ -208,6 +296,11 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
         m->seeded[s] = (uint8_t)(m->v3 && (cfg->seeding == SV_SEEDING_ALL ||
                                            (cfg->seeding == SV_SEEDING_MIXED && v < 0.5)));
     }
+    /* the packed rows of a period fill whole pages only with its drafts a
+     * multiple of the alignment (the padded ones do with L alone) */
+    if (A && (cfg->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PACKED)) &&
+        !align_drafts(m, row_alignment(cfg->cases[0])))
+        A = 0; /* too few drafts to take from: the period is not aliased */
     finish_slots(m);
     m->draws = 0;
     for (int32_t i = 0; i < n; i++)
@@ -218,6 +311,10 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
     for (int32_t s = 0; m->alike && s < L; s++)
         m->alike = !m->seeded[s];
     m->rotate = !m->alike;
+    m->copies = 1;
+    m->epoch = (uint64_t)L;
+    if (A && !m->alike)
+        set_copies(m);
     *out = m;
     return SV_OK;
 }
@@ -247,16 +344,18 @@ int sv_mix_build_probe(const sv_mix *from, const int32_t *slots, const uint64_t 
     }
     finish_slots(m);
     m->draws = (uint64_t)L;
+    m->copies = 1;
+    m->epoch = (uint64_t)L;
     *out = m;
     return SV_OK;
 }
 
-int32_t sv_mix_rotation(const sv_mix *m, uint64_t period)
+int32_t sv_mix_rotation(const sv_mix *m, uint64_t epoch)
 {
     if (!m->rotate)
         return 0;
     const int32_t pairs = m->period / 2; /* L is even */
-    int32_t r = (int32_t)(mix_u(m->seed, period, MIX_ROTATE) * (double)pairs);
+    int32_t r = (int32_t)(mix_u(m->seed, epoch, MIX_ROTATE) * (double)pairs);
     r = r >= pairs ? pairs - 1 : r;
     return 2 * r; /* even: pairs (2m, 2m+1) never split */
 }
@@ -265,8 +364,8 @@ int32_t sv_mix_slot(const sv_mix *m, uint64_t g)
 {
     if (m->alike)
         return 0;
-    const uint64_t L = (uint64_t)m->period;
-    return (int32_t)((g % L + (uint64_t)sv_mix_rotation(m, g / L)) % L);
+    const uint64_t L = (uint64_t)m->period, E = m->epoch;
+    return (int32_t)((g % E + (uint64_t)sv_mix_rotation(m, g / E)) % L);
 }
 
 uint64_t sv_mix_index(const sv_mix *m, uint64_t g)
@@ -274,16 +373,16 @@ uint64_t sv_mix_index(const sv_mix *m, uint64_t g)
     return m->index_of ? m->index_of[g] : g;
 }
 
-/* One period's counts from its first i_end sequences (a whole period: L). */
-static void count_period(const sv_mix *m, uint64_t period, uint64_t i_end, uint64_t *draws,
-                         uint64_t *pairs, uint64_t *drafted, uint64_t times)
+/* One epoch's counts from its first i_end sequences, each counted `times`. */
+static void count_epoch(const sv_mix *m, uint64_t epoch, uint64_t i_end, uint64_t *draws,
+                        uint64_t *pairs, uint64_t *drafted, uint64_t times)
 {
-    const int32_t L = m->period, r = sv_mix_rotation(m, period);
+    const int32_t L = m->period, r = sv_mix_rotation(m, epoch);
     for (uint64_t i = 0; i < i_end; i++) {
         const int32_t s = (int32_t)((i + (uint64_t)r) % (uint64_t)L), c = m->case_of[s];
         draws[c] += times;
         drafted[c] += m->drafts[s] >= 1 ? times : 0;
-        /* r is even, so a pair (2m, 2m+1) is the slots (s, s + 1): never wrapped */
+        /* r and L are even, so a pair (2m, 2m+1) is the slots (s, s + 1): never wrapped */
         if (!(i & 1) && i + 1 < i_end && m->case_of[s + 1] == c)
             pairs[c] += times;
     }
@@ -297,30 +396,49 @@ void sv_mix_counts(const sv_mix *m, uint64_t *draws, uint64_t *pairs, uint64_t *
         drafted[0] = m->drafts[0] >= 1 ? m->draws : 0;
         return;
     }
-    const uint64_t L = (uint64_t)m->period, N = m->draws, whole = N / L;
+    const uint64_t L = (uint64_t)m->period, N = m->draws, E = m->epoch;
     const size_t n = (size_t)m->n_cases;
     memset(draws, 0, n * sizeof *draws);
     memset(pairs, 0, n * sizeof *pairs);
     memset(drafted, 0, n * sizeof *drafted);
-    /* every whole period holds the same slots, in another rotation */
-    if (whole)
-        count_period(m, 0, L, draws, pairs, drafted, whole);
-    if (N % L)
-        count_period(m, whole, N % L, draws, pairs, drafted, 1);
+    /* a whole epoch holds every slot E / L times, in some rotation */
+    if (N / E)
+        count_epoch(m, 0, L, draws, pairs, drafted, (N / E) * (E / L));
+    if (N % E)
+        count_epoch(m, N / E, N % E, draws, pairs, drafted, 1);
 }
 
 int32_t sv_mix_layout(const sv_mix *m, uint64_t g)
 {
     if (m->n_layouts < 2)
         return m->layout_list[0];
-    return m->layout_list[(g / (uint64_t)m->period) % (uint64_t)m->n_layouts];
+    return m->layout_list[(g / m->epoch) % (uint64_t)m->n_layouts];
+}
+
+size_t sv_mix_target_bytes(const sv_mix *m, int32_t layout)
+{
+    const size_t size = sv_input_value_bytes(m->input), V = (size_t)m->V;
+    const size_t L = (size_t)m->period;
+    if (layout == SV_LAYOUT_PADDED)
+        return L * ((size_t)m->K + 1) * V * size;
+    return ((size_t)m->cu[L] + L) * V * size;
+}
+
+size_t sv_mix_draft_bytes(const sv_mix *m, int32_t layout)
+{
+    const size_t size = sv_input_value_bytes(m->input), V = (size_t)m->V;
+    const size_t L = (size_t)m->period;
+    if (!m->draft_probs)
+        return 0;
+    return (layout == SV_LAYOUT_PADDED ? L * (size_t)m->K : (size_t)m->cu[L]) * V * size;
 }
 
 size_t sv_mix_rows_bytes(const sv_mix *m, int32_t layout)
 {
-    const size_t size = sv_input_value_bytes(m->input), V = (size_t)m->V;
-    if (layout == SV_LAYOUT_PADDED)
-        return (size_t)m->period * padded_slot_bytes(m, size);
-    const size_t drafted = (size_t)m->cu[m->period];
-    return ((drafted + (size_t)m->period) + (m->draft_probs ? drafted : 0)) * V * size;
+    return sv_mix_target_bytes(m, layout) + sv_mix_draft_bytes(m, layout);
+}
+
+size_t sv_mix_draft_rows_offset(const sv_mix *m, int32_t layout)
+{
+    return (size_t)m->copies * sv_mix_target_bytes(m, layout);
 }

@@ -30,32 +30,23 @@ static void poison(void *row, size_t V, int32_t input)
     }
 }
 
-size_t sv_mix_draft_rows_offset(const sv_mix *m, int32_t layout)
-{
-    const size_t size = sv_input_value_bytes(m->input), V = (size_t)m->V;
-    const size_t L = (size_t)m->period;
-    if (layout == SV_LAYOUT_PADDED)
-        return L * ((size_t)m->K + 1) * V * size;
-    return ((size_t)m->cu[L] + L) * V * size;
-}
-
-void sv_mix_fill_rows(const sv_mix *m, int32_t layout, void *rows)
+void sv_mix_fill_rows(const sv_mix *m, int32_t layout, void *target_rows, void *draft_rows)
 {
     const size_t size = sv_input_value_bytes(m->input), V = (size_t)m->V, row = V * size;
     const size_t K = (size_t)m->K;
-    char *target = rows, *draft = (char *)rows + sv_mix_draft_rows_offset(m, layout);
+    char *target = target_rows, *draft = draft_rows;
     for (int32_t s = 0; s < m->period; s++) {
         const sv_case *c = m->cases[m->case_of[s]];
         const size_t d = (size_t)m->drafts[s];
         const int packed = layout == SV_LAYOUT_PACKED;
         char *t = target + (packed ? ((size_t)m->cu[s] + (size_t)s) : (size_t)s * (K + 1)) * row;
-        char *q = draft + (packed ? (size_t)m->cu[s] : (size_t)s * K) * row;
         for (size_t k = 0; k <= d; k++) /* row d: the bonus row of a slot of d drafts */
             memcpy(t + k * row, case_row(c, 0, (int32_t)k, size), row);
         for (size_t k = d + 1; !packed && k <= K; k++)
             poison(t + k * row, V, m->input);
-        if (!m->draft_probs)
+        if (!m->draft_probs || !draft)
             continue;
+        char *q = draft + (packed ? (size_t)m->cu[s] : (size_t)s * K) * row;
         for (size_t k = 0; k < d; k++)
             memcpy(q + k * row, case_row(c, 1, (int32_t)k, size), row);
         for (size_t k = d; !packed && k < K; k++)

@@ -13,21 +13,26 @@ void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *sp
                     : m->draws - span->g0 < (uint64_t)B ? (int32_t)(m->draws - span->g0) : B;
         return;
     }
-    const uint64_t L = (uint64_t)m->period, U = sv_mix_units_per_period(m, B);
-    const uint64_t p = unit / U, j = unit % U;
-    const uint64_t r = (uint64_t)sv_mix_rotation(m, p);
-    const uint64_t n1 = (L - r + (uint64_t)B - 1) / (uint64_t)B; /* batches of slots r..L-1 */
+    const uint64_t L = (uint64_t)m->period, E = m->epoch, U = sv_mix_units_per_epoch(m, B);
+    const uint64_t e = unit / U, j = unit % U;
+    const uint64_t r = (uint64_t)sv_mix_rotation(m, e);
     uint64_t i0, end;
-    if (j < n1) {
+    if (m->copies > 1) { /* slots r .. r + E - 1 lie back to back in the copies */
         i0 = j * (uint64_t)B;
-        end = L - r;
-    } else {
-        i0 = L - r + (j - n1) * (uint64_t)B;
-        end = L;
+        end = E;
+    } else { /* one copy: slots r..L-1, then 0..r-1, each cut into batches */
+        const uint64_t n1 = (L - r + (uint64_t)B - 1) / (uint64_t)B;
+        if (j < n1) {
+            i0 = j * (uint64_t)B;
+            end = L - r;
+        } else {
+            i0 = L - r + (j - n1) * (uint64_t)B;
+            end = L;
+        }
     }
     span->len = 0;
-    span->g0 = p * L + i0;
-    span->s0 = (int32_t)((i0 + r) % L);
+    span->g0 = e * E + i0;
+    span->s0 = (int32_t)(m->copies > 1 ? i0 + r : (i0 + r) % L);
     if (i0 >= end || span->g0 >= m->draws)
         return;
     uint64_t len = end - i0 < (uint64_t)B ? end - i0 : (uint64_t)B;
@@ -36,12 +41,13 @@ void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *sp
     span->len = (int32_t)len;
 }
 
-uint64_t sv_mix_units_per_period(const sv_mix *m, int32_t B)
+uint64_t sv_mix_units_per_epoch(const sv_mix *m, int32_t B)
 {
-    if (m->alike)
-        return ((uint64_t)m->period + (uint64_t)B - 1) / (uint64_t)B;
+    const uint64_t E = m->epoch;
+    if (m->alike || m->copies > 1)
+        return (E + (uint64_t)B - 1) / (uint64_t)B;
     /* a rotated period is two runs of slots, each cut into batches */
-    return ((uint64_t)m->period + (uint64_t)B - 1) / (uint64_t)B + (m->rotate ? 1u : 0u);
+    return (E + (uint64_t)B - 1) / (uint64_t)B + (m->rotate ? 1u : 0u);
 }
 
 /* The sequences' drafts in the batch's layout, and its per-sequence arrays. */
@@ -54,7 +60,7 @@ static void fill_inputs(const sv_mix_run *run, const sv_mix_span *sp, int32_t la
     const uint64_t sampler_seed = run->cfg->seed ^ run->sampler_seed_xor;
     w->cu[0] = 0;
     for (int32_t b = 0; b < sp->len; b++) {
-        const int32_t s = sp->s0 + b, d = m->drafts[s];
+        const int32_t s = (sp->s0 + b) % m->period, d = m->drafts[s];
         const uint64_t index = sv_mix_index(m, sp->g0 + (uint64_t)b);
         sv_drafter_draw(run->drafters[m->case_of[s]], w->philox, run->cfg->seed, index, tmp);
         w->cu[b + 1] = w->cu[b] + d;
@@ -77,10 +83,10 @@ static sv_batch make_batch(const sv_mix_run *run, const sv_mix_span *sp, int32_t
     const size_t s0 = (size_t)sp->s0;
     const char *rows = view.rows[layout];
     const int packed = layout == SV_LAYOUT_PACKED;
-    const char *target = rows + (packed ? (size_t)m->cu[s0] + s0 : s0 * (K + 1)) * V * size;
+    const char *target = rows + (packed ? sv_mix_cu(m, s0) + s0 : s0 * (K + 1)) * V * size;
     const char *draft = rows + sv_mix_draft_rows_offset(m, layout) +
-                        (packed ? (size_t)m->cu[s0] : s0 * K) * V * size;
-    const sv_case *first = m->cases[m->case_of[s0]];
+                        (packed ? sv_mix_cu(m, s0) : s0 * K) * V * size;
+    const sv_case *first = m->cases[m->case_of[s0 % (size_t)m->period]];
     sv_batch bt = {
         .B = sp->len, .K = m->K, .V = m->V,
         .target_stride = packed ? 0 : (int64_t)((K + 1) * V),
@@ -139,7 +145,7 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
     const int32_t K = m->K, V = m->V;
     const int packed = layout == SV_LAYOUT_PACKED;
     for (int32_t b = 0; b < sp->len; b++) {
-        const int32_t s = sp->s0 + b, d = m->drafts[s], ci = m->case_of[s];
+        const int32_t s = (sp->s0 + b) % m->period, d = m->drafts[s], ci = m->case_of[s];
         const sv_case *c = m->cases[ci];
         const sv_pair_plan *plan = &run->plans[ci];
         sv_tally *t = tallies[ci];
@@ -172,7 +178,8 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
                 t->pairs_pos[r * plan->pos_cols.nbins + q]++;
         }
         /* pairs (2m, 2m+1) of one case: g0 is even, so b odd closes a pair */
-        if ((b & 1) && w->valid[b - 1] && m->case_of[s - 1] == ci && plan->seq_ok) {
+        if ((b & 1) && w->valid[b - 1] && m->case_of[s ? s - 1 : m->period - 1] == ci &&
+            plan->seq_ok) {
             const int32_t *y0 = bt->out_tokens + (packed ? w->cu[b - 1] + b - 1 : (b - 1) * (K + 1));
             int32_t r = plan->seq_rows.bin[y0[0]], q = plan->seq_cols.bin[y[0]];
             if (r >= 0 && q >= 0)
@@ -193,7 +200,8 @@ int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffe
     sv_batch bt = make_batch(run, &sp, layout, w);
     /* a call's failure is noted in the case of its first sequence; the run
      * then stops, and sv_run_mix fails every case of the mix with it */
-    int rc = sv_host_verify(run->host, w->slot, &bt, tallies[run->mix->case_of[sp.s0]]);
+    int rc = sv_host_verify(run->host, w->slot, &bt,
+                            tallies[run->mix->case_of[sp.s0 % run->mix->period]]);
     if (rc == SV_SAMPLER_OK)
         count(run, &sp, layout, &bt, w, tallies);
     atomic_fetch_add(done, (uint64_t)sp.len);

@@ -394,12 +394,14 @@ int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *cons
     shared sh = {.cfg = cfg, .c = m->cases[0], .n_cases = m->n_cases};
     sh.mix = (sv_mix_run){.cfg = cfg, .mix = m, .drafters = drafters, .plans = plans,
                           .sampler_seed_xor = sampler_seed_xor, .capture = capture};
-    /* batches never span two periods: no more than a period per call */
+    /* batches never span two epochs (a period, where the rows are not
+     * mapped again): no more than an epoch per call */
     int32_t B = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
-    sh.batch = B > m->period ? m->period : B;
-    const uint64_t periods = (m->draws + (uint64_t)m->period - 1) / (uint64_t)m->period;
+    const uint64_t span = m->alike ? (uint64_t)m->period : m->epoch;
+    sh.batch = (uint64_t)B > span ? (int32_t)span : B;
+    const uint64_t epochs = (m->draws + m->epoch - 1) / m->epoch;
     sh.n_units = m->alike ? (m->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch
-                          : periods * sv_mix_units_per_period(m, sh.batch);
+                          : epochs * sv_mix_units_per_epoch(m, sh.batch);
     if ((uint64_t)threads > sh.n_units)
         threads = sh.n_units ? (int32_t)sh.n_units : 1;
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,

@@ -38,11 +38,19 @@ void sv_drafter_draw(const sv_drafter *d, gsl_rng *philox, uint64_t seed, uint64
 /* ---- mix.c: the cases, drafts and seeding of a mixed run's sequences --------------
  * A mix deals its cases' sequences in periods of `period` slots (see mix.c);
  * sequence g sits in slot sv_mix_slot(g). Its rows are laid out once per
- * slot (mix_rows.c), so a batch is a run of consecutive slots. */
+ * slot (mix_rows.c), so a batch is a run of consecutive slots. Where the
+ * period's rows fill whole pages, the host maps them `copies` times back to
+ * back (an alias: the same memory again, no more of it), so a batch may run
+ * on through several periods of one epoch (docs/design.md, "Mixed batches"). */
 #define SV_MIX_MAX_PERIOD 4096
 #define SV_MIX_BUDGET ((size_t)64 << 20) /* bytes of rows a mix lays out, as a rule */
 #define SV_MIX_MIN_PERIOD 16 /* slots a period has at least, past the budget if need be
                               * (a vocabulary of 151936: 16 x 6 MB) */
+/* An aliased mix's budget: small enough for the rows to stay in a cache,
+ * now that a period no longer bounds a call. */
+#define SV_MIX_ALIAS_BUDGET ((size_t)16 << 20)
+#define SV_MIX_EPOCH 4096                  /* sequences an aliased epoch holds, as a rule */
+#define SV_MIX_ALIAS_SPAN ((size_t)512 << 20) /* address space of one layout's copies, at most */
 
 typedef enum sv_seeding {
     SV_SEEDING_MIXED = 0, /* half the slots seeded: the suites' axis */
@@ -60,6 +68,7 @@ typedef struct sv_mix_config {
     int ragged;             /* 1: a quarter of the slots draft fewer than their K */
     size_t budget;          /* bytes of rows at most (SV_MIX_BUDGET) */
     int32_t period;         /* 0: from the budget */
+    int alias;              /* 1: the host may map the period's rows again (host memory) */
 } sv_mix_config;
 
 typedef struct sv_mix {
@@ -76,7 +85,9 @@ typedef struct sv_mix {
     int32_t *top_ks;
     double *top_ps;
     uint64_t *index_of;      /* probes: [L] each slot's sequence; else NULL (g itself) */
-    int rotate;              /* period p starts at slot sv_mix_rotation(p) */
+    int32_t copies;          /* times the rows are mapped back to back: 1, or epoch / L + 1 */
+    uint64_t epoch;          /* sequences of an epoch: L when copies is 1 */
+    int rotate;              /* epoch e starts at slot sv_mix_rotation(e) */
     int alike;               /* one case, no ragged drafts, none seeded: every slot the
                               * same, so a batch is any B sequences from slot 0 */
     int ragged;
@@ -93,7 +104,7 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out);
 int sv_mix_build_probe(const sv_mix *from, const int32_t *slots, const uint64_t *indices,
                        int32_t L, sv_mix **out);
 void sv_mix_free(sv_mix *m);
-int32_t sv_mix_rotation(const sv_mix *m, uint64_t period);
+int32_t sv_mix_rotation(const sv_mix *m, uint64_t epoch);
 int32_t sv_mix_slot(const sv_mix *m, uint64_t g);
 /* The global index (the randomness address) of the mix's g-th sequence. */
 uint64_t sv_mix_index(const sv_mix *m, uint64_t g);
@@ -103,13 +114,23 @@ int32_t sv_mix_layout(const sv_mix *m, uint64_t g);
 void sv_mix_counts(const sv_mix *m, uint64_t *draws, uint64_t *pairs, uint64_t *drafted);
 /* A seeded sequence's seed. */
 uint64_t sv_mix_sequence_seed(uint64_t seed, uint64_t index);
-/* Bytes of the slots' rows (target then draft) in a layout. */
+/* Bytes of the L slots' target rows, and of their draft rows, in a layout
+ * (once: what the memory holds), and both together. */
+size_t sv_mix_target_bytes(const sv_mix *m, int32_t layout);
+size_t sv_mix_draft_bytes(const sv_mix *m, int32_t layout);
 size_t sv_mix_rows_bytes(const sv_mix *m, int32_t layout);
-/* mix_rows.c: lays the slots' rows out at rows (sv_mix_rows_bytes of them):
- * target rows, then draft rows; padded rows past a slot's drafts are NaN. */
-void sv_mix_fill_rows(const sv_mix *m, int32_t layout, void *rows);
-/* Where the draft rows start in a layout's rows. */
+/* mix_rows.c: lays the L slots' rows out: target rows at target, draft rows
+ * at draft; padded rows past a slot's drafts are NaN. */
+void sv_mix_fill_rows(const sv_mix *m, int32_t layout, void *target, void *draft);
+/* Where the draft rows start in a layout's rows as the sampler sees them:
+ * after the `copies` of the target rows. */
 size_t sv_mix_draft_rows_offset(const sv_mix *m, int32_t layout);
+/* The drafts of the virtual slots before slot v (v up to copies L). */
+static inline size_t sv_mix_cu(const sv_mix *m, uint64_t v)
+{
+    const uint64_t L = (uint64_t)m->period;
+    return (size_t)((v / L) * (uint64_t)m->cu[L] + (uint64_t)m->cu[v % L]);
+}
 
 /* ---- runner.c: draws through a sampler into tallies --------------------------- */
 #define SV_MAX_NOTES 4
@@ -201,10 +222,10 @@ typedef struct sv_mix_run {
 } sv_mix_run;
 typedef struct sv_mix_span {
     uint64_t g0;   /* its first sequence */
-    int32_t s0;    /* its first slot */
+    int32_t s0;    /* its first slot, virtual: s0 + b may pass L (slot (s0 + b) % L) */
     int32_t len;   /* 0: an empty unit */
 } sv_mix_span;
-uint64_t sv_mix_units_per_period(const sv_mix *m, int32_t B);
+uint64_t sv_mix_units_per_epoch(const sv_mix *m, int32_t B);
 void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *span);
 /* One batch of a mixed run: SV_SAMPLER_OK to go on. */
 int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffers *w,

@@ -139,8 +139,8 @@ static void check_mix(sv_case *const *cases, const uint64_t *draws)
         CHECK(rows != NULL);
         if (!rows)
             continue;
-        sv_mix_fill_rows(m, layout, rows);
-        const float *drafts = rows + sv_mix_draft_rows_offset(m, layout) / sizeof(float);
+        float *drafts = rows + sv_mix_target_bytes(m, layout) / sizeof(float);
+        sv_mix_fill_rows(m, layout, rows, drafts);
         int ok = 1, nan_ok = 1;
         const size_t V = (size_t)m->V, K = (size_t)m->K;
         for (int32_t s = 0; s < m->period; s++) {
