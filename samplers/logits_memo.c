@@ -91,7 +91,7 @@ static size_t set_of(const sv_logits_memo *m, const sv_batch *one, size_t t_byte
     h = sample(h, (const unsigned char *)one->target_logits, t_bytes);
     if (d_bytes)
         h = sample(h, (const unsigned char *)one->draft_logits, d_bytes);
-    const size_t sets = ways ? m->n / ways : 0;
+    const size_t sets = m->n / ways; /* ways is at least 1 */
     return sets ? (size_t)(h % sets) * ways : 0;
 }
 

@@ -36,8 +36,8 @@ uint64_t sv_mix_sequence_seed(uint64_t seed, uint64_t index)
     return z ^ (z >> 31);
 }
 
-int32_t sv_mix_period_for(const sv_case *const *cases, int32_t n, uint32_t layouts,
-                          size_t budget)
+/* Bytes one slot's rows take at most, in every layout laid out. */
+static size_t slot_bytes(const sv_case *const *cases, int32_t n, uint32_t layouts)
 {
     int32_t K = 0;
     for (int32_t i = 0; i < n; i++)
@@ -46,6 +46,13 @@ int32_t sv_mix_period_for(const sv_case *const *cases, int32_t n, uint32_t layou
     size_t per = ((size_t)K + 1 + (cases[0]->draft_probs_given ? (size_t)K : 0)) * V * size;
     if (layouts == (SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)))
         per *= 2; /* both laid out, the packed one at most as large */
+    return per;
+}
+
+int32_t sv_mix_period_for(const sv_case *const *cases, int32_t n, uint32_t layouts,
+                          size_t budget)
+{
+    const size_t per = slot_bytes(cases, n, layouts);
     size_t L = per ? budget / per : SV_MIX_MAX_PERIOD;
     if (L > SV_MIX_MAX_PERIOD)
         L = SV_MIX_MAX_PERIOD;
@@ -167,20 +174,14 @@ static size_t row_alignment(const sv_case *c)
     return p / a;
 }
 
-/* The aliased period: L rounded up to a multiple of the row alignment, or 0
- * where that would lay out more than four aliased budgets of rows (a
+/* The aliased period: L rounded up to a multiple of the row alignment R,
+ * or 0 where that would lay out more than four aliased budgets of rows (a
  * vocabulary like 32003, whose rows share no factor with a page). */
-static int32_t aliased_period(const sv_mix_config *cfg, int32_t L)
+static int32_t aliased_period(const sv_mix_config *cfg, int32_t L, size_t R)
 {
-    const size_t R = row_alignment(cfg->cases[0]), step = R % 2 ? 2 * R : R;
-    const size_t A = ((size_t)L + step - 1) / step * step;
-    size_t slot = 0;
-    for (int32_t i = 0; i < cfg->n_cases; i++) {
-        const sv_case *c = cfg->cases[i];
-        size_t b = ((size_t)c->K * 2 + 1) * (size_t)c->V * sv_input_value_bytes(c->input);
-        slot = b > slot ? b : slot;
-    }
-    if (A > SV_MIX_MAX_PERIOD || A * slot * 2 > 4 * SV_MIX_ALIAS_BUDGET)
+    const size_t step = R % 2 ? 2 * R : R, A = ((size_t)L + step - 1) / step * step;
+    if (A > SV_MIX_MAX_PERIOD ||
+        A * slot_bytes(cfg->cases, cfg->n_cases, cfg->layouts) > 4 * SV_MIX_ALIAS_BUDGET)
         return 0;
     return (int32_t)A;
 }
@@ -250,7 +251,8 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
                                 : sv_mix_period_for(cfg->cases, n, cfg->layouts, budget);
     if (L < 2 * n)
         L = 2 * n; /* every case at least twice a period, whatever the memory */
-    int32_t A = may_alias ? aliased_period(cfg, L) : 0;
+    const size_t R = row_alignment(cfg->cases[0]);
+    int32_t A = may_alias ? aliased_period(cfg, L, R) : 0;
     if (A)
         L = A; /* calls are not bounded by the period: no minimum */
     else if (L < SV_MIX_MIN_PERIOD)
@@ -299,7 +301,7 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out)
     /* the packed rows of a period fill whole pages only with its drafts a
      * multiple of the alignment (the padded ones do with L alone) */
     if (A && (cfg->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PACKED)) &&
-        !align_drafts(m, row_alignment(cfg->cases[0])))
+        !align_drafts(m, R))
         A = 0; /* too few drafts to take from: the period is not aliased */
     finish_slots(m);
     m->draws = 0;
