@@ -6,7 +6,7 @@
 #include <string.h>
 #include "sv_base.h"
 
-static volatile sig_atomic_t caught;
+static volatile sig_atomic_t caught, installed;
 
 static void on_signal(int signo)
 {
@@ -22,10 +22,22 @@ void sv_interrupt_install(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    installed = 1;
 }
 
+/* A signal sent to the process may wait for the thread the kernel chose
+ * (one blocked elsewhere, on a loaded machine) while a worker takes batch
+ * after batch: one still pending counts as caught, so the run stops after
+ * the batch it landed in, whichever thread runs the handler. */
 int sv_interrupted(void)
 {
+    if (!caught && installed) {
+        sigset_t pending;
+        if (sigpending(&pending) == 0)
+            caught = sigismember(&pending, SIGINT)    ? SIGINT
+                     : sigismember(&pending, SIGTERM) ? SIGTERM
+                                                      : 0;
+    }
     return caught;
 }
 
