@@ -2,6 +2,7 @@
  * flag that the runner polls (it stops at the next batch, and the command
  * writes what finished, marked partial); the handler then restores the
  * default action, so a second signal ends the process at once. */
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include "sv_base.h"
@@ -25,20 +26,33 @@ void sv_interrupt_install(void)
     installed = 1;
 }
 
-/* A signal sent to the process may wait for the thread the kernel chose
- * (one blocked elsewhere, on a loaded machine) while a worker takes batch
- * after batch: one still pending counts as caught, so the run stops after
- * the batch it landed in, whichever thread runs the handler. */
+/* A signal sent to the process goes to a thread that does not block it:
+ * the watcher (sv_interrupt_block_here keeps it from the workers), which on
+ * a loaded machine may wait to run while a worker takes batch after batch.
+ * The workers block it, so they see it pending until the watcher takes it,
+ * and the run stops after the batch it landed in. */
 int sv_interrupted(void)
 {
     if (!caught && installed) {
+        /* never write 0: the handler may have run since the test above */
         sigset_t pending;
-        if (sigpending(&pending) == 0)
-            caught = sigismember(&pending, SIGINT)    ? SIGINT
-                     : sigismember(&pending, SIGTERM) ? SIGTERM
-                                                      : 0;
+        if (sigpending(&pending) != 0)
+            return caught;
+        if (sigismember(&pending, SIGINT))
+            caught = SIGINT;
+        else if (sigismember(&pending, SIGTERM))
+            caught = SIGTERM;
     }
     return caught;
+}
+
+void sv_interrupt_block_here(void)
+{
+    sigset_t both;
+    sigemptyset(&both);
+    sigaddset(&both, SIGINT);
+    sigaddset(&both, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &both, NULL);
 }
 
 const char *sv_signal_name(int signo)

@@ -70,6 +70,9 @@ double sv_now(void);
  * one ends the process. */
 void sv_interrupt_install(void);
 int sv_interrupted(void);
+/* Called first on a worker thread: SIGINT and SIGTERM then go to the
+ * watcher, and sv_interrupted() on the worker sees them while pending. */
+void sv_interrupt_block_here(void);
 const char *sv_signal_name(int signo);
 
 /* ---- program_output.c: another program's first line ------------------------ */

@@ -213,6 +213,7 @@ static void *work(void *arg)
     shared *sh = w->sh;
     const sv_case *c = sh->c;
 
+    sv_interrupt_block_here();
     stack_t alt = {.ss_sp = malloc(ALT_STACK_BYTES), .ss_size = ALT_STACK_BYTES, .ss_flags = 0};
     stack_t old; /* a sanitizer's, which it expects back when the thread ends */
     if (alt.ss_sp && sigaltstack(&alt, &old) != 0) {
