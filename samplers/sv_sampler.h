@@ -32,9 +32,11 @@ extern "C" {
  * the logits input fields at the end of sv_batch and `inputs` at the end of
  * sv_sampler; version 3 the per-sequence fields (ragged drafts, the packed
  * layout, per-sequence seeds and sampling rules) at the end of sv_batch and
- * `layouts` at the end of sv_sampler. The harness still loads version 1 and
- * 2 plugins: they get batches of one case each (one K, one sampling rule). */
-#define SV_CONTRACT_VERSION 3u
+ * `layouts` at the end of sv_sampler; version 4 `message` at the end of
+ * sv_batch, where a sampler says why a call failed. The harness still loads
+ * version 1 to 3 plugins: version 1 and 2 ones get batches of one case each
+ * (one K, one sampling rule). */
+#define SV_CONTRACT_VERSION 4u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -169,6 +171,14 @@ typedef struct sv_batch {
     const double *temperatures;   /* [B], logits input: each sequence's temperature (0: greedy) */
     const int32_t *top_ks;        /* [B], logits input: each sequence's top-k (<= 0: none) */
     const double *top_ps;         /* [B], logits input: each sequence's top-p (1: none) */
+
+    /* Version 4: where a sampler that returns a status other than OK may say
+     * why, in one line ("ValueError: tokens have shape (4, 3), want (4, 6)"),
+     * NUL-terminated, at most message_len bytes with the NUL. The harness
+     * puts it in the report beside the status. Host memory, empty before the
+     * call; NULL (message_len 0) where a harness gives none. */
+    char *message;
+    int32_t message_len;
 } sv_batch;
 
 /* ---- version 3 accessors: sequence b's rows and slots in either layout ----

@@ -373,6 +373,9 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
         bt->out_tokens[j] = SV_POISON;
     for (size_t b = 0; b < B; b++)
         bt->out_accepted[b] = SV_POISON;
+    ctl->err[0] = '\0'; /* where the sampler may say why a call failed */
+    bt->message = ctl->err;
+    bt->message_len = (int32_t)sizeof ctl->err;
     ctl->batch = *bt;
     ctl->first = sv_batch_index(bt, 0);
     ctl->last = sv_batch_index(bt, (int32_t)B - 1);
@@ -383,11 +386,14 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
         check_zone(h, &s->accepted, bt->out_accepted, B * sizeof(int32_t), "out_accepted", ctl,
                    t))
         return CRASHED;
-    if (ctl->rc != SV_SAMPLER_OK)
+    if (ctl->rc != SV_SAMPLER_OK) {
+        ctl->err[sizeof ctl->err - 1] = '\0'; /* the sampler's words, NUL or not */
         note(t, ctl->rc, call_at(ctl),
-             "sampler %s: verify of sequences %llu..%llu returned status %d (%s)",
+             "sampler %s: verify of sequences %llu..%llu returned status %d (%s)%s%s",
              h->cfg.sampler->name, (unsigned long long)ctl->first,
-             (unsigned long long)ctl->last, ctl->rc, sv_status_name(ctl->rc));
+             (unsigned long long)ctl->last, ctl->rc, sv_status_name(ctl->rc),
+             ctl->err[0] ? ": " : "", ctl->err);
+    }
     return ctl->rc;
 }
 

@@ -28,7 +28,7 @@ echo "not a library" >not_a_library.so
 expect 2 "plugin $dir/missing.so: no such file" verify --plugin "$dir/missing.so"
 expect 2 "cannot load it as a shared library" verify --plugin "$dir/not_a_library.so"
 expect 2 "exports no 'sv_plugin_get' symbol" verify --plugin "$no_symbol"
-expect 2 "built against sampler contract version 42, but this specverify speaks versions 1 to 3" \
+expect 2 "built against sampler contract version 42, but this specverify speaks versions 1 to 4" \
   verify --plugin "$bad_version"
 expect 2 "cannot load it as a shared library" calibrate --plugin "$dir/not_a_library.so"
 expect 2 "no such file" bench --plugin "$dir/missing.so"
@@ -45,6 +45,10 @@ misbehaves tokens_unwritten "draw 0: position 1 left unwritten (n = 0)"
 misbehaves verify_error "sampler verify_error: verify of sequences 0..999 returned status 1 (EINVAL"
 misbehaves init_error "sampler init_error: init failed with status 2 (ENOMEM"
 misbehaves bad_status "returned status 7 (not a status of sv_sampler.h)"
+# a sampler's own words on a failed call (contract version 4), isolated and in process
+misbehaves explains "returned status 4 (EINTERNAL): KeyError: 'temperature' (sampler.py:12 in verify)xxx"
+expect 1 "returned status 4 (EINTERNAL): KeyError: 'temperature'" \
+  verify --in-process --plugin "$misbehave" --sampler explains "${run[@]}"
 
 # ---- crashes inside the plugin: caught, named, the report written
 # passed WHAT: no failure since the mark

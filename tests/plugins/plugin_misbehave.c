@@ -7,7 +7,10 @@
  *   tokens_unwritten    writes n = 0 and the -1 padding, but not y_1
  *   verify_error        returns SV_SAMPLER_EINVAL from verify
  *   init_error          returns SV_SAMPLER_ENOMEM from init
- *   bad_status          returns 7, a status sv_sampler.h does not define */
+ *   bad_status          returns 7, a status sv_sampler.h does not define
+ *   explains            returns SV_SAMPLER_EINTERNAL and says why in `message`
+ *                       (version 4), past its end too: the harness must cut it */
+#include <string.h>
 #include "sv_sampler.h"
 
 static int init_ok(void **state, const sv_limits *limits)
@@ -81,6 +84,20 @@ static int verify_bad_status(void *state, const sv_batch *bt)
     return 7;
 }
 
+static int verify_explains(void *state, const sv_batch *bt)
+{
+    (void)state;
+    emit(bt, -1, 0, 1);
+    static const char why[] = "KeyError: 'temperature' (sampler.py:12 in verify)";
+    if (bt->message && bt->message_len > 0) {
+        /* the whole message, then no NUL at all: the harness must end it */
+        strncpy(bt->message, why, (size_t)bt->message_len);
+        if (bt->message_len > (int32_t)sizeof why)
+            memset(bt->message + sizeof why - 1, 'x', (size_t)bt->message_len - sizeof why + 1);
+    }
+    return SV_SAMPLER_EINTERNAL;
+}
+
 static const sv_sampler samplers[] = {
     {"ids_out_of_range", "test: emits token V", SV_MEM_HOST, init_ok, ids_out_of_range, destroy, 0, 0},
     {"count_out_of_range", "test: reports K + 1 accepted", SV_MEM_HOST, init_ok,
@@ -91,6 +108,8 @@ static const sv_sampler samplers[] = {
     {"verify_error", "test: verify returns EINVAL", SV_MEM_HOST, init_ok, verify_einval, destroy, 0, 0},
     {"init_error", "test: init returns ENOMEM", SV_MEM_HOST, init_enomem, unwritten, destroy, 0, 0},
     {"bad_status", "test: verify returns 7", SV_MEM_HOST, init_ok, verify_bad_status, destroy, 0, 0},
+    {"explains", "test: verify fails and says why", SV_MEM_HOST, init_ok, verify_explains, destroy,
+     0, 0},
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, sizeof samplers / sizeof samplers[0],
                                  samplers};
