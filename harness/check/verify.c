@@ -159,6 +159,11 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     }
     /* build and check every case before sampling any, so bad input costs nothing */
     int rc = SV_OK;
+    if (cfg->uniform && cfg->sampler->layouts &&
+        !(cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED)))
+        rc = sv_fail(SV_EBAD, "--batches uniform: sampler %s takes only the packed layout, "
+                     "which cannot broadcast one row set to every sequence; run it with mixed "
+                     "batches (the default)", cfg->sampler->name);
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         char err[512];
         if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0 ||
