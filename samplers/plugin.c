@@ -84,8 +84,16 @@ static const sv_plugin *open_plugin(const char *path, void **handle_out, char *e
         return NULL;
     }
     const sv_plugin *plugin = get();
-    if (!plugin)
-        snprintf(err, errlen, "plugin %s: %s() returned NULL", path, SV_PLUGIN_SYMBOL);
+    if (!plugin) {
+        /* a plugin may say why (SV_PLUGIN_ERROR_SYMBOL, optional) */
+        const char *(*why)(void);
+        *(void **)&why = dlsym(handle, SV_PLUGIN_ERROR_SYMBOL);
+        const char *text = why ? why() : NULL;
+        if (text && *text)
+            snprintf(err, errlen, "%s", text);
+        else
+            snprintf(err, errlen, "plugin %s: %s() returned NULL", path, SV_PLUGIN_SYMBOL);
+    }
     else if (plugin->contract_version < 1u || plugin->contract_version > SV_CONTRACT_VERSION)
         snprintf(err, errlen,
                  "plugin %s: built against sampler contract version %u, but this specverify "

@@ -269,6 +269,12 @@ typedef struct sv_plugin {
 #define SV_PLUGIN_SYMBOL "sv_plugin_get"
 typedef const sv_plugin *(*sv_plugin_get_fn)(void);
 
+/* Optional: a plugin whose SV_PLUGIN_SYMBOL returns NULL may export this, a
+ * function returning one line that says why (it stands in the harness's
+ * refusal as it is, so it should name the plugin). */
+#define SV_PLUGIN_ERROR_SYMBOL "sv_plugin_error"
+typedef const char *(*sv_plugin_error_fn)(void);
+
 #if defined(__GNUC__)
 #define SV_PLUGIN_EXPORT __attribute__((visibility("default")))
 #else
