@@ -52,7 +52,9 @@ enum {
     SV_PURPOSE_DRAFT = 1,
     SV_PURPOSE_ACCEPT = 2,
     SV_PURPOSE_FINAL = 3,
-    SV_PURPOSE_RACE_LOW = 4 /* the low words of the exponential race's uniforms */
+    SV_PURPOSE_RACE_LOW = 4, /* the low words of the exponential race's uniforms */
+    SV_PURPOSE_BONUS = 5     /* a bonus token the caller draws for the sampler (the
+                              * Python samplers' "harness" bonus policy) */
 };
 
 /* The Philox counter of an address. */

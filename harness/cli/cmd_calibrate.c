@@ -14,7 +14,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: specverify calibrate [--sampler NAME] [--plugin LIB] [--runs R] [--suite NAME]\n"
+        "usage: specverify calibrate [--sampler NAME] [--plugin LIB] [--python FILE.py:NAME]\n"
+        "                            [--runs R] [--suite NAME]\n"
         "                            [--seed S] [--alpha A] [--batch B] [--threads T]\n"
         "\n"
         "Runs the suite R times with fresh seeds (no re-runs of suspects) and tests\n"
@@ -29,6 +30,7 @@ static void usage(FILE *out)
         "\n"
         "  --sampler NAME  sampler (default: the one sampler of --plugin, else ref)\n"
         "  --plugin LIB    load samplers from a shared library first\n"
+        SV_PYTHON_HELP
         "  --runs R        runs (default 200)\n"
         "  --suite NAME    suite (default smoke)\n"
         "  --seed S        first seed (default 1); run i uses a seed derived from it\n"
@@ -132,6 +134,7 @@ static const struct option options[] = {
     {"batch", required_argument, NULL, O_BATCH},
     {"threads", required_argument, NULL, O_THREADS},
     SV_ISOLATION_OPTIONS,
+    SV_PYTHON_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -211,13 +214,14 @@ int sv_cmd_calibrate(int argc, char **argv)
             break;
         case 'h': usage(stdout); return SV_OK;
         default:
-            if (!sv_isolation_option(opt, optarg, &iso, &rc))
+            if (!sv_isolation_option(opt, optarg, &iso, &rc) &&
+                !sv_python_option(opt, optarg, &rc))
                 rc = sv_option_error("calibrate", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
         rc = sv_fail(SV_EBAD, "calibrate: unexpected argument '%s'", argv[optind]);
-    if (rc != SV_OK)
+    if (rc != SV_OK || (rc = sv_python_load("calibrate")) != SV_OK)
         return rc;
     const sv_sampler *sampler = NULL;
     if ((rc = sv_sampler_choose("calibrate", sampler_name, &sampler)) != SV_OK)

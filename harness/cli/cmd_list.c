@@ -8,12 +8,13 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify list [--plugin LIB]... [--suite NAME]\n"
+            "usage: specverify list [--plugin LIB]... [--python FILE.py:NAME]... [--suite NAME]\n"
             "\n"
             "Prints the samplers (name, memory space, origin, description), the suites\n"
             "and the case families with their parameters.\n"
             "\n"
             "  --plugin LIB   load samplers from a plugin first (repeatable)\n"
+            SV_PYTHON_HELP
             "  --suite NAME   print only that suite's cases, one per line: spec and draws\n"
             "  -h, --help     this text\n");
 }
@@ -21,6 +22,7 @@ static void usage(FILE *out)
 static const struct option options[] = {
     {"plugin", required_argument, NULL, 'p'},
     {"suite", required_argument, NULL, 's'},
+    SV_PYTHON_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -47,12 +49,20 @@ int sv_cmd_list(int argc, char **argv)
         case 'h':
             usage(stdout);
             return SV_OK;
-        default:
-            return sv_option_error("list", opt, options, argv);
+        default: {
+            int rc = SV_OK;
+            if (!sv_python_option(opt, optarg, &rc))
+                return sv_option_error("list", opt, options, argv);
+            if (rc != SV_OK)
+                return rc;
+        }
         }
     }
     if (optind < argc)
         return sv_fail(SV_EBAD, "list: unexpected argument '%s'", argv[optind]);
+    int loaded = sv_python_load("list");
+    if (loaded != SV_OK)
+        return loaded;
     if (suite_name) { /* for scripts: one case per line */
         const sv_suite *s = sv_suite_find(suite_name);
         if (!s)

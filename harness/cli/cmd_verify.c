@@ -16,7 +16,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-        "usage: specverify verify [--sampler NAME] [--plugin LIB]\n"
+        "usage: specverify verify [--sampler NAME] [--plugin LIB] [--python FILE.py:NAME]\n"
         "                         [--suite NAME | --case SPEC | --recorded FILE[:GROUP]]\n"
         "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
         "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
@@ -32,6 +32,7 @@ static void usage(FILE *out)
         "\n"
         "  --sampler NAME  sampler to verify (default: the one sampler of --plugin, else ref)\n"
         "  --plugin LIB    load samplers from a shared library first (repeatable)\n"
+        SV_PYTHON_HELP
         "  --suite NAME    smoke, ci (default), full, or logits (cases for logits input)\n"
         "  --case SPEC     one case instead of a suite, e.g. 'zipf:V=1000,K=4,s=1.2'\n"
         "                  (repeatable; families and parameters: specverify list)\n"
@@ -138,6 +139,7 @@ static const struct option options[] = {
     {"batches", required_argument, NULL, O_BATCHES},
     {"seeding", required_argument, NULL, O_SEEDING},
     SV_ISOLATION_OPTIONS,
+    SV_PYTHON_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -196,7 +198,8 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_SEEDING: rc = sv_parse_seeding("--seeding", optarg, &a->seeding); break;
         case 'h': usage(stdout); return -1;
         default:
-            if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
+            if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
+                !sv_python_option(opt, optarg, &rc))
                 rc = sv_option_error("verify", opt, options, argv);
         }
     }
@@ -285,7 +288,7 @@ int sv_cmd_verify(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc < 0)
         return SV_OK; /* --help */
-    if (rc != SV_OK)
+    if (rc != SV_OK || (rc = sv_python_load("verify")) != SV_OK)
         return rc;
 
     const sv_sampler *sampler = NULL;

@@ -98,6 +98,27 @@ enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
     "                  and a call that passes --call-timeout ends it too\n"         \
     "                  (docs/isolation.md)\n"
 
+/* ---- python_args.c: --python and --python-config (verify, calibrate, list) ---- */
+
+enum { SV_O_PYTHON = 950, SV_O_PYTHON_CONFIG };
+
+#define SV_PYTHON_OPTIONS                                              \
+    {"python", required_argument, NULL, SV_O_PYTHON},                  \
+    {"python-config", required_argument, NULL, SV_O_PYTHON_CONFIG}
+
+#define SV_PYTHON_HELP                                                                      \
+    "  --python FILE.py:NAME  a Python sampler (or MODULE:NAME; repeatable): a function\n"  \
+    "                  or class over a specverify.Batch, numpy or torch, run in the\n"      \
+    "                  sampler's own process with CPython embedded (docs/python.md)\n"     \
+    "  --python-config JSON  keyword arguments for the Python samplers, e.g.\n"            \
+    "                  '{\"eps\": 1e-6}' (a class is made with them once per thread)\n"
+
+/* 1 when opt is one of the two (*rc then says whether its value was good). */
+int sv_python_option(int opt, const char *arg, int *rc);
+/* After the options: loads the Python samplers named, if any (SV_OK when
+ * none); SV_EBAD when one cannot be loaded, SV_EENV without Python support. */
+int sv_python_load(const char *command);
+
 typedef struct sv_isolation {
     int in_process;
     double call_timeout;

@@ -1,0 +1,179 @@
+"""specverify for Python: verify a rejection sampler written in Python
+(numpy or PyTorch) with the C harness's suites and statistics.
+
+    import specverify
+
+    @specverify.sampler(tensors="torch", layouts=("packed",))
+    def my_sampler(batch):
+        ...                     # batch: specverify.Batch
+        return tokens           # [B][K+1], -1 after the last
+
+    def test_my_sampler():
+        specverify.verify(my_sampler, suite="ci").assert_passed()
+
+The sampler runs in a process of its own (the harness's isolated child,
+with CPython embedded), so it must be importable: defined at module level,
+or named as "path/file.py:NAME". docs/python.md has the whole guide.
+"""
+
+import json
+import os
+import re
+
+from ._batch import Batch
+from ._outputs import SamplerError
+from ._report import Case, Position, Report
+from ._run import SpecverifyError, executable, run, sampler_spec
+
+__all__ = ["sampler", "verify", "mutants", "power", "Batch", "Report", "Case", "Position",
+           "SamplerError", "SpecverifyError", "MutantsTable", "executable"]
+__version__ = "0.1.0"
+
+
+def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=("padded",),
+            tensors="numpy", device="cpu", bonus="sampler", max_batch=None, max_bytes=None):
+    """Says what a Python sampler takes; the function is returned unchanged.
+
+    name, description  how it is listed and reported (default: the function's
+                       name and its docstring's first line)
+    inputs             of "probs" (always), "logits-f32", "logits-bf16"
+    layouts            of "padded" ([B][K+1][V]) and "packed" (vLLM's)
+    tensors            "numpy" or "torch": what the batch's arrays are
+    device             where torch tensors are put ("cpu", "cuda", "cuda:1")
+    bonus              "sampler": it draws the bonus token itself; "harness":
+                       batch.bonus_tokens holds one drawn from each bonus row,
+                       which it must emit after accepting every draft (vLLM's
+                       caller does this); "none": it emits no bonus and the
+                       harness fills that slot (the position after the last
+                       draft then says nothing about the sampler)
+    max_batch          the most sequences per call; larger batches are split
+    max_bytes          or a budget for a call's rows (target and draft bytes)
+    """
+    meta = {k: v for k, v in dict(name=name, description=description, inputs=tuple(inputs),
+                                   layouts=tuple(layouts), tensors=tensors, device=device,
+                                   bonus=bonus, max_batch=max_batch,
+                                   max_bytes=max_bytes).items() if v is not None}
+
+    def mark(f):
+        f.__specverify__ = meta
+        return f
+
+    return mark(fn) if fn is not None else mark
+
+
+def _options(**kw):
+    """CLI options from keyword arguments: name=value -> --name value (None
+    skipped, True a bare flag, lists repeated)."""
+    out = []
+    for key, value in kw.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            out.append(flag)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                out += [flag, str(v)]
+        else:
+            out += [flag, str(value)]
+    return out
+
+
+def _sampler_args(sampler, config):
+    spec = sampler_spec(sampler)
+    if ":" not in spec:  # a built-in sampler, or one of a --plugin
+        return ["--sampler", spec]
+    args = ["--python", spec]
+    if config:
+        args += ["--python-config", json.dumps(config)]
+    return args
+
+
+def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
+           batch=None, threads=None, batches=None, seeding=None, config=None,
+           in_process=False, call_timeout=None, rerun=True, plugin=None, echo=True,
+           timeout=None):
+    """Verifies `sampler` and returns its Report (``report.assert_passed()``
+    for pytest). The sampler is a module-level callable, "file.py:NAME",
+    "module:NAME", or a built-in sampler's name ("ref").
+
+    suite        "smoke", "ci" (the default), "full", "logits"
+    cases        case specs instead of a suite ("zipf:V=1000,K=4")
+    draws        draws per case (default: the suite's)
+    seed, alpha  the run's seed and family-wise false-alarm rate
+    input        "probs", "logits-f32", "logits-bf16"
+    batch        sequences per call (default 4096); threads: workers
+    batches      "mixed" (default) or "uniform"; seeding: "mixed", "all", "none"
+    config       keyword arguments for the sampler (a class is made with them)
+    echo         pass the CLI's progress and table through to this process
+
+    Raises SpecverifyError for bad arguments or input (exit 2) and for the
+    environment (exit 3); a sampler that fails is a Report, not an error.
+    """
+    args = ["verify"] + _sampler_args(sampler, config)
+    if plugin:
+        args += _options(plugin=plugin if isinstance(plugin, (list, tuple)) else [plugin])
+    if cases:
+        args += _options(case=list(cases) if not isinstance(cases, str) else [cases])
+    args += _options(suite=suite, draws=draws, seed=seed, alpha=alpha, input=input, batch=batch,
+                     threads=threads, batches=batches, seeding=seeding,
+                     call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun)
+    data, text, code, command = run(args, echo=echo, timeout=timeout)
+    return Report(data, text, code, command)
+
+
+def power(variant, suite=None, *, cases=None, draws=None, alpha=1e-6, input=None, echo=False):
+    """How likely a run is to catch a broken variant (`verify --power`),
+    from its output distribution in closed form: the CLI's text."""
+    args = ["verify", "--power", variant]
+    if cases:
+        args += _options(case=list(cases) if not isinstance(cases, str) else [cases])
+    args += _options(suite=suite, draws=draws, alpha=alpha, input=input)
+    _, text, _, _ = run(args, echo=echo, json_report=False)
+    return text
+
+
+class MutantsTable:
+    """`specverify mutants`: per broken variant, CAUGHT or MISSED and why."""
+
+    def __init__(self, text, rows, exit_code):
+        self.text, self.rows, self.exit_code = text, rows, exit_code
+        self.all_caught = exit_code == 0
+
+    def result(self, variant):
+        for r in self.rows:
+            if r.get("variant") == variant:
+                return r.get("result")
+        raise KeyError(variant)
+
+    def __repr__(self):
+        return "<MutantsTable %d variants, %s>" % (
+            len(self.rows), "all caught" if self.all_caught else "some missed")
+
+
+def mutants(suite=None, *, variants=None, full=False, seed=None, alpha=None, threads=None,
+            echo=True):
+    """Runs the deliberately broken samplers through a suite: does the suite
+    catch each bug class? Returns a MutantsTable."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="specverify-mutants-") as out:
+        args = ["mutants"] + _options(suite=suite, full=full, seed=seed, alpha=alpha,
+                                      threads=threads, out=out)
+        if variants:
+            args += ["--variants", ",".join(variants)]
+        _, text, code, _ = run(args, echo=echo, json_report=False)
+        rows = []
+        for name in os.listdir(out):
+            if name.endswith(".md"):
+                with open(os.path.join(out, name)) as f:
+                    rows = _markdown_rows(f.read())
+        return MutantsTable(text, rows, code)
+
+
+def _markdown_rows(md):
+    lines = [l for l in md.splitlines() if l.startswith("|")]
+    if len(lines) < 3:
+        return []
+    head = [re.sub(r"\W+", "_", h.strip().lower()).strip("_") for h in lines[0].strip("|").split("|")]
+    return [dict(zip(head, (c.strip() for c in l.strip("|").split("|")))) for l in lines[2:]]

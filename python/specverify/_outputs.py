@@ -1,0 +1,98 @@
+"""What a Python sampler returns, checked and written into the harness's
+output slots.
+
+A sampler returns ``tokens``, or ``(tokens, accepted)``: tokens [B][K+1]
+(int32 or int64, numpy or torch, contiguous, on the sampler's device),
+y_1..y_{n+1} then -1, as vLLM returns them, whatever the batch's layout;
+accepted [B] is n, derived from the first -1 when not given.
+"""
+
+import numpy as np
+
+_INT32 = (-(2 ** 31), 2 ** 31 - 1)
+
+
+class SamplerError(Exception):
+    """A sampler's output the harness cannot take; the words go to the report."""
+
+
+def _as_numpy(x, what, device):
+    mod = type(x).__module__
+    if mod.startswith("torch"):
+        where = x.device.type
+        if where != str(device).split(":")[0]:
+            raise SamplerError("returned %s on %s, but the sampler runs on %s (declare "
+                               "@specverify.sampler(device=...) or move them)"
+                               % (what, x.device, device))
+        if not x.is_contiguous():
+            raise SamplerError("returned non-contiguous %s (strides %s); return "
+                               ".contiguous() ones" % (what, tuple(x.stride())))
+        return x.detach().cpu().numpy()
+    if isinstance(x, np.ndarray):
+        if not x.flags.c_contiguous:
+            raise SamplerError("returned non-contiguous %s (strides %s); return "
+                               "np.ascontiguousarray() ones" % (what, x.strides))
+        return x
+    raise SamplerError("returned %s as %s; want a numpy array or a torch tensor"
+                       % (what, type(x).__name__))
+
+
+def _ints(x, what, shape, device):
+    a = _as_numpy(x, what, device)
+    if a.dtype not in (np.int32, np.int64):
+        raise SamplerError("returned %s of dtype %s; want int32 or int64" % (what, a.dtype))
+    if a.shape != shape:
+        raise SamplerError("returned %s of shape %s; want %s" % (what, tuple(a.shape), shape))
+    return a
+
+
+def take(result, arrays, device):
+    """(tokens [B][K+1] int64, n [B] int64) from what the sampler returned."""
+    B, K = arrays.B, arrays.K
+    accepted = None
+    if isinstance(result, (tuple, list)):
+        if len(result) != 2:
+            raise SamplerError("returned a %s of %d items; want tokens or (tokens, accepted)"
+                               % (type(result).__name__, len(result)))
+        result, accepted = result
+    if result is None:
+        raise SamplerError("returned None; want tokens [B][K+1] or (tokens, accepted)")
+    tokens = _ints(result, "tokens", (B, K + 1), device).astype(np.int64, copy=False)
+    if accepted is not None:
+        n = _ints(accepted, "accepted counts", (B,), device).astype(np.int64, copy=False)
+    else:
+        ended = tokens == -1
+        n = np.where(ended.any(axis=1), ended.argmax(axis=1), K + 1) - 1
+    return tokens, n
+
+
+def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
+    """Into the harness's slots of these sequences, in the batch's layout;
+    the bonus policy's part first: "none" puts the harness's bonus token
+    where the sampler left the slot after all its drafts empty, "harness"
+    checks that the sampler emitted the one it was given."""
+    d = arrays.num_drafts.astype(np.int64)
+    full = np.flatnonzero(n == d)
+    if bonus != "sampler" and full.size:
+        given = arrays.bonus_tokens[full].astype(np.int64)
+        at = tokens[full, d[full]]
+        if bonus == "none":
+            tokens = tokens.copy()
+            tokens[full, d[full]] = np.where(at == -1, given, at)
+        else:
+            wrong = np.flatnonzero(at != given)
+            if wrong.size:
+                b = full[wrong[0]]
+                raise SamplerError(
+                    "sequence %d accepted all %d drafts, then emitted %d, not the bonus token "
+                    "%d it was given (bonus policy 'harness': batch.bonus_tokens)"
+                    % (int(arrays.indices[b]), int(d[b]), int(at[wrong[0]]),
+                       int(given[wrong[0]])))
+    tokens = np.clip(tokens, *_INT32).astype(np.int32)
+    # a sequence's own slots are its d_b + 1: those past them are not its to write
+    own = np.arange(arrays.K + 1)[None, :] <= d[:, None]
+    if arrays.layout == "packed":
+        out_tokens[:] = tokens[own]
+    else:
+        out_tokens.reshape(arrays.B, arrays.K + 1)[own] = tokens[own]
+    out_accepted[:] = np.clip(n, *_INT32).astype(np.int32)

@@ -1,0 +1,106 @@
+"""The report of a run: what `specverify verify --json` writes, as objects,
+with the harness's own words beside it."""
+
+import json
+
+
+class Position:
+    """One case's tests at one emitted position."""
+
+    def __init__(self, d):
+        self.raw = d
+        self.position = d["position"]
+        self.N = d["N"]
+        self.verdict = d["verdict"]
+        self.chi2_p = (d.get("chi2") or {}).get("p")
+        self.g_p = (d.get("g") or {}).get("p")
+        tv = d.get("tv") or {}
+        self.tv = tv.get("value")
+        self.tv_threshold = tv.get("threshold")
+        self.min_detectable = tv.get("min_detectable")
+
+    def __repr__(self):
+        return "<Position %d: %s, N=%d, chi2 p=%s, TV=%s>" % (
+            self.position, self.verdict, self.N, self.chi2_p, self.tv)
+
+
+class Case:
+    """One case: its verdict, its first run's positions and checks, and the
+    words of what looks wrong (the findings)."""
+
+    def __init__(self, d):
+        self.raw = d
+        self.name = d["name"]
+        self.K, self.V = d["K"], d["V"]
+        self.verdict = d["verdict"]
+        runs = d.get("runs") or [{}]
+        first = runs[0]
+        self.draws = sum(r.get("draws", 0) for r in runs)
+        self.positions = [Position(p) for p in first.get("positions", [])]
+        self.accepted_length = first.get("accepted_length")
+        self.independence = first.get("independence")
+        self.batch_composition = first.get("batch_composition")
+        self.seed_sensitivity = first.get("seed_sensitivity")
+        self.findings = [f for r in runs for f in (r.get("findings") or [])]
+
+    def __repr__(self):
+        return "<Case %s: %s>" % (self.name, self.verdict)
+
+
+class Report:
+    """A verification's outcome. ``passed`` is True when every case passed;
+    ``text`` is what the CLI printed (the table and the words of what looks
+    wrong); ``cases`` the per case and position numbers; ``json`` all of it."""
+
+    def __init__(self, data, text, exit_code, command):
+        self.json = data
+        self.text = text
+        self.exit_code = exit_code
+        self.command = command
+        self.sampler = data.get("sampler")
+        self.suite = data.get("suite")
+        self.seed = data.get("seed")
+        self.alpha = data.get("family_alpha")
+        self.cases = [Case(c) for c in data.get("cases", [])]
+        summary = data.get("summary", {})
+        self.summary = summary
+        self.partial = bool(summary.get("partial"))
+        self.passed = exit_code == 0 and not self.partial and all(
+            c.verdict == "PASS" for c in self.cases)
+        self.verdict = "PASS" if self.passed else "FAIL"
+
+    @classmethod
+    def from_file(cls, path, text="", exit_code=0, command=()):
+        with open(path) as f:
+            return cls(json.load(f), text, exit_code, command)
+
+    def case(self, name):
+        for c in self.cases:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def explanation(self):
+        """What looks wrong, in the harness's words: the FAIL and SUSPECT lines
+        and the findings, then the summary line."""
+        lines = [l for l in self.text.splitlines()
+                 if l.startswith(("FAIL", "SUSPECT", "PARTIAL")) or " cases: " in l]
+        for c in self.cases:
+            for f in c.findings:
+                line = "%s: %s" % (c.name, f)
+                if not any(f in l for l in lines):
+                    lines.append(line)
+        return "\n".join(lines) if lines else self.text.strip()
+
+    def assert_passed(self):
+        """For pytest: raises AssertionError with the harness's explanation
+        unless every case passed."""
+        if not self.passed:
+            raise AssertionError("specverify: sampler %s did not pass suite %s (seed %s):\n%s"
+                                 % (self.sampler, self.suite, self.seed, self.explanation()))
+
+    def __bool__(self):
+        return self.passed
+
+    def __repr__(self):
+        return "<Report %s: %s, %d cases>" % (self.sampler, self.verdict, len(self.cases))

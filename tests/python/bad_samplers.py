@@ -1,0 +1,141 @@
+"""Python samplers that misbehave, each in one way; tests/python/test_bad_samplers.py
+checks that every one is a finding (exit 1) that names the sampler and says
+what went wrong in Python's words, never a crash or a hang of the harness."""
+
+import os
+
+import numpy as np
+
+import specverify
+
+
+def _tokens(batch):
+    """Well-formed outputs: nothing accepted, y_1 the first draft (or 0)."""
+    out = np.full((batch.B, batch.K + 1), -1, dtype=np.int32)
+    first = batch.draft_token_matrix()[:, 0] if batch.K else np.zeros(batch.B, np.int32)
+    out[:, 0] = np.where(first >= 0, first, 0)
+    return out
+
+
+@specverify.sampler
+def raises(batch):
+    """raises ValueError"""
+    raise ValueError("the rows do not sum to one, says the sampler")
+
+
+@specverify.sampler
+def wrong_shape(batch):
+    """returns [B][K]"""
+    return _tokens(batch)[:, :-1].copy()
+
+
+@specverify.sampler
+def wrong_dtype(batch):
+    """returns float tokens"""
+    return _tokens(batch).astype(np.float32)
+
+
+@specverify.sampler
+def non_contiguous(batch):
+    """returns a transposed view"""
+    return np.ascontiguousarray(_tokens(batch).T).T
+
+
+@specverify.sampler
+def returns_list(batch):
+    """returns a list"""
+    return _tokens(batch).tolist()
+
+
+@specverify.sampler
+def returns_none(batch):
+    """returns None"""
+    return None
+
+
+@specverify.sampler(tensors="torch")
+def wrong_device(batch):
+    """returns tensors on another device ('meta', which every torch has)"""
+    import torch
+
+    return torch.empty((batch.B, batch.K + 1), dtype=torch.int64, device="meta")
+
+
+@specverify.sampler(tensors="torch")
+def torch_non_contiguous(batch):
+    """returns a non-contiguous tensor"""
+    import torch
+
+    t = torch.from_numpy(_tokens(batch)).t().contiguous().t()
+    return t
+
+
+@specverify.sampler
+def exits(batch):
+    """calls os._exit(0) inside a call"""
+    os._exit(0)
+
+
+@specverify.sampler
+def sys_exit(batch):
+    """calls sys.exit(3) inside a call"""
+    import sys
+
+    sys.exit(3)
+
+
+@specverify.sampler(tensors="torch")
+def writes_rows(batch):
+    """writes into its input rows (read-only memory: the write faults)"""
+    batch.target[0, 0, 0] = 0.5
+    return _tokens(batch)
+
+
+@specverify.sampler
+def writes_rows_numpy(batch):
+    """writes into its input rows through numpy (refused: read-only)"""
+    batch.target[0, 0, 0] = 0.5
+    return _tokens(batch)
+
+
+@specverify.sampler(bonus="harness")
+def ignores_bonus(batch):
+    """accepts every draft, then emits token 0, not the bonus it was given"""
+    out = np.full((batch.B, batch.K + 1), -1, dtype=np.int32)
+    x = batch.draft_token_matrix()
+    for b in range(batch.B):
+        d = int(batch.num_drafts[b])
+        out[b, :d] = x[b, :d]
+        out[b, d] = 0 if batch.bonus_tokens[b] != 0 else 1
+    return out
+
+
+@specverify.sampler(max_batch=100)
+def small_batches(batch):
+    """declares 100 sequences a call at most, and checks it is given no more"""
+    assert batch.B <= 100, "given %d sequences" % batch.B
+    return _tokens(batch)
+
+
+class Configured:
+    """made with keyword arguments (--python-config), once per thread"""
+
+    __specverify__ = {"name": "configured"}
+
+    def __init__(self, answer=None):
+        if answer != 42:
+            raise TypeError("want answer=42, got %r" % (answer,))
+
+    def __call__(self, batch):
+        return _tokens(batch)
+
+
+def not_marked(batch):
+    """a plain function with no decorator: the defaults (numpy, padded)"""
+    return _tokens(batch)
+
+
+@specverify.sampler(name="Bad-Name")
+def bad_name(batch):
+    """a name the registry refuses"""
+    return _tokens(batch)

@@ -1,0 +1,108 @@
+"""Python samplers that misbehave are findings: the run fails (exit 1) and
+the report names the sampler and says what went wrong, in Python's words
+where Python raised; the harness itself never crashes or hangs. Load
+errors are bad input (exit 2). Each run is one small case, one thread."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+import specverify
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BAD = os.path.join(HERE, "bad_samplers.py")
+RUN = dict(cases=["zipf:V=50,K=2"], draws=4000, batch=1000, threads=1, echo=False,
+           rerun=False)
+
+
+def failed_with(name, words):
+    r = specverify.verify("%s:%s" % (BAD, name), **RUN)
+    assert r.exit_code == 1 and not r.passed, r.text
+    text = r.explanation()
+    assert words in text, text
+    return r
+
+
+@pytest.mark.parametrize("name, words", [
+    ("raises", "sampler raises: verify of sequences 0..999 returned status 4 (EINTERNAL): "
+               "ValueError: the rows do not sum to one, says the sampler (bad_samplers.py:"),
+    ("wrong_shape", "returned tokens of shape (1000, 2); want (1000, 3)"),
+    ("wrong_dtype", "returned tokens of dtype float32; want int32 or int64"),
+    ("non_contiguous", "sampler non_contiguous: verify of sequences 0..999 returned status 4 "
+                       "(EINTERNAL): returned non-contiguous tokens"),
+    ("returns_list", "returned a list of 1000 items; want tokens or (tokens, accepted)"),
+    ("returns_none", "returned None; want tokens [B][K+1] or (tokens, accepted)"),
+    ("sys_exit", "SystemExit: 3 (bad_samplers.py:"),
+    ("writes_rows_numpy", "ValueError: assignment destination is read-only"),
+    ("ignores_bonus", "accepted all 2 drafts, then emitted"),
+    ("exits", "sampler exits exited (exit status 0; a sampler must return, not exit)"),
+])
+def test_misbehaving_sampler_is_a_finding(name, words):
+    failed_with(name, words)
+
+
+@pytest.mark.parametrize("name, words", [
+    ("wrong_device", "returned tokens on meta, but the sampler runs on cpu"),
+    ("torch_non_contiguous", "returned non-contiguous tokens (strides (1, 1000))"),
+    ("writes_rows", "sampler writes_rows modified its input rows (target row"),
+])
+def test_misbehaving_torch_sampler_is_a_finding(name, words):
+    pytest.importorskip("torch")
+    failed_with(name, words)
+
+
+def test_declared_batch_is_kept():
+    """max_batch=100: the glue splits the harness's batches of 1000 (the
+    sampler asserts it); its outputs are otherwise wrong, so the case
+    fails on the distribution, not on the assertion."""
+    r = specverify.verify("%s:small_batches" % BAD, **RUN)
+    assert "given" not in r.explanation() and "EINTERNAL" not in r.text
+    assert "emitted" in r.explanation()
+
+
+def test_configuration_reaches_the_sampler():
+    bad = specverify.verify("%s:Configured" % BAD, config={"answer": 41}, **RUN)
+    assert bad.exit_code == 1  # init raised: the run fails, never passes
+    r = specverify.verify("%s:Configured" % BAD, config={"answer": 42}, **RUN)
+    assert "EINTERNAL" not in r.text and "init failed" not in r.text
+    assert r.sampler == "configured"
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("%s:bad_name" % BAD, "its name 'Bad-Name' is not 1 to 64 of a-z, 0-9 and _"),
+    ("%s:no_such_function" % BAD, "has no 'no_such_function'"),
+    (os.path.join(HERE, "no_such_file.py") + ":f", "no such file"),
+    ("no_such_module_here:f", "ModuleNotFoundError: No module named 'no_such_module_here'"),
+])
+def test_a_sampler_that_cannot_load_is_bad_input(spec, words):
+    with pytest.raises(specverify.SpecverifyError) as e:
+        specverify.verify(spec, **RUN)
+    assert e.value.exit_code == 2 and words in str(e.value), str(e.value)
+
+
+def test_a_lambda_is_refused_with_what_to_do():
+    with pytest.raises(specverify.SpecverifyError) as e:
+        specverify.verify(lambda batch: None, **RUN)
+    assert "define it at module level" in str(e.value)
+
+
+def cli(*args):
+    p = subprocess.run([specverify.executable()] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_cli_python_flags():
+    code, out, err = cli("list", "--python", BAD + ":raises", "--python", BAD + ":not_marked")
+    assert code == 0 and "raises" in out and "not_marked" in out and "[python numpy" in out
+    code, out, err = cli("verify", "--python", BAD + ":Configured", "--python-config",
+                         json.dumps({"answer": 42}), "--case", "zipf:V=50,K=2",
+                         "--draws", "2000", "--threads", "1")
+    assert "sampler configured" in out or "configured" in out, out + err
+    code, _, err = cli("verify", "--python", "no_colon_here")
+    assert code == 2 and "is not FILE.py:NAME or MODULE:NAME" in err
+    code, _, err = cli("verify", "--python", BAD + ":raises", "--python-config", "[1, 2]")
+    assert code == 2 and "is not a JSON object" in err
+    code, _, err = cli("verify", "--python-config", "{}")
+    assert code == 2 and "--python-config without --python" in err

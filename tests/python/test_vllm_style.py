@@ -1,0 +1,49 @@
+"""A PyTorch sampler written in vLLM's style (tests/python/vllm_style.py),
+through specverify.adapters.vllm: the correct one passes the ci suite's
+cases and the logits suite's, the copy with one planted bug fails the ci
+suite with the harness's explanation. Fixed seed 1, family-wise false-alarm
+rate 1e-6 per run; draws as test_numpy.py says why: 20,000 per ci case,
+4,000 per logits case (dense torch over V = 128256 rows costs about 6 ms a
+sequence on 2 cores). Power against the planted bug: its position-1 TV is
+0.16 on seedlab:V=1000,K=5 and 0.15 on onehot:V=1000,K=5, against min-det
+(the TV caught with probability 1 - 1e-8 at this N) of 0.155 and 0.066;
+measured, it fails 12 of the 17 cases."""
+
+import pytest
+
+import specverify
+
+torch = pytest.importorskip("torch")
+
+from vllm_style import vllm_ok, vllm_planted  # noqa: E402
+
+
+def test_vllm_style_passes_ci():
+    specverify.verify(vllm_ok, suite="ci", draws=20_000, echo=False).assert_passed()
+
+
+def test_vllm_style_passes_logits_suite():
+    specverify.verify(vllm_ok, suite="logits", input="logits-f32", draws=4_000,
+                      echo=False).assert_passed()
+
+
+def test_planted_bug_fails_ci():
+    r = specverify.verify(vllm_planted, suite="ci", draws=20_000, echo=False)
+    assert not r.passed and r.exit_code == 1
+    onehot = r.case("onehot:V=1000,K=5")
+    assert onehot.verdict == "FAIL"
+    assert onehot.positions[0].tv > onehot.positions[0].min_detectable
+    assert sum(c.verdict == "FAIL" for c in r.cases) >= 8
+    with pytest.raises(AssertionError) as failed:
+        r.assert_passed()
+    words = str(failed.value)
+    assert "vllm_style_planted" in words and "less often than p says" in words
+
+
+def test_uniform_batches_refused_for_a_packed_only_sampler():
+    """--batches uniform broadcasts one row set (stride 0), which the packed
+    layout cannot say: bad input, named, before anything runs."""
+    with pytest.raises(specverify.SpecverifyError) as e:
+        specverify.verify(vllm_ok, suite="smoke", batches="uniform", echo=False)
+    assert e.value.exit_code == 2
+    assert "takes only the packed layout, which cannot broadcast" in str(e.value)
