@@ -33,7 +33,7 @@ extern "C" {
  * sv_sampler; version 3 the per-sequence fields (ragged drafts, the packed
  * layout, per-sequence seeds and sampling rules) at the end of sv_batch and
  * `layouts` at the end of sv_sampler; version 4 `message` at the end of
- * sv_batch, where a sampler says why a call failed. The harness still loads
+ * sv_batch and of sv_limits, where a sampler says why a call failed. The harness still loads
  * version 1 to 3 plugins: version 1 and 2 ones get batches of one case each
  * (one K, one sampling rule). */
 #define SV_CONTRACT_VERSION 4u
@@ -119,6 +119,10 @@ typedef enum sv_layout {
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
     int32_t max_B, max_K, max_V;
+    /* Version 4: where an init that fails may say why, as sv_batch.message
+     * (one NUL-terminated line, at most message_len bytes); NULL: nowhere. */
+    char *message;
+    int32_t message_len;
 } sv_limits;
 
 /* One batch of B sequences. Row-major; strides are in elements (floats)

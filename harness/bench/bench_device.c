@@ -225,7 +225,7 @@ int sv_bench_run_point(const sv_bench_options *opt, const sv_sampler *s, const s
         d_hold_timed_out = d_hold_go + 1;
     }
 
-    sv_limits limits = {B, K, V};
+    sv_limits limits = {B, K, V, NULL, 0};
     int src = s->init(&state, &limits);
     if (src != SV_SAMPLER_OK) {
         state = NULL;

@@ -313,7 +313,7 @@ static int make_call(sv_host *h, int32_t i, int command, sv_tally *t)
 int sv_host_init(sv_host *h, int32_t i, sv_tally *t)
 {
     slot_control *ctl = h->slots[i].ctl;
-    ctl->limits = (sv_limits){h->cfg.batch, h->K, h->V};
+    ctl->limits = (sv_limits){h->cfg.batch, h->K, h->V, NULL, 0};
     ctl->resident = h->cfg.mix ? h->in_base : NULL; /* the mix's part leads the inputs */
     ctl->resident_bytes = h->cfg.mix ? h->fixed_bytes : 0;
     ctl->err[0] = '\0';

@@ -110,10 +110,11 @@ static int py_init(int i, void **state, const sv_limits *limits)
     PyGILState_STATE g = PyGILState_Ensure();
     PyObject *s = PyObject_CallFunction(glue_init, "iiii", i, limits->max_B, limits->max_K,
                                         limits->max_V);
-    if (!s) {
+    if (!s) { /* the harness puts the words in its finding */
         char why[320];
         describe_exception(why, sizeof why);
-        fprintf(stderr, "specverify: python sampler %s: init: %s\n", names[i], why);
+        if (limits->message && limits->message_len > 0)
+            snprintf(limits->message, (size_t)limits->message_len, "%s", why);
     }
     *state = s;
     PyGILState_Release(g);

@@ -43,7 +43,7 @@ misbehaves count_out_of_range "draw 0: accepted count 3 outside [0, 2]"
 misbehaves unwritten "draw 0: accepted count left unwritten"
 misbehaves tokens_unwritten "draw 0: position 1 left unwritten (n = 0)"
 misbehaves verify_error "sampler verify_error: verify of sequences 0..999 returned status 1 (EINVAL"
-misbehaves init_error "sampler init_error: init failed with status 2 (ENOMEM"
+misbehaves init_error "sampler init_error: init failed with status 2 (ENOMEM: an allocation failed): the workspace of 64 GiB"
 misbehaves bad_status "returned status 7 (not a status of sv_sampler.h)"
 # a sampler's own words on a failed call (contract version 4), isolated and in process
 misbehaves explains "returned status 4 (EINTERNAL): KeyError: 'temperature' (sampler.py:12 in verify)xxx"

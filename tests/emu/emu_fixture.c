@@ -43,7 +43,7 @@ int run_twin(fixture *f, const char *name)
 {
     const sv_sampler *s = sv_registry_find(name);
     void *state = NULL;
-    sv_limits lim = {f->bt.B, f->bt.K, f->bt.V};
+    sv_limits lim = {.max_B = f->bt.B, .max_K = f->bt.K, .max_V = f->bt.V};
     sv_batch bt = f->bt;
     bt.out_tokens = f->ref_tokens;
     bt.out_accepted = f->ref_accepted;

@@ -63,7 +63,7 @@ static int twin_alone(const char *twin_name, const ragged *r, const sv_batch *bt
         one.temperature = r->T[b], one.top_k = r->top_k[b], one.top_p = r->top_p[b];
     }
     const sv_sampler *twin = sv_registry_find(twin_name);
-    sv_limits limits = {1, d, V};
+    sv_limits limits = {.max_B = 1, .max_K = d, .max_V = V};
     void *state = NULL;
     int rc = twin->init(&state, &limits);
     if (rc == SV_SAMPLER_OK)
@@ -193,7 +193,7 @@ static int32_t ragged_differ(const sv_sampler *cuda, void *state, const char *tw
 
 static void *init_for(const sv_sampler *s, int32_t V)
 {
-    sv_limits limits = {RB, RK, V};
+    sv_limits limits = {.max_B = RB, .max_K = RK, .max_V = V};
     void *state = NULL;
     const int rc = s->init(&state, &limits);
     CHECK(rc == SV_SAMPLER_OK);

@@ -78,7 +78,7 @@ static int sbs_verify(side_by_side *s, int side, const sv_sampler *sampler, void
 
 static void *init_or_null(const sv_sampler *s, int32_t B, int32_t K, int32_t V)
 {
-    sv_limits limits = {B, K, V};
+    sv_limits limits = {.max_B = B, .max_K = K, .max_V = V};
     void *state = NULL;
     int rc = s->init(&state, &limits);
     CHECK(rc == SV_SAMPLER_OK);
@@ -371,7 +371,7 @@ static void test_logits(const sv_sampler *cuda)
 static void test_allocation_failures(const sv_sampler *cuda)
 {
     const long before = sv_emu_live_allocations();
-    sv_limits limits = {64, 5, 2048};
+    sv_limits limits = {.max_B = 64, .max_K = 5, .max_V = 2048};
     int n = 0, rc = SV_SAMPLER_ENOMEM, leaks = 0;
     for (; n < 32 && rc == SV_SAMPLER_ENOMEM; n++) {
         sv_emu_fail_allocations_after(n);

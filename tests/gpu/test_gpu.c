@@ -59,7 +59,7 @@ static long differential(const sv_sampler *gpu, const sv_sampler *ref, const cha
                   malloc((size_t)B * (K + 1) * sizeof(int32_t)), malloc((size_t)B * sizeof(int32_t)),
                   malloc((size_t)B * sizeof(int32_t))};
     gsl_rng *philox = gsl_rng_alloc(sv_gsl_rng_philox);
-    sv_limits limits = {B, K, c->V};
+    sv_limits limits = {.max_B = B, .max_K = K, .max_V = c->V};
     void *ref_state = NULL;
     sv_cuda_stage *stage = NULL;
     long mismatches = -1;
@@ -120,7 +120,7 @@ static int same_as_ref(const sv_sampler *gpu, const sv_sampler *ref, const edge 
     static int32_t drafts[EB * EK], out[2][EB * (EK + 1)], acc[2][EB];
     for (int32_t b = 0; b < EB; b++)
         memcpy(drafts + b * EK, e->x, sizeof e->x);
-    sv_limits limits = {EB, EK, EV};
+    sv_limits limits = {.max_B = EB, .max_K = EK, .max_V = EV};
     void *ref_state = NULL;
     sv_cuda_stage *stage = NULL;
     char err[256] = "";
@@ -301,7 +301,7 @@ static long logits_differential(const sv_sampler *gpu, const sv_sampler *ref,
     int32_t *out[2] = {malloc((size_t)B * (K + 1) * sizeof(int32_t)),
                        malloc((size_t)B * (K + 1) * sizeof(int32_t))};
     int32_t *acc[2] = {malloc((size_t)B * sizeof(int32_t)), malloc((size_t)B * sizeof(int32_t))};
-    sv_limits limits = {B, K, V};
+    sv_limits limits = {.max_B = B, .max_K = K, .max_V = V};
     void *ref_state = NULL;
     sv_cuda_stage *stage = NULL;
     char err[256] = "";
@@ -377,7 +377,7 @@ static int logits_edge_status(const sv_sampler *gpu, int input, int32_t bad_toke
     for (int i = 0; i < LB * LK; i++)
         drafts[i] = i % LV;
     drafts[LB * LK - 1] = bad_token;
-    sv_limits limits = {LB, LK, LV};
+    sv_limits limits = {.max_B = LB, .max_K = LK, .max_V = LV};
     sv_cuda_stage *stage = NULL;
     char err[256] = "";
     if (sv_cuda_stage_init(gpu, &limits, NULL, 0, &stage, err, sizeof err) != SV_SAMPLER_OK) {

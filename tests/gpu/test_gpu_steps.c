@@ -222,7 +222,7 @@ static long run_kind(const sv_sampler *gpu, sv_cuda_enqueue_fn enqueue, const sv
     cudaGraphExec_t exec = NULL;
     gsl_rng *philox = gsl_rng_alloc(sv_gsl_rng_philox);
     long differ = -1;
-    const sv_limits limits = {s.B, s.K, s.V};
+    const sv_limits limits = {.max_B = s.B, .max_K = s.K, .max_V = s.V};
     s.drafts = malloc(n * K * sizeof(int32_t));
     s.out = malloc(n * (K + 1) * sizeof(int32_t));
     s.acc = malloc(n * sizeof(int32_t));

@@ -6,7 +6,7 @@
  *   unwritten           writes nothing and returns OK
  *   tokens_unwritten    writes n = 0 and the -1 padding, but not y_1
  *   verify_error        returns SV_SAMPLER_EINVAL from verify
- *   init_error          returns SV_SAMPLER_ENOMEM from init
+ *   init_error          returns SV_SAMPLER_ENOMEM from init, saying why (version 4)
  *   bad_status          returns 7, a status sv_sampler.h does not define
  *   explains            returns SV_SAMPLER_EINTERNAL and says why in `message`
  *                       (version 4), past its end too: the harness must cut it */
@@ -22,8 +22,9 @@ static int init_ok(void **state, const sv_limits *limits)
 
 static int init_enomem(void **state, const sv_limits *limits)
 {
-    (void)limits;
     *state = 0;
+    if (limits->message && limits->message_len > 0) /* version 4: why */
+        strncpy(limits->message, "the workspace of 64 GiB", (size_t)limits->message_len);
     return SV_SAMPLER_ENOMEM;
 }
 

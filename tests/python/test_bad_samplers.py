@@ -64,7 +64,8 @@ def test_declared_batch_is_kept():
 
 def test_configuration_reaches_the_sampler():
     bad = specverify.verify("%s:Configured" % BAD, config={"answer": 41}, **RUN)
-    assert bad.exit_code == 1  # init raised: the run fails, never passes
+    assert bad.exit_code == 1  # init raised: the run fails, never passes, and says why
+    assert "init failed with status 4 (EINTERNAL): TypeError: want answer=42, got 41" in bad.text
     r = specverify.verify("%s:Configured" % BAD, config={"answer": 42}, **RUN)
     assert "EINTERNAL" not in r.text and "init failed" not in r.text
     assert r.sampler == "configured"

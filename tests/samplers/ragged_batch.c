@@ -227,7 +227,7 @@ void ragged_one(const ragged *r, int32_t b, ragged_run *run)
 int ragged_call(const sv_sampler *s, ragged_run *run)
 {
     void *state = NULL;
-    sv_limits limits = {RB_MAXB, RB_MAXK, RB_MAXV};
+    sv_limits limits = {.max_B = RB_MAXB, .max_K = RB_MAXK, .max_V = RB_MAXV};
     if (s->init(&state, &limits) != SV_SAMPLER_OK)
         return -1;
     int rc = s->verify(state, &run->bt);

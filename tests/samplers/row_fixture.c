@@ -33,7 +33,7 @@ void set_q(int32_t k, const float *row)
 int run(const sv_sampler *s, uint64_t first)
 {
     void *state = NULL;
-    sv_limits limits = {NSEQ, fx.K, fx.V};
+    sv_limits limits = {.max_B = NSEQ, .max_K = fx.K, .max_V = fx.V};
     if (s->init(&state, &limits) != SV_SAMPLER_OK)
         return -1;
     for (int32_t i = 0; i < NSEQ * (fx.K + 1); i++)

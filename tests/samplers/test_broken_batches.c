@@ -507,7 +507,7 @@ static void test_rows_made_per_call(void)
     static ragged r;
     static ragged_run v, w;
     void *state = NULL;
-    sv_limits limits = {RB_MAXB, RB_MAXK, RB_MAXV};
+    sv_limits limits = {.max_B = RB_MAXB, .max_K = RB_MAXK, .max_V = RB_MAXV};
     const sv_sampler *s = &sv_broken_greedy_sampled_when_mixed;
     CHECK(s->init(&state, &limits) == SV_SAMPLER_OK);
     greedy_batch(&r);

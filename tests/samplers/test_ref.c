@@ -35,7 +35,7 @@ static void setup(int32_t K, int32_t V, const int32_t *x)
 static int run(const sv_sampler *s, uint64_t first)
 {
     void *state = NULL;
-    sv_limits limits = {NSEQ, fx.K, fx.V};
+    sv_limits limits = {.max_B = NSEQ, .max_K = fx.K, .max_V = fx.V};
     if (s->init(&state, &limits) != SV_SAMPLER_OK)
         return -1;
     for (int32_t i = 0; i < NSEQ * (fx.K + 1); i++)

@@ -22,7 +22,7 @@ static int run_case(const sv_sampler *s, const sv_case *c, int32_t B, const int3
                     const uint64_t *indices, int32_t *out)
 {
     void *state = NULL;
-    sv_limits limits = {B, c->K, c->V};
+    sv_limits limits = {.max_B = B, .max_K = c->K, .max_V = c->V};
     int32_t *accepted = malloc((size_t)B * sizeof *accepted);
     if (!accepted || s->init(&state, &limits) != SV_SAMPLER_OK) {
         free(accepted);
