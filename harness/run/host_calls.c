@@ -23,10 +23,10 @@ const char *sv_status_name(int rc)
 int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, char *err,
                  size_t errlen, int *env_error)
 {
-    char why[SV_NOTE_LEN] = ""; /* the sampler's own words, if it fails and says why */
+    char said[SV_NOTE_LEN] = ""; /* the sampler's own words, if it fails and says why */
     sv_limits with_message = ctl->limits;
-    with_message.message = why;
-    with_message.message_len = (int32_t)sizeof why;
+    with_message.message = said;
+    with_message.message_len = (int32_t)sizeof said;
     const sv_limits *limits = &with_message;
     *env_error = 0;
     *state = NULL;
@@ -48,10 +48,10 @@ int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, cha
 #endif
     }
     int rc = s->init(state, limits);
-    why[sizeof why - 1] = '\0';
+    said[sizeof said - 1] = '\0';
     if (rc != SV_SAMPLER_OK)
         snprintf(err, errlen, "sampler %s: init failed with status %d (%s)%s%s", s->name, rc,
-                 sv_status_name(rc), why[0] ? ": " : "", why);
+                 sv_status_name(rc), said[0] ? ": " : "", said);
     return rc;
 }
 

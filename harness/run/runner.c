@@ -162,8 +162,8 @@ void sv_batch_uniform_v3(sv_batch *bt, const sv_worker_buffers *w, const sv_run_
      * are the packed layout byte for byte, which a sampler that takes only
      * it gets so labelled (broadcast rows, stride 0, are padded only: a
      * uniform run refuses such a sampler, sv_verify) */
-    bt->layout = cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED) ? SV_LAYOUT_PADDED
-                                                                         : SV_LAYOUT_PACKED;
+    bt->layout = (cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED)) ? SV_LAYOUT_PADDED
+                                                                           : SV_LAYOUT_PACKED;
     bt->num_drafts = w->num_drafts;
     bt->cu_num_drafts = w->cu;
     bt->indices = w->indices;

@@ -6,13 +6,16 @@
  * draft rows. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 #include "py_plugin.h"
 
 static PyObject *view(const void *p, size_t bytes, int writable)
 {
     if (!p)
         Py_RETURN_NONE;
-    return PyMemoryView_FromMemory((char *)(uintptr_t)p, (Py_ssize_t)bytes,
+    char *bytes_at;
+    memcpy(&bytes_at, &p, sizeof bytes_at); /* a view of const memory, read-only below */
+    return PyMemoryView_FromMemory(bytes_at, (Py_ssize_t)bytes,
                                    writable ? PyBUF_WRITE : PyBUF_READ);
 }
 
