@@ -7,6 +7,8 @@ y_1..y_{n+1} then -1, as vLLM returns them, whatever the batch's layout;
 accepted [B] is n, derived from the first -1 when not given.
 """
 
+import sys
+
 import numpy as np
 
 _INT32 = (-(2 ** 31), 2 ** 31 - 1)
@@ -16,9 +18,36 @@ class SamplerError(Exception):
     """A sampler's output the harness cannot take; the words go to the report."""
 
 
+def _is_torch(x):
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(x, torch.Tensor)
+
+
+def _foreign(x):
+    """Another framework's array (CuPy, JAX, ...) as a torch tensor, through
+    DLPack or __cuda_array_interface__; None when x is neither."""
+    if isinstance(x, np.ndarray) or _is_torch(x):
+        return None
+    if hasattr(x, "__dlpack__"):
+        if x.__dlpack_device__()[0] == 1:  # kDLCPU: numpy takes it, no torch needed
+            return np.from_dlpack(x)
+        import torch
+
+        return torch.from_dlpack(x)
+    if hasattr(x, "__cuda_array_interface__"):
+        import torch
+
+        return torch.as_tensor(x, device="cuda")
+    return None
+
+
 def _as_numpy(x, what, device):
-    mod = type(x).__module__
-    if mod.startswith("torch"):
+    converted = _foreign(x)
+    if converted is not None:
+        x = converted
+    if isinstance(x, np.ndarray) and converted is not None:
+        return np.ascontiguousarray(x)
+    if _is_torch(x):
         where = x.device.type
         if where != str(device).split(":")[0]:
             raise SamplerError("returned %s on %s, but the sampler runs on %s (declare "

@@ -75,3 +75,24 @@ def numpy_chain(batch):
         p = _rows(batch, "target", done, d[done])
         out[done, d[done]] = _draw(p, batch.uniforms(d + 1, PURPOSE_FINAL)[done])
     return out
+
+
+class _Exported:
+    """An array of another framework, seen only through DLPack (as CuPy's
+    and JAX's are): the glue must take it as it takes numpy's. numpy's own
+    __dlpack__ makes the capsule."""
+
+    def __init__(self, array):
+        self._a = array
+
+    def __dlpack__(self, stream=None):
+        return self._a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+@specverify.sampler(layouts=("padded", "packed"), max_batch=2048, name="numpy_chain_dlpack")
+def numpy_chain_dlpack(batch):
+    """numpy_chain, its tokens handed back through DLPack"""
+    return _Exported(numpy_chain(batch))

@@ -12,7 +12,7 @@ moves TV by more (test_vllm_style.py's planted bug: 0.16 on seedlab, 0.15
 on onehot)."""
 
 import specverify
-from numpy_chain import numpy_chain
+from numpy_chain import numpy_chain, numpy_chain_dlpack
 
 
 def test_numpy_chain_passes_ci():
@@ -30,3 +30,9 @@ def test_numpy_chain_all_seeded_and_none_seeded():
         r = specverify.verify(numpy_chain, suite="smoke", seeding=seeding, echo=False)
         r.assert_passed()
         assert r.json["seeding"] == seeding
+
+
+def test_tokens_through_dlpack():
+    """Another framework's array (here one seen only through __dlpack__)
+    is taken as numpy's is."""
+    specverify.verify(numpy_chain_dlpack, suite="smoke", echo=False).assert_passed()

@@ -17,33 +17,34 @@ PLACEHOLDER = -1
 def _sample(draft_token_ids, num_draft_tokens, max_spec_len, cu_num_draft_tokens, draft_probs,
             target_probs, bonus_token_ids, sampling_metadata, residual):
     B, T = len(num_draft_tokens), draft_token_ids.shape[0]
-    out = torch.full((B, max_spec_len + 1), PLACEHOLDER, dtype=torch.int32)
-    n = torch.tensor(num_draft_tokens, dtype=torch.int64)
+    dev = target_probs.device
+    out = torch.full((B, max_spec_len + 1), PLACEHOLDER, dtype=torch.int32, device=dev)
+    n = torch.tensor(num_draft_tokens, dtype=torch.int64, device=dev)
     starts = cu_num_draft_tokens.to(torch.int64) - n
-    req = torch.repeat_interleave(torch.arange(B), n)  # each draft token's request
-    pos = torch.arange(T) - starts[req]  # and its place in that request
-    tok = torch.arange(T)
+    req = torch.repeat_interleave(torch.arange(B, device=dev), n)  # each draft token's request
+    pos = torch.arange(T, device=dev) - starts[req]  # and its place in that request
+    tok = torch.arange(T, device=dev)
     p_x = target_probs[tok, draft_token_ids].to(torch.float64)
     q_x = (draft_probs[tok, draft_token_ids].to(torch.float64) if draft_probs is not None
-           else torch.ones(T, dtype=torch.float64))
+           else torch.ones(T, dtype=torch.float64, device=dev))
     # one uniform per draft token: the request's own generator when it is seeded
-    u = torch.rand(T, dtype=torch.float64)
+    u = torch.rand(T, dtype=torch.float64, device=dev)
     for r, g in sampling_metadata.generators.items():
         s, e = int(starts[r]), int(starts[r] + n[r])
         if e > s:
-            u[s:e] = torch.rand(e - s, dtype=torch.float64, generator=g)
+            u[s:e] = torch.rand(e - s, dtype=torch.float64, generator=g, device=dev)
     accept = u * q_x < p_x
-    greedy = torch.zeros(B, dtype=torch.bool)
+    greedy = torch.zeros(B, dtype=torch.bool, device=dev)
     if sampling_metadata.temperature is not None:
         greedy = sampling_metadata.temperature == 0
         accept = torch.where(greedy[req], draft_token_ids == target_probs.argmax(dim=1), accept)
     # the accepted prefix of each request
-    acc = torch.zeros((B, max_spec_len), dtype=torch.int32)
+    acc = torch.zeros((B, max_spec_len), dtype=torch.int32, device=dev)
     acc[req, pos] = accept.to(torch.int32)
     lead = torch.cumprod(acc, dim=1).sum(dim=1)
-    drafts = torch.full((B, max_spec_len), PLACEHOLDER, dtype=torch.int32)
+    drafts = torch.full((B, max_spec_len), PLACEHOLDER, dtype=torch.int32, device=dev)
     drafts[req, pos] = draft_token_ids.to(torch.int32)
-    keep = torch.arange(max_spec_len)[None, :] < lead[:, None]
+    keep = torch.arange(max_spec_len, device=dev)[None, :] < lead[:, None]
     out[:, :max_spec_len][keep] = drafts[keep]
     # at the first rejection: a token from the residual (greedy: the argmax)
     rejected = torch.nonzero(lead < n).flatten()
@@ -55,15 +56,15 @@ def _sample(draft_token_ids, num_draft_tokens, max_spec_len, cu_num_draft_tokens
             if draft_probs is not None:
                 w = (p - draft_probs[t].to(torch.float64)).clamp_min(0.0)
             else:
-                w[torch.arange(t.numel()), draft_token_ids[t]] = 0.0
+                w[torch.arange(t.numel(), device=dev), draft_token_ids[t]] = 0.0
         # inverse CDF, one uniform a request (its generator's when seeded): the
         # first token whose running sum reaches u times the total, never one
         # of weight 0 (u < 1, the search left-sided)
-        v = torch.rand(t.numel(), dtype=torch.float64)
+        v = torch.rand(t.numel(), dtype=torch.float64, device=dev)
         for i, r in enumerate(rejected.tolist()):
             g = sampling_metadata.generators.get(r)
             if g is not None:
-                v[i] = torch.rand(1, dtype=torch.float64, generator=g)[0]
+                v[i] = torch.rand(1, dtype=torch.float64, generator=g, device=dev)[0]
         cdf = torch.cumsum(w, dim=1)
         token = torch.searchsorted(cdf, (v * cdf[:, -1])[:, None]).flatten()
         token = torch.where(greedy[rejected], p.argmax(dim=1), token)
@@ -92,3 +93,6 @@ def rejection_sample_planted(draft_token_ids, num_draft_tokens, max_spec_len,
 vllm_ok = vllm_adapter.sampler(rejection_sample, name="vllm_style", max_bytes=64 << 20)
 vllm_planted = vllm_adapter.sampler(rejection_sample_planted, name="vllm_style_planted",
                                     max_bytes=64 << 20)
+# the same on the GPU (tests/python/test_cuda.py, where one is lent)
+vllm_cuda = vllm_adapter.sampler(rejection_sample, name="vllm_style_cuda", max_bytes=256 << 20,
+                                 device="cuda")

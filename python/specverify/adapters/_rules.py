@@ -15,9 +15,10 @@ def _one_rule(x, T, k, p):
     import torch
 
     N, V = x.shape
+    dev = x.device
     if T == 0.0:
-        out = torch.zeros((N, V), dtype=torch.float32)
-        out[torch.arange(N), torch.argmax(x, dim=1)] = 1.0  # the first of equal maxima
+        out = torch.zeros((N, V), dtype=torch.float32, device=dev)
+        out[torch.arange(N, device=dev), torch.argmax(x, dim=1)] = 1.0  # the first of maxima
         return out
     cut_k = 0 < k < V
     cut_p = p < 1.0
@@ -42,10 +43,11 @@ def _one_rule(x, T, k, p):
         mass = torch.cumsum(w / total, dim=1)
         reach = (mass >= p).to(torch.int64)
         # the first position whose mass reaches p, else all kept
-        last = torch.where(reach.any(dim=1), reach.argmax(dim=1), torch.full((N,), kept - 1))
+        last = torch.where(reach.any(dim=1), reach.argmax(dim=1), torch.full((N,), kept - 1, device=dev))
         total = run.gather(1, last[:, None])
-        w = torch.where(torch.arange(kept)[None, :] <= last[:, None], w, torch.zeros_like(w))
-    out = torch.zeros((N, V), dtype=torch.float32)
+        w = torch.where(torch.arange(kept, device=dev)[None, :] <= last[:, None], w,
+                        torch.zeros_like(w))
+    out = torch.zeros((N, V), dtype=torch.float32, device=dev)
     out.scatter_(1, order[:, :kept], (w / total).to(torch.float32))
     return out
 
@@ -56,7 +58,7 @@ def target_probs_from_logits(logits, temperatures, top_ks, top_ps):
     import torch
 
     x = logits.to(torch.float64)
-    out = torch.empty(x.shape, dtype=torch.float32)
+    out = torch.empty(x.shape, dtype=torch.float32, device=x.device)
     rules = torch.stack([temperatures.to(torch.float64), top_ks.to(torch.float64),
                          top_ps.to(torch.float64)], dim=1)
     for rule in torch.unique(rules, dim=0):  # a batch holds few rules: one pass each

@@ -37,7 +37,7 @@ from ._rules import target_probs_from_logits
 
 
 def sampler(rejection_sample, name=None, inputs=("probs", "logits-f32", "logits-bf16"),
-            max_batch=None, max_bytes=None):
+            max_batch=None, max_bytes=None, device="cpu"):
     """The specverify sampler that calls ``rejection_sample`` the vLLM way.
     Bind it to a module-level name: that name is how the sampler's own
     process finds it."""
@@ -45,11 +45,12 @@ def sampler(rejection_sample, name=None, inputs=("probs", "logits-f32", "logits-
 
     def call(batch):
         B = batch.B
+        dev = batch.num_drafts.device
         d = batch.num_drafts.to(torch.int64)
         cu = batch.cu_num_drafts.to(torch.int64)
         # the target's rows at draft positions: request b's rows cu[b]+b .. cu[b]+b+d_b-1
-        own = torch.repeat_interleave(torch.arange(B), d)
-        rows = torch.arange(int(cu[-1])) + own
+        own = torch.repeat_interleave(torch.arange(B, device=dev), d)
+        rows = torch.arange(int(cu[-1]), device=dev) + own
         if batch.target is not None:
             target = batch.target[rows]
         else:
@@ -63,7 +64,8 @@ def sampler(rejection_sample, name=None, inputs=("probs", "logits-f32", "logits-
                                              batch.top_ks[own], batch.top_ps[own])
         temperature = batch.temperatures.to(torch.float32) if batch.temperatures is not None \
             else None
-        greedy = temperature == 0 if temperature is not None else torch.zeros(B, dtype=bool)
+        greedy = (temperature == 0 if temperature is not None
+                  else torch.zeros(B, dtype=torch.bool, device=dev))
         metadata = SimpleNamespace(
             temperature=temperature, all_greedy=bool(greedy.all()),
             all_random=not bool(greedy.any()),
@@ -82,4 +84,4 @@ def sampler(rejection_sample, name=None, inputs=("probs", "logits-f32", "logits-
         (rejection_sample.__doc__ or rejection_sample.__name__).strip().split("\n")[0])
     return specverify.sampler(call, name=name, tensors="torch", layouts=("packed",),
                               inputs=inputs, bonus="harness", max_batch=max_batch,
-                              max_bytes=max_bytes)
+                              max_bytes=max_bytes, device=device)
