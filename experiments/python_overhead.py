@@ -82,6 +82,23 @@ def run(cli, args, env):
     return draws / float(seconds), draws / sum(r["seconds"] for r in runs), int(sequences)
 
 
+def _machine():
+    model = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    u = os.uname()
+    return "%s, %d cores, %s %s" % (model, os.cpu_count(), u.sysname, u.release)
+
+
+def _commit():
+    p = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
+                       capture_output=True, text=True)
+    return p.stdout.strip() or "?"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("build")
@@ -111,6 +128,8 @@ def main():
         with open(o.out, "w") as f:
             f.write("# The Python path's cost: draws per second through specverify against "
                     "the function alone on the same batches\n\n")
+            f.write("machine: %s; commit %s; %s\n\n" % (_machine(), _commit(),
+                                                       time.strftime("%Y-%m-%d")))
             f.write("command: `python3 experiments/python_overhead.py build %s --draws %d`; "
                     "one harness thread, batches of 4096, torch on one thread\n\n"
                     % (o.out, o.draws))

@@ -37,7 +37,7 @@ def test_planted_bug_fails_ci():
     with pytest.raises(AssertionError) as failed:
         r.assert_passed()
     words = str(failed.value)
-    assert "vllm_style_planted" in words and "less often than p says" in words
+    assert "vllm_style_planted" in words and "than p says" in words
 
 
 def test_uniform_batches_refused_for_a_packed_only_sampler():
