@@ -377,8 +377,14 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
     bt->message = ctl->err;
     bt->message_len = (int32_t)sizeof ctl->err;
     ctl->batch = *bt;
-    ctl->first = sv_batch_index(bt, 0);
-    ctl->last = sv_batch_index(bt, (int32_t)B - 1);
+    /* the call's sequences as a range: a probe's batch holds them out of order */
+    ctl->first = UINT64_MAX;
+    ctl->last = 0;
+    for (size_t b = 0; b < B; b++) {
+        const uint64_t index = sv_batch_index(bt, (int32_t)b);
+        ctl->first = index < ctl->first ? index : ctl->first;
+        ctl->last = index > ctl->last ? index : ctl->last;
+    }
     if (make_call(h, i, CMD_VERIFY, t) != 0)
         return CRASHED;
     if (check_zone(h, &s->tokens, bt->out_tokens, tokens * sizeof(int32_t), "out_tokens", ctl,

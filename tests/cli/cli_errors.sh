@@ -320,7 +320,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 total=$((total + 1))
 readme_inc=$(grep -o -- '-I[^ ]*specverify' "$src/README.md" | sort -u)
 example_inc=$(grep -o -- '-I[^ ]*specverify' "$src/samplers/examples/race_plugin.c" | sort -u)
-if grep -q 'DESTINATION include/specverify)' "$src/CMakeLists.txt" &&
+if grep -q 'DESTINATION include/specverify)' "$src/cmake/install.cmake" &&
   [ "$readme_inc" = "-I/usr/local/include/specverify" ] && [ "$example_inc" = "$readme_inc" ]; then
   echo "PASS: README and the example plugin include the installed header alike ($readme_inc)"
 else
