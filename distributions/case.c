@@ -204,6 +204,16 @@ int sv_case_accepted_dist(const sv_case *c, int32_t k, double *out)
     return 0;
 }
 
+void sv_case_as_one_hot(sv_case *c)
+{
+    c->draft_probs_given = 0;
+    if (c->draft_sampled) { /* the drafts' own law is what exact match meets */
+        free(c->draft);
+        c->draft = c->draft_sampled;
+        c->draft_sampled = NULL;
+    }
+}
+
 double sv_case_alpha(const sv_case *c, int32_t k)
 {
     const float *p = c->target + (size_t)k * c->V;

@@ -56,6 +56,12 @@ typedef struct sv_case {
 void sv_chain_step_rows(const sv_case *c, int32_t state, const int32_t *drafts, float *target,
                         float *draft);
 
+/* The case as a drafter without probabilities presents it: the sampler is
+ * given no draft rows, and q, the rows drafts are drawn from (draft_sampled
+ * where the case has it), is what the checks' one-hot law uses. For a
+ * sampler that verifies by exact match (SV_RULE_EXACT_MATCH). */
+void sv_case_as_one_hot(sv_case *c);
+
 /* Allocates rows for K, V (zeroed); NULL on no memory. */
 sv_case *sv_case_alloc(int32_t K, int32_t V);
 void sv_case_free(sv_case *c);

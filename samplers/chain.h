@@ -84,7 +84,8 @@ static inline const float *sv_chain_p_row(const sv_step *s, int32_t k)
         return sv_chain_verify(state, bt, &(hooks));                                \
     }                                                                               \
     const sv_sampler var = {name, description, SV_MEM_HOST, sv_chain_init,          \
-                            var##_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS}
+                            var##_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS,    \
+                            SV_RULE_CHAIN}
 
 /* The layouts every chain sampler takes. */
 #define SV_CHAIN_LAYOUTS (SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED))

@@ -249,10 +249,10 @@ const sv_sampler sv_sampler_cuda_fused = {
     "cuda_fused", "CUDA, fast: 2K gathered scalars, one row pair, exponential race (double)",
     SV_MEM_CUDA, fused_init, fused_verify, fused_destroy,
     SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16),
-    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN};
 
 const sv_sampler sv_sampler_cuda_fused_shared_uniform = {
     "cuda_fused_shared_uniform",
     "broken (GPU): 32 consecutive sequences share their acceptance uniforms", SV_MEM_CUDA,
     shared_uniform_init, fused_verify, fused_destroy, 0,
-    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN};

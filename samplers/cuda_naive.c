@@ -69,4 +69,4 @@ static int naive_verify(void *state, const sv_batch *bt)
 const sv_sampler sv_sampler_cuda_naive = {
     "cuda_naive", "CUDA, one thread per sequence: the GPU twin of ref (inverse CDF, double)",
     SV_MEM_CUDA, naive_init, naive_verify, naive_destroy, 0,
-    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN};

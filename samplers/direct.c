@@ -45,4 +45,4 @@ static int direct_verify(void *state, const sv_batch *bt)
 const sv_sampler sv_sampler_direct = {
     "direct", "control: ignores drafts, one token from p per step (correct, no speedup)",
     SV_MEM_HOST, direct_init, direct_verify, direct_destroy, 0,
-    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN};

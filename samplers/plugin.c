@@ -46,6 +46,15 @@ typedef struct sampler_v2 {
     uint32_t inputs;
 } sampler_v2;
 
+/* sv_sampler as contract versions 3 and 4 laid it out: today's without
+ * `rule`. Where pointers are 8 bytes its stride is 56, today's 64 (spelled
+ * flat: a sampler_v2 member would bring its own padding, and stride 64). */
+typedef struct sampler_v4 {
+    sampler_v1 v1;
+    uint32_t inputs;
+    uint32_t layouts;
+} sampler_v4;
+
 /* A sampler the registry knows by what the probe said; `real` once resolved
  * in this process. */
 typedef struct proxy {
@@ -115,10 +124,10 @@ static const sv_plugin *open_plugin(const char *path, void **handle_out, char *e
 
 /* A version 1 or 2 entry in today's layout, with what it could not say:
  * one case per batch (layouts 0), and for version 1 probabilities only. */
-static sv_sampler widened(const sampler_v1 *old, uint32_t inputs)
+static sv_sampler widened(const sampler_v1 *old, uint32_t inputs, uint32_t layouts)
 {
     return (sv_sampler){old->name, old->description, old->memspace, old->init, old->verify,
-                        old->destroy, inputs, 0};
+                        old->destroy, inputs, layouts, SV_RULE_CHAIN};
 }
 
 /* Sampler i of the plugin in today's layout, read at its version's stride. */
@@ -126,10 +135,14 @@ static sv_sampler entry(const sv_plugin *plugin, uint32_t i)
 {
     const void *table = plugin->samplers;
     if (plugin->contract_version == 1u)
-        return widened((const sampler_v1 *)table + i, 0);
+        return widened((const sampler_v1 *)table + i, 0, 0);
     if (plugin->contract_version == 2u) {
         const sampler_v2 *old = (const sampler_v2 *)table + i;
-        return widened(&old->v1, old->inputs);
+        return widened(&old->v1, old->inputs, 0);
+    }
+    if (plugin->contract_version <= 4u) { /* chain samplers, all of them */
+        const sampler_v4 *old = (const sampler_v4 *)table + i;
+        return widened(&old->v1, old->inputs, old->layouts);
     }
     return plugin->samplers[i];
 }
@@ -167,7 +180,7 @@ __attribute__((noreturn)) static void probe(const char *path, int fd)
             sv_sampler s = entry(plugin, i);
             put_text(f, s.name);
             put_text(f, s.description);
-            fprintf(f, "%u %u %u %d\n", (unsigned)s.memspace, s.inputs, s.layouts,
+            fprintf(f, "%u %u %u %u %d\n", (unsigned)s.memspace, s.inputs, s.layouts, s.rule,
                     s.init && s.verify && s.destroy);
         }
     }
@@ -335,6 +348,12 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
                  path, s->name, s->layouts, layouts);
         return -1;
     }
+    if (s->rule >= SV_RULE_COUNT) {
+        snprintf(err, errlen, "%s: sampler '%s' says it implements rule %u, which sv_sampler.h "
+                 "does not define (known: 0 SV_RULE_CHAIN, 1 SV_RULE_EXACT_MATCH, 2 "
+                 "SV_RULE_BLOCK)", path, s->name, s->rule);
+        return -1;
+    }
     return 0;
 }
 
@@ -371,9 +390,9 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
     proxy **list = calloc(*n, sizeof *list);
     for (uint32_t i = 0; list && i < *n; i++) {
         proxy *p = calloc(1, sizeof *p);
-        unsigned long long fields[4]; /* memory space, inputs, layouts, has its functions */
+        unsigned long long fields[5]; /* memory space, inputs, layouts, rule, has its functions */
         char *name = get_text(f), *description = get_text(f);
-        if (!p || !name || !description || get_numbers(f, fields, 4, UINT32_MAX) != 0) {
+        if (!p || !name || !description || get_numbers(f, fields, 5, UINT32_MAX) != 0) {
             free(name);
             free(description);
             free(p);
@@ -383,11 +402,11 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
             return 1;
         }
         p->s = (sv_sampler){name, description, (sv_memspace)fields[0], NULL, NULL, NULL,
-                            (uint32_t)fields[1], (uint32_t)fields[2]};
+                            (uint32_t)fields[1], (uint32_t)fields[2], (uint32_t)fields[3]};
         p->index = i;
         p->version = (uint32_t)head[0];
         list[i] = p;
-        if (check_sampler(path, i, &p->s, fields[3] != 0, err, errlen) != 0) {
+        if (check_sampler(path, i, &p->s, fields[4] != 0, err, errlen) != 0) {
             for (uint32_t j = 0; j <= i; j++)
                 proxy_free(list[j]);
             free(list);
@@ -515,6 +534,7 @@ const sv_sampler *sv_sampler_resolve(const sv_sampler *s, char *err, size_t errl
         return NULL;
     }
     p->real.description = p->s.description; /* what the harness shows: checked, never NULL */
+    p->real.rule = p->s.rule;               /* and the rule the probe checked */
     p->resolved = 1;
     return &p->real;
 }

@@ -90,4 +90,4 @@ static int ref_verify(void *state, const sv_batch *bt)
 const sv_sampler sv_sampler_ref = {
     "ref", "CPU reference: double precision, inverse-CDF residual", SV_MEM_HOST,
     ref_init, ref_verify, ref_destroy, 0,
-    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN};

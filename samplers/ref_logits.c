@@ -125,4 +125,4 @@ const sv_sampler sv_sampler_ref_logits = {
     "control: logits input by rank threshold (cuda_fused's method), then ref_race",
     SV_MEM_HOST, logits_init, logits_verify, logits_destroy,
     SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16),
-    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)};
+    SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN};

@@ -12,6 +12,8 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_float,
     &sv_sampler_ref_layout,
     &sv_sampler_ref_logits,
+    &sv_sampler_ref_exact,
+    &sv_sampler_ref_block,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,
@@ -43,6 +45,10 @@ static const sv_sampler *const broken[] = {
     &sv_broken_top_p_from_first,
     &sv_broken_seed_ignored,
     &sv_broken_greedy_sampled_when_mixed,
+    /* issue 27: exact match and block verification, broken as they shipped */
+    &sv_broken_exact_match_argmax,
+    &sv_broken_exact_match_shared_sample,
+    &sv_broken_block_residual_tokenwise,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_fused_shared_uniform, /* the GPU's: mutants runs it where a device is */
 #endif

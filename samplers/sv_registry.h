@@ -13,6 +13,9 @@ extern const sv_sampler sv_sampler_ref_race;
 extern const sv_sampler sv_sampler_ref_float;
 extern const sv_sampler sv_sampler_ref_layout;
 extern const sv_sampler sv_sampler_ref_logits; /* takes logits input too */
+/* contract version 5: the rules beyond the chain (rules.h) */
+extern const sv_sampler sv_sampler_ref_exact;
+extern const sv_sampler sv_sampler_ref_block;
 #ifdef SV_HAVE_CUDA
 /* built only with CUDA */
 extern const sv_sampler sv_sampler_cuda_naive;
@@ -44,6 +47,10 @@ extern const sv_sampler sv_broken_argmax_when_mixed;
 extern const sv_sampler sv_broken_top_p_from_first;
 extern const sv_sampler sv_broken_seed_ignored;
 extern const sv_sampler sv_broken_greedy_sampled_when_mixed;
+/* issue 27: the rules beyond the chain, broken as they shipped */
+extern const sv_sampler sv_broken_exact_match_argmax;
+extern const sv_sampler sv_broken_exact_match_shared_sample;
+extern const sv_sampler sv_broken_block_residual_tokenwise;
 #ifdef SV_HAVE_CUDA
 /* the GPU's, in cuda_fused.c beside the kernel it breaks; last of the list */
 extern const sv_sampler sv_sampler_cuda_fused_shared_uniform;

@@ -33,10 +33,12 @@ extern "C" {
  * sv_sampler; version 3 the per-sequence fields (ragged drafts, the packed
  * layout, per-sequence seeds and sampling rules) at the end of sv_batch and
  * `layouts` at the end of sv_sampler; version 4 `message` at the end of
- * sv_batch and of sv_limits, where a sampler says why a call failed. The harness still loads
- * version 1 to 3 plugins: version 1 and 2 ones get batches of one case each
- * (one K, one sampling rule). */
-#define SV_CONTRACT_VERSION 4u
+ * sv_batch and of sv_limits, where a sampler says why a call failed; version
+ * 5 `rule` at the end of sv_sampler, the verification rule a sampler
+ * implements (sv_rule). The harness still loads version 1 to 4 plugins:
+ * version 1 and 2 ones get batches of one case each (one K, one sampling
+ * rule); all of them are chain samplers. */
+#define SV_CONTRACT_VERSION 5u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -115,6 +117,51 @@ typedef enum sv_layout {
 
 /* The bit of a layout in sv_sampler.layouts. */
 #define SV_LAYOUT_BIT(layout) (1u << (unsigned)(layout))
+
+/* Version 5: the verification rule a sampler implements (sv_sampler.rule).
+ * Each takes the chain batch above; only what the sampler is given and the
+ * acceptance law differ. Each must emit tokens distributed as the target.
+ *
+ * SV_RULE_CHAIN: the chain rule at the top of this file (Leviathan et al.).
+ * SV_RULE_EXACT_MATCH: draft-probability-free verification (the engines
+ *   that verify by exact match against a target sample). The sampler is
+ *   given no draft rows (draft and draft_logits are NULL), only the draft
+ *   tokens and the target rows. Per sequence, for k = 1, 2, ...: draw y_k
+ *   from p_k with noise of its own; if y_k = x_k, accept it and go on, else
+ *   emit y_k and stop (n = k - 1); after d_b accepted drafts, emit the bonus
+ *   from p_{d_b + 1}. Draft k is accepted with probability p_k(x_k): alpha_k
+ *   = sum_x p_k(x) q_k(x). The harness checks it as a chain sampler with a
+ *   one-hot drafter, which it is in law.
+ * SV_RULE_BLOCK: block verification (Sun et al., "Block Verification
+ *   Accelerates Speculative Decoding", ICLR 2025). With d = d_b drafts,
+ *   w_0 = 1 and, for i = 1..d,
+ *     w_i = min(1, w_{i-1} p_i(x_i) / q_i(x_i)),
+ *     r_i(x) = max(w_i p_{i+1}(x) - q_{i+1}(x), 0)   (i < d),
+ *     h_i = sum r_i / (sum r_i + 1 - w_i) for i < d (1 where that is 0/0), h_d = w_d;
+ *   n is the largest i with eta_i < h_i for independent uniforms eta_i (0 if
+ *   none: every i is tested, there is no stop at the first failure); then
+ *   the last token is drawn from norm(r_n) (r_0 = max(p_1 - q_1, 0), the
+ *   chain's residual) if n < d, or from p_{d+1} if n = d. It accepts at
+ *   least as many drafts as the chain rule in expectation. A one-hot drafter
+ *   has q_i = e_{x_i}. What it guarantees is that the emitted tokens,
+ *   continued by the target, are the target's; with prefix-free rows that
+ *   gives the chain rule's facts (y_k ~ p_k where emitted, y_1 and y_2
+ *   independent given n >= 1), but not its law of n (docs/statistics.md,
+ *   "Block verification"). */
+typedef enum sv_rule {
+    SV_RULE_CHAIN = 0,
+    SV_RULE_EXACT_MATCH = 1,
+    SV_RULE_BLOCK = 2
+} sv_rule;
+#define SV_RULE_COUNT 3
+
+/* A rule's name in reports: "chain", "exact_match", "block"; "unknown" past those. */
+static inline const char *sv_rule_name(uint32_t rule)
+{
+    return rule == SV_RULE_CHAIN ? "chain"
+           : rule == SV_RULE_EXACT_MATCH ? "exact_match"
+           : rule == SV_RULE_BLOCK ? "block" : "unknown";
+}
 
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
@@ -250,6 +297,7 @@ typedef struct sv_sampler {
     uint32_t inputs; /* version 2: SV_INPUT_BIT of each logits mode it takes; 0: probs only */
     uint32_t layouts; /* version 3: SV_LAYOUT_BIT of each layout it takes; 0: a version 1 or
                        * 2 sampler's batches (one K, one rule, the fields up to top_p) */
+    uint32_t rule;    /* version 5: the sv_rule it implements; 0: the chain rule */
 } sv_sampler;
 
 /* ---- plugins ---------------------------------------------------------------

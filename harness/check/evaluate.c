@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_cdf.h>
 #include "sv_check.h"
 
 /* Categories with fewer expected draws than this go to the pooled tail. */
@@ -111,6 +112,62 @@ static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv
     return SV_OK;
 }
 
+/* Block verification: its law of n has no closed form, but it accepts at
+ * least as many drafts as the chain rule in expectation (Sun et al. 2024,
+ * Theorem 2), with equality at K = 1 where the rules are one. A one-sided
+ * z-test of the mean n against the chain's sum_j alpha_1..alpha_j: under a
+ * right block verifier the mean falls that far below with probability at
+ * most split (normal approximation; n is bounded, N is thousands). At K = 1
+ * the chain's whole law applies. */
+static int evaluate_length_block(const sv_case *c, const sv_tally *t, double split,
+                                 sv_run_eval *ev)
+{
+    if (c->K == 1)
+        return evaluate_length(c, t, split, ev);
+    uint64_t valid = 0;
+    double sum = 0.0, chain = 0.0, reach = 1.0;
+    for (int32_t j = 0; j <= c->K; j++) {
+        ev->length_observed[j] = t->length[j];
+        valid += t->length[j];
+        sum += (double)j * (double)t->length[j];
+    }
+    length_distribution(c, ev->length_expected); /* the chain's, for comparison */
+    for (int32_t j = 0; j < c->K; j++) {
+        reach *= sv_case_alpha(c, j);
+        chain += reach;
+    }
+    ev->mean_accepted_chain = chain;
+    ev->length_verdict = SV_NA;
+    ev->length = (sv_gof){0.0, 0, 1.0, 0};
+    if (valid < 2)
+        return SV_OK;
+    const double N = (double)valid, mean = sum / N;
+    double ss = 0.0;
+    for (int32_t j = 0; j <= c->K; j++)
+        ss += (double)t->length[j] * ((double)j - mean) * ((double)j - mean);
+    const double se = sqrt(ss / (N - 1.0) / N);
+    ev->mean_accepted = mean;
+    double z, p;
+    if (se > 0.0) {
+        z = (mean - chain) / se;
+        p = gsl_cdf_ugaussian_P(z);
+    } else { /* every step accepted the same count: exact */
+        z = mean < chain - 1e-9 ? -INFINITY : 0.0;
+        p = mean < chain - 1e-9 ? 0.0 : 1.0;
+    }
+    ev->length = (sv_gof){z, 1, p, 0};
+    ev->length_verdict = sv_verdict_of(p, split);
+    if (ev->length_verdict > SV_PASS) {
+        char text[SV_FINDING_LEN];
+        snprintf(text, sizeof text, "accepted length: block verification accepted %.4f drafts "
+                 "per step on average over %.0f steps, fewer than the chain rule's %.4f on "
+                 "the same case (z = %.1f, p = %.3g); a right block verifier accepts at least "
+                 "as many in expectation", mean, N, chain, z, p);
+        add_finding(ev, text);
+    }
+    return SV_OK;
+}
+
 static sv_verdict evaluate_pairs(const uint64_t *table, const sv_binmap *rows,
                                  const sv_binmap *cols, int ok, const char *which, double split,
                                  sv_gof *g, sv_run_eval *ev)
@@ -134,8 +191,10 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
                 double split_alpha, sv_run_eval *ev)
 {
     uint64_t seed = ev->seed; /* set by the caller */
+    uint32_t rule = ev->rule;
     memset(ev, 0, sizeof *ev);
     ev->seed = seed;
+    ev->rule = rule;
     ev->draws = t->draws;
     ev->seconds = t->seconds;
     ev->K = c->K;
@@ -172,12 +231,15 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
         rc = evaluate_position(c, t, k, split_alpha, p, ev);
     free(p);
     if (rc == SV_OK)
-        rc = evaluate_length(c, t, split_alpha, ev);
+        rc = rule == SV_RULE_BLOCK ? evaluate_length_block(c, t, split_alpha, ev)
+                                   : evaluate_length(c, t, split_alpha, ev);
     if (rc != SV_OK)
         return rc;
     ev->indep_seq_verdict = evaluate_pairs(t->pairs_seq, &plan->seq_rows, &plan->seq_cols,
                                            plan->seq_ok, "consecutive sequences", split_alpha,
                                            &ev->indep_seq, ev);
+    /* every rule's y_1 and y_2 are independent given n >= 1 (for block
+     * verification it follows from losslessness: docs/statistics.md) */
     ev->indep_pos_verdict = evaluate_pairs(t->pairs_pos, &plan->pos_rows, &plan->pos_cols,
                                            plan->pos_ok, "positions 1 and 2", split_alpha,
                                            &ev->indep_pos, ev);

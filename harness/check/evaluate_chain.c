@@ -81,11 +81,14 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split, sv_run_
     ev->first_expected = chance;
     ev->length = (sv_gof){0.0, 0, 1.0, 0};
     ev->length_verdict = SV_NA;
-    if (var > 0.0) {
+    /* block verification: draft 1's chance depends on the whole block, so
+     * this check is not its (the transitions check is, as for every rule) */
+    const int applies = ev->rule != SV_RULE_BLOCK;
+    if (applies && var > 0.0) {
         double z = ((double)t->first_accepted - chance) / sqrt(var);
         ev->length = (sv_gof){z * z, 1, gsl_cdf_chisq_Q(z * z, 1), 0};
         ev->length_verdict = sv_verdict_of(ev->length.p, split);
-    } else if ((double)t->first_accepted != chance) { /* every a_i is 0 or 1: exact */
+    } else if (applies && (double)t->first_accepted != chance) { /* a_i all 0 or 1: exact */
         ev->length = (sv_gof){INFINITY, 1, 0.0, 0};
         ev->length_verdict = SV_FAIL;
     }

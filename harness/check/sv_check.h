@@ -27,6 +27,7 @@ typedef struct sv_position_eval {
 
 typedef struct sv_run_eval {
     uint64_t seed, draws;
+    uint32_t rule;              /* the sampler's sv_rule: set by the caller, as seed is */
     double seconds;
     int32_t K;
     sv_position_eval pos[SV_MAX_K + 1];
@@ -34,6 +35,9 @@ typedef struct sv_run_eval {
     uint64_t length_observed[SV_MAX_K + 1];
     sv_gof length;
     sv_verdict length_verdict;
+    /* block verification (its law has no closed form): the mean number
+     * accepted against the chain rule's on the same case, one-sided */
+    double mean_accepted, mean_accepted_chain;
     sv_gof indep_seq, indep_pos;
     sv_verdict indep_seq_verdict, indep_pos_verdict;
     int chain;                  /* a Markov-pair case: only contract and sequence checks */
@@ -101,6 +105,7 @@ typedef struct sv_report {
     int interrupted;            /* the signal that cut the run short, or 0 */
     size_t n_planned;           /* cases asked for; n_cases ran (the last cut short) */
     int32_t input;              /* the sv_input the sampler was given */
+    uint32_t rule;              /* the sampler's sv_rule */
     int mixed;                  /* batches mixed cases (contract v3), else one case each */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */

@@ -33,6 +33,7 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
     }
     if (rc == SV_OK) {
         ev->seed = seed;
+        ev->rule = cfg->sampler->rule;
         rc = sv_evaluate(c, tally, &plan, split, ev);
     }
     sv_tally_free(tally);
@@ -170,8 +171,13 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
             (cfg->input != SV_INPUT_PROBS &&
              sv_case_use_logits(cases[i], cfg->input, err, sizeof err) != 0))
             rc = sv_fail(SV_EBAD, "%s", err);
-        else
+        else {
+            /* an exact-match sampler is given no draft rows: in law it is the
+             * chain rule with a one-hot drafter, and is judged as one */
+            if (cfg->sampler->rule == SV_RULE_EXACT_MATCH)
+                sv_case_as_one_hot(cases[i]);
             r->n_tests += sv_tests_per_case(cases[i]);
+        }
     }
     r->sampler = cfg->sampler->name;
     r->sampler_description = cfg->sampler->description;
@@ -183,6 +189,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->batch = cfg->batch;
     r->n_planned = cfg->n_cases;
     r->input = cfg->input;
+    r->rule = cfg->sampler->rule;
 
     r->mixed = !cfg->uniform;
     r->seeding = cfg->seeding;

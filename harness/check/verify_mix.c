@@ -100,6 +100,7 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
                     NULL);
     for (int32_t i = 0; i < n && rc == SV_OK; i++) {
         evals[i].seed = seed;
+        evals[i].rule = cfg->sampler->rule;
         rc = sv_evaluate(cases[i], p.tallies[i], &p.plans[i], split, &evals[i]);
     }
     if (rc == SV_OK && probe && p.mix->v3 && !sv_interrupted())

@@ -78,8 +78,11 @@ int sv_cmd_list(int argc, char **argv)
         const char *origin = sv_registry_origin(i);
         if (strcmp(origin, "built-in") != 0 && strcmp(origin, "broken") != 0)
             origin = "plugin";
-        printf("  %-26s %-5s %-9s %s%s\n", s->name, sv_memspace_name(s->memspace), origin,
-               s->description, s->inputs ? " [takes logits: verify/bench --input]" : "");
+        char rule[48] = "";
+        if (s->rule != SV_RULE_CHAIN) /* the chain rule goes without saying */
+            snprintf(rule, sizeof rule, " [rule: %s]", sv_rule_name(s->rule));
+        printf("  %-26s %-5s %-9s %s%s%s\n", s->name, sv_memspace_name(s->memspace), origin,
+               s->description, s->inputs ? " [takes logits: verify/bench --input]" : "", rule);
     }
     printf("\nsuites:\n");
     for (size_t i = 0; i < sv_suite_count(); i++) {

@@ -57,6 +57,10 @@ static cJSON *run_json(const sv_run_eval *ev)
         cJSON_AddItemToArray(exp, cJSON_CreateNumber(ev->length_expected[j]));
     }
     cJSON_AddStringToObject(len, "verdict", sv_verdict_name(ev->length_verdict));
+    if (ev->rule == SV_RULE_BLOCK && !ev->chain && ev->K >= 2) { /* the one-sided test's means */
+        cJSON_AddNumberToObject(len, "mean", ev->mean_accepted);
+        cJSON_AddNumberToObject(len, "chain_mean", ev->mean_accepted_chain);
+    }
     cJSON *ind = cJSON_AddObjectToObject(o, "independence");
     cJSON_AddItemToObject(ind, "consecutive_sequences", gof_json(ev->indep_seq));
     cJSON_AddItemToObject(ind, "positions_1_2", gof_json(ev->indep_pos));
@@ -92,6 +96,7 @@ int sv_report_json(const sv_report *r, const char *path)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
     cJSON_AddStringToObject(root, "sampler", r->sampler);
+    cJSON_AddStringToObject(root, "rule", sv_rule_name(r->rule));
     cJSON_AddStringToObject(root, "sampler_description", r->sampler_description);
     cJSON_AddStringToObject(root, "input", sv_input_name(r->input));
     if (r->suite)

@@ -89,6 +89,12 @@ void sv_report_text(const sv_report *r, FILE *out)
                 seedings[r->seeding % 3]);
     else
         fprintf(out, "batches: uniform (one case per batch, its rows broadcast)\n");
+    if (r->rule == SV_RULE_EXACT_MATCH)
+        fprintf(out, "rule: exact match (given no draft rows; judged as the chain rule with a "
+                "one-hot drafter, its law)\n");
+    else if (r->rule == SV_RULE_BLOCK)
+        fprintf(out, "rule: block verification (its accepted length: the mean against the "
+                "chain rule's, one-sided; every other check as for the chain rule)\n");
     if (r->not_taken)
         fprintf(out, "checks not taken: %s\n", r->not_taken);
     fprintf(out, "%s%s, seed %llu, family-wise false-alarm rate %g over %zu p-values "
@@ -104,6 +110,19 @@ void sv_report_text(const sv_report *r, FILE *out)
                     (unsigned long long)cr->runs[1].seed,
                     (unsigned long long)cr->runs[1].draws);
             print_run(cr, &cr->runs[1], out);
+        }
+    }
+
+    if (r->rule == SV_RULE_BLOCK) { /* what the rule is for: more drafts per step */
+        fprintf(out, "\ndrafts accepted per step (sequences given all K), block against the "
+                "chain rule on the same case:\n");
+        for (size_t i = 0; i < r->n_cases; i++) {
+            const sv_run_eval *ev = &r->cases[i].runs[r->cases[i].n_runs - 1];
+            if (ev->chain || ev->K < 2 || ev->mean_accepted_chain <= 0.0)
+                continue;
+            fprintf(out, "  %-34s %.4f vs %.4f (%+.2f%%)\n", r->cases[i].name,
+                    ev->mean_accepted, ev->mean_accepted_chain,
+                    100.0 * (ev->mean_accepted / ev->mean_accepted_chain - 1.0));
         }
     }
 

@@ -184,7 +184,7 @@ static int (*const verifies[MAX_SAMPLERS])(void *, const sv_batch *) = {
 /* ---- loading ------------------------------------------------------------------ */
 
 /* The glue's load(specs, config): one (name, description, inputs, layouts,
- * bonus) per sampler into the table. */
+ * bonus, rule) per sampler into the table. */
 static int load_samplers(const char *specs, const char *config)
 {
     PyObject *glue = PyImport_ImportModule("specverify._plugin");
@@ -203,10 +203,10 @@ static int load_samplers(const char *specs, const char *config)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         const char *name, *description;
-        unsigned int inputs, layouts;
+        unsigned int inputs, layouts, rule;
         int bonus;
-        if (!PyArg_ParseTuple(PyList_GetItem(list, i), "ssIIi", &name, &description, &inputs,
-                              &layouts, &bonus)) {
+        if (!PyArg_ParseTuple(PyList_GetItem(list, i), "ssIIiI", &name, &description, &inputs,
+                              &layouts, &bonus, &rule)) {
             describe_exception(load_error, sizeof load_error);
             Py_DECREF(list);
             return -1;
@@ -215,7 +215,7 @@ static int load_samplers(const char *specs, const char *config)
         snprintf(descriptions[i], sizeof descriptions[i], "%s", description);
         bonus_policy[i] = bonus;
         table[i] = (sv_sampler){names[i], descriptions[i], SV_MEM_HOST, inits[i], verifies[i],
-                                py_destroy, inputs, layouts};
+                                py_destroy, inputs, layouts, rule};
     }
     plugin.n_samplers = (uint32_t)n;
     Py_DECREF(list);

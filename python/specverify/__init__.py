@@ -31,7 +31,8 @@ __version__ = "0.1.0"
 
 
 def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=("padded",),
-            tensors="numpy", device="cpu", bonus="sampler", max_batch=None, max_bytes=None):
+            tensors="numpy", device="cpu", bonus="sampler", max_batch=None, max_bytes=None,
+            rule="chain"):
     """Says what a Python sampler takes; the function is returned unchanged.
 
     name, description  how it is listed and reported (default: the function's
@@ -48,11 +49,16 @@ def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=
                        draft then says nothing about the sampler)
     max_batch          the most sequences per call; larger batches are split
     max_bytes          or a budget for a call's rows (target and draft bytes)
+    rule               the verification rule it implements: "chain" (Leviathan
+                       et al.), "exact_match" (no draft probabilities: it is
+                       given batch.draft = None and compares each draft with
+                       a target sample), "block" (Sun et al. 2024); each is
+                       judged by its own law (docs/rules.md)
     """
     meta = {k: v for k, v in dict(name=name, description=description, inputs=tuple(inputs),
                                    layouts=tuple(layouts), tensors=tensors, device=device,
                                    bonus=bonus, max_batch=max_batch,
-                                   max_bytes=max_bytes).items() if v is not None}
+                                   max_bytes=max_bytes, rule=rule).items() if v is not None}
 
     def mark(f):
         f.__specverify__ = meta

@@ -24,6 +24,7 @@ from ._batch import INPUTS, LAYOUTS, Arrays, Batch
 from ._outputs import SamplerError, take, write
 
 _BONUS = {"sampler": 0, "harness": 1, "none": 2}
+RULES = ("chain", "exact_match", "block")  # sv_rule's order
 _NAME = re.compile(r"^[a-z0-9_]{1,64}$")
 _DTYPES = {0: np.float32, 1: np.float32, 2: np.uint16}
 _loaded = []
@@ -85,7 +86,7 @@ def _bits(names, known, what, spec, base=()):
 
 
 def load(specs, config):
-    """[(name, description, inputs bits, layouts bits, bonus code)] of each spec."""
+    """[(name, description, inputs bits, layouts bits, bonus code, rule)] of each spec."""
     kwargs = json.loads(config) if config else {}
     if not isinstance(kwargs, dict):
         raise ValueError("python samplers: the configuration must be a JSON object, got %s"
@@ -107,13 +108,18 @@ def load(specs, config):
                              % (spec, loaded.tensors))
         doc = (meta.get("description") or (obj.__doc__ or "").strip().split("\n")[0]
                or "python sampler %s" % spec)
-        words = "%s [python %s, bonus: %s]" % (doc, loaded.tensors, loaded.bonus)
+        rule = meta.get("rule", "chain")
+        words = "%s [python %s, bonus: %s%s]" % (doc, loaded.tensors, loaded.bonus,
+                                                  "" if rule == "chain" else ", rule: " + rule)
         inputs = _bits(meta.get("inputs", ("probs",)), INPUTS, "input", spec, base=("probs",))
         layouts = _bits(meta.get("layouts", ("padded",)), LAYOUTS, "layout", spec)
         if not layouts:
             raise ValueError("python sampler '%s': it takes no layout" % spec)
+        if rule not in RULES:
+            raise ValueError("python sampler '%s': rule '%s' is not one of %s"
+                             % (spec, rule, ", ".join(RULES)))
         _loaded.append(loaded)
-        out.append((name, words[:190], inputs, layouts, _BONUS[loaded.bonus]))
+        out.append((name, words[:190], inputs, layouts, _BONUS[loaded.bonus], RULES.index(rule)))
     return out
 
 

@@ -58,6 +58,7 @@ class Report:
         self.exit_code = exit_code
         self.command = command
         self.sampler = data.get("sampler")
+        self.rule = data.get("rule", "chain")  # the verification rule it was judged by
         self.suite = data.get("suite")
         self.seed = data.get("seed")
         self.alpha = data.get("family_alpha")

@@ -22,4 +22,4 @@ static int verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_broken_counts_off_by_one = {
     "counts_off_by_one", "broken: reports K + 1 accepted when all K drafts pass", SV_MEM_HOST,
-    sv_chain_init, verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
+    sv_chain_init, verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};

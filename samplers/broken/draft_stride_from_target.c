@@ -70,4 +70,5 @@ static int verify(void *state, const sv_batch *bt)
 const sv_sampler sv_broken_draft_stride_from_target = {
     "draft_stride_from_target",
     "broken: padded draft rows of sequence b read at b * target_stride",
-    SV_MEM_HOST, sv_seq_init, verify, sv_seq_destroy, 0, SV_LAYOUT_BIT(SV_LAYOUT_PADDED)};
+    SV_MEM_HOST, sv_seq_init, verify, sv_seq_destroy, 0, SV_LAYOUT_BIT(SV_LAYOUT_PADDED),
+    SV_RULE_CHAIN};

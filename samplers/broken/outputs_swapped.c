@@ -59,4 +59,4 @@ static int verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_broken_outputs_swapped = {
     "outputs_swapped", "broken: sequences 2m and 2m+1 write into each other's slots",
-    SV_MEM_HOST, sv_seq_init, verify, sv_seq_destroy, 0, SV_CHAIN_LAYOUTS};
+    SV_MEM_HOST, sv_seq_init, verify, sv_seq_destroy, 0, SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};

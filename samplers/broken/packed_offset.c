@@ -66,4 +66,4 @@ static int verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_broken_packed_offset = {
     "packed_offset", "broken: packed target rows of sequence b read from cu[b+1] + b",
-    SV_MEM_HOST, sv_seq_init, verify, sv_seq_destroy, 0, SV_CHAIN_LAYOUTS};
+    SV_MEM_HOST, sv_seq_init, verify, sv_seq_destroy, 0, SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};

@@ -38,4 +38,4 @@ static int verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_broken_seed_ignored = {
     "seed_ignored", "broken: random numbers keyed by 0 and the sequence index, not the seed",
-    SV_MEM_HOST, sv_chain_init, verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
+    SV_MEM_HOST, sv_chain_init, verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};

@@ -79,6 +79,7 @@ int sv_seq_verify_logits(void *state, const sv_batch *bt, sv_seq_rule_fn *rule);
         return sv_seq_verify_logits(state, bt, rule);                                   \
     }                                                                                   \
     const sv_sampler var = {name, description, SV_MEM_HOST, sv_seq_init, var##_verify,  \
-                            sv_seq_destroy, SV_SEQ_LOGITS_INPUTS, SV_CHAIN_LAYOUTS}
+                            sv_seq_destroy, SV_SEQ_LOGITS_INPUTS, SV_CHAIN_LAYOUTS, \
+                            SV_RULE_CHAIN}
 
 #endif

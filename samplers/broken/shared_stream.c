@@ -32,4 +32,4 @@ static int verify(void *state, const sv_batch *bt)
 
 const sv_sampler sv_broken_shared_stream = {
     "shared_stream", "broken: sequences 2m and 2m+1 share every random number", SV_MEM_HOST,
-    sv_chain_init, verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
+    sv_chain_init, verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};

@@ -161,7 +161,7 @@ int fi_verify(void *p, const sv_batch *bt)
 const sv_sampler samplers[] = {
     {"flashinfer_chain",
      "FlashInfer's ChainSpeculativeSampling (header-only kernel, a user's checkout)",
-     SV_MEM_CUDA, fi_init, fi_verify, fi_destroy, 0, 0},
+     SV_MEM_CUDA, fi_init, fi_verify, fi_destroy, 0, 0, SV_RULE_CHAIN},
 };
 const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, samplers};
 

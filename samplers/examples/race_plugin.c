@@ -107,7 +107,7 @@ static int race_verify(void *state, const sv_batch *bt)
 static const sv_sampler samplers[] = {
     {"example_race", "example plugin: residual by exponential race (double)", SV_MEM_HOST,
      race_init, race_verify, race_destroy, 0,
-     SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)},
+     SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED), SV_RULE_CHAIN},
 };
 
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, samplers};

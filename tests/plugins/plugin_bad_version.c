@@ -18,7 +18,7 @@ static void destroy(void *state) { (void)state; }
 
 static const sv_sampler samplers[] = {
     {"future", "from a contract version this specverify does not know", SV_MEM_HOST, init,
-     verify, destroy, 0, 0},
+     verify, destroy, 0, 0, SV_RULE_CHAIN},
 };
 static const sv_plugin plugin = {42u, 1, samplers}; /* no such version */
 

@@ -74,11 +74,13 @@ static int verify_ok(void *state, const sv_batch *bt)
 
 static const sv_sampler samplers[] = {
     {"crash_segv", "test: SIGSEGV in verify from sequence 10000 on", SV_MEM_HOST, init_ok,
-     verify_segv, destroy, 0, 0},
+     verify_segv, destroy, 0, 0, SV_RULE_CHAIN},
     {"crash_stack", "test: stack overflow in verify", SV_MEM_HOST, init_ok, verify_stack,
-     destroy, 0, 0},
-    {"crash_init", "test: SIGSEGV in init", SV_MEM_HOST, init_crash, verify_ok, destroy, 0, 0},
-    {"crash_abort", "test: abort() in verify", SV_MEM_HOST, init_ok, verify_abort, destroy, 0, 0},
+     destroy, 0, 0, SV_RULE_CHAIN},
+    {"crash_init", "test: SIGSEGV in init", SV_MEM_HOST,
+     init_crash, verify_ok, destroy, 0, 0, SV_RULE_CHAIN},
+    {"crash_abort", "test: abort() in verify", SV_MEM_HOST,
+     init_ok, verify_abort, destroy, 0, 0, SV_RULE_CHAIN},
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, sizeof samplers / sizeof samplers[0],
                                  samplers};

@@ -235,7 +235,7 @@ static int interrupt_harness(void *state, const sv_batch *bt)
     return SV_SAMPLER_OK;
 }
 
-#define HOSTILE(name, what) {#name, "test: " what, SV_MEM_HOST, init, name, destroy, 0, 0}
+#define HOSTILE(name, what) {#name, "test: " what, SV_MEM_HOST, init, name, destroy, 0, 0, SV_RULE_CHAIN}
 static const sv_sampler samplers[] = {
     HOSTILE(rows_sharpened, "sharpens its target rows in place, then samples from them"),
     HOSTILE(bonus_in_place, "tempers the bonus row in place"),

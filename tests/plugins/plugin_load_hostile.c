@@ -60,7 +60,7 @@ __attribute__((constructor)) static void on_load(void) { exit(0); }
 
 /* used: some builds leave one of these unreferenced */
 __attribute__((used)) static const sv_sampler samplers[] = {
-    {NAME, DESCRIPTION, SV_MEM_HOST, init, verify, destroy, INPUTS, LAYOUTS},
+    {NAME, DESCRIPTION, SV_MEM_HOST, init, verify, destroy, INPUTS, LAYOUTS, SV_RULE_CHAIN},
 };
 #if defined(HOSTILE_WILD_SAMPLERS)
 __attribute__((used)) static const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, (const sv_sampler *)(uintptr_t)0x40};

@@ -100,17 +100,22 @@ static int verify_explains(void *state, const sv_batch *bt)
 }
 
 static const sv_sampler samplers[] = {
-    {"ids_out_of_range", "test: emits token V", SV_MEM_HOST, init_ok, ids_out_of_range, destroy, 0, 0},
+    {"ids_out_of_range", "test: emits token V", SV_MEM_HOST,
+     init_ok, ids_out_of_range, destroy, 0, 0, SV_RULE_CHAIN},
     {"count_out_of_range", "test: reports K + 1 accepted", SV_MEM_HOST, init_ok,
-     count_out_of_range, destroy, 0, 0},
-    {"unwritten", "test: writes no output", SV_MEM_HOST, init_ok, unwritten, destroy, 0, 0},
+     count_out_of_range, destroy, 0, 0, SV_RULE_CHAIN},
+    {"unwritten", "test: writes no output", SV_MEM_HOST,
+     init_ok, unwritten, destroy, 0, 0, SV_RULE_CHAIN},
     {"tokens_unwritten", "test: leaves y_1 unwritten", SV_MEM_HOST, init_ok, tokens_unwritten,
-     destroy, 0, 0},
-    {"verify_error", "test: verify returns EINVAL", SV_MEM_HOST, init_ok, verify_einval, destroy, 0, 0},
-    {"init_error", "test: init returns ENOMEM", SV_MEM_HOST, init_enomem, unwritten, destroy, 0, 0},
-    {"bad_status", "test: verify returns 7", SV_MEM_HOST, init_ok, verify_bad_status, destroy, 0, 0},
+     destroy, 0, 0, SV_RULE_CHAIN},
+    {"verify_error", "test: verify returns EINVAL", SV_MEM_HOST,
+     init_ok, verify_einval, destroy, 0, 0, SV_RULE_CHAIN},
+    {"init_error", "test: init returns ENOMEM", SV_MEM_HOST,
+     init_enomem, unwritten, destroy, 0, 0, SV_RULE_CHAIN},
+    {"bad_status", "test: verify returns 7", SV_MEM_HOST,
+     init_ok, verify_bad_status, destroy, 0, 0, SV_RULE_CHAIN},
     {"explains", "test: verify fails and says why", SV_MEM_HOST, init_ok, verify_explains, destroy,
-     0, 0},
+     0, 0, SV_RULE_CHAIN},
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, sizeof samplers / sizeof samplers[0],
                                  samplers};

@@ -23,7 +23,7 @@ static int verify(void *state, const sv_batch *batch)
 
 static const sv_sampler samplers[] = {
     {"seedless", "test: ref on seed 42, whatever the run's seed", SV_MEM_HOST, init, verify,
-     destroy, 0, 0},
+     destroy, 0, 0, SV_RULE_CHAIN},
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, samplers};
 

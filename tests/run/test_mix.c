@@ -85,11 +85,12 @@ static int placed_verify(void *state, const sv_batch *bt)
 #define LAYOUTS (SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED))
 static const sv_sampler neighbour = {"neighbour", "test: reads b^1's rows", SV_MEM_HOST,
                                      sv_chain_init, neighbour_verify, sv_chain_destroy, 0,
-                                     LAYOUTS};
+                                     LAYOUTS, SV_RULE_CHAIN};
 static const sv_sampler seedless = {"seedless", "test: one seed for all", SV_MEM_HOST,
-                                    sv_chain_init, seedless_verify, sv_chain_destroy, 0, LAYOUTS};
+                                    sv_chain_init, seedless_verify, sv_chain_destroy, 0, LAYOUTS,
+                                    SV_RULE_CHAIN};
 static const sv_sampler placed = {"placed", "test: seeded by place", SV_MEM_HOST, sv_chain_init,
-                                  placed_verify, sv_chain_destroy, 0, LAYOUTS};
+                                  placed_verify, sv_chain_destroy, 0, LAYOUTS, SV_RULE_CHAIN};
 
 /* ---- the mix itself --------------------------------------------------------------- */
 

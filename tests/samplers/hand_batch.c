@@ -96,7 +96,8 @@ static int correct_verify(void *state, const sv_batch *bt)
 }
 
 const sv_sampler hb_correct = {"correct_chain", "ref's chain", SV_MEM_HOST, sv_chain_init,
-                               correct_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
+                               correct_verify, sv_chain_destroy, 0, SV_CHAIN_LAYOUTS,
+                               SV_RULE_CHAIN};
 
 hb_rule hb_own_rule(const ragged *r, int32_t b, int draft, int32_t k)
 {

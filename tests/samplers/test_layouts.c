@@ -53,7 +53,7 @@ static int reads_row_K_verify(void *state, const sv_batch *bt)
 }
 static const sv_sampler reads_row_K = {"reads_row_K", "test: bonus from row K, not d_b",
                                        SV_MEM_HOST, sv_chain_init, reads_row_K_verify,
-                                       sv_chain_destroy, 0, SV_CHAIN_LAYOUTS};
+                                       sv_chain_destroy, 0, SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};
 
 /* ref, then -1 in every padded slot up to K (slots d_b+1..K are not its own). */
 static int pads_to_K_verify(void *state, const sv_batch *bt)
@@ -66,7 +66,7 @@ static int pads_to_K_verify(void *state, const sv_batch *bt)
 }
 static const sv_sampler pads_to_K = {"pads_to_K", "test: pads with -1 up to K", SV_MEM_HOST,
                                      sv_chain_init, pads_to_K_verify, sv_chain_destroy, 0,
-                                     SV_CHAIN_LAYOUTS};
+                                     SV_CHAIN_LAYOUTS, SV_RULE_CHAIN};
 
 /* ref_logits with every sequence given the first sequence's rule. */
 static int first_rule_init(void **state, const sv_limits *limits)
@@ -95,7 +95,8 @@ static int first_rule_verify(void *state, const sv_batch *bt)
 static const sv_sampler first_rule = {"first_rule", "test: ref_logits, rule of sequence 0",
                                       SV_MEM_HOST, first_rule_init, first_rule_verify,
                                       first_rule_destroy,
-                                      SV_INPUT_BIT(SV_INPUT_LOGITS_F32), SV_CHAIN_LAYOUTS};
+                                      SV_INPUT_BIT(SV_INPUT_LOGITS_F32), SV_CHAIN_LAYOUTS,
+                                      SV_RULE_CHAIN};
 
 /* ---- ref_logits: greedy sequences emit argmax tokens ---- */
 

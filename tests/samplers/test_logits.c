@@ -187,7 +187,8 @@ int main(void)
 
     const sv_sampler no_top_p = {"no_top_p", "test: ignores top_p", SV_MEM_HOST,
                                  sv_sampler_ref_logits.init, no_top_p_verify,
-                                 sv_sampler_ref_logits.destroy, sv_sampler_ref_logits.inputs, 0};
+                                 sv_sampler_ref_logits.destroy, sv_sampler_ref_logits.inputs, 0,
+                                 SV_RULE_CHAIN};
     const char *cut[] = {"logits:V=1000,K=3,T=1.5,topp=0.8"};
     const uint64_t cut_draws[] = {300000};
     sv_report *r = run(&no_top_p, SV_INPUT_LOGITS_F32, cut, cut_draws, 1);

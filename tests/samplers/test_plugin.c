@@ -40,8 +40,8 @@ static int passes_smoke(const sv_sampler *s)
 
 int main(int argc, char **argv)
 {
-    if (argc < 6) {
-        fprintf(stderr, "usage: test_plugin EXAMPLE BAD_VERSION NO_SYMBOL V1 V2\n");
+    if (argc < 9) {
+        fprintf(stderr, "usage: test_plugin EXAMPLE BAD_VERSION NO_SYMBOL V1 V2 V4 RULE BAD_RULE\n");
         return 2;
     }
     char err[1024] = "";
@@ -85,6 +85,29 @@ int main(int argc, char **argv)
     CHECK(v2_real && v2_real->layouts == 0);
     CHECK(v2 && passes_smoke(v2));
     feature("a contract version 2 plugin loads widened (layouts 0) and passes smoke");
+
+    err[0] = '\0';
+    CHECK(sv_plugin_load(argv[6], err, sizeof err) == 0);
+    if (err[0])
+        fprintf(stderr, "  %s\n", err);
+    const sv_sampler *v4 = sv_registry_find("old_v4"), *v4_second = sv_registry_find("old_v4_second");
+    CHECK(v4 && v4_second && v4->rule == SV_RULE_CHAIN && v4_second->rule == SV_RULE_CHAIN);
+    CHECK(v4 && v4->layouts == (SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED)));
+    CHECK(v4_second && strstr(v4_second->description, "version 4's stride"));
+    const sv_sampler *v4_real = v4_second ? sv_sampler_resolve(v4_second, err, sizeof err) : NULL;
+    CHECK(v4_real && v4_real->rule == SV_RULE_CHAIN && strcmp(v4_real->name, "old_v4_second") == 0);
+    CHECK(v4_second && passes_smoke(v4_second));
+    feature("a contract version 4 plugin loads at its stride, as chain samplers, and passes smoke");
+
+    err[0] = '\0';
+    CHECK(sv_plugin_load(argv[7], err, sizeof err) == 0);
+    const sv_sampler *pe = sv_registry_find("plugin_exact");
+    CHECK(pe && pe->rule == SV_RULE_EXACT_MATCH);
+    const sv_sampler *pe_real = pe ? sv_sampler_resolve(pe, err, sizeof err) : NULL;
+    CHECK(pe_real && pe_real->rule == SV_RULE_EXACT_MATCH);
+    CHECK(pe && passes_smoke(pe));
+    CHECK(refused_with(argv[8], "implements rule 7"));
+    feature("a version 5 plugin says its rule (exact match passes smoke); an unknown rule is refused");
 
     CHECK(refused_with(argv[1], "already taken"));
     CHECK(refused_with(argv[2], "contract version 42"));
