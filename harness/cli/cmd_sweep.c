@@ -27,7 +27,9 @@ static void usage(FILE *out)
             "                         (--latency BENCH.h5[:SAMPLER] | --sampler-us S0[,S1])]\n"
             "\n"
             "For every (T, K): the acceptance alpha_k of each draft position, analytic\n"
-            "(sum of min(p_k, q_k)) and measured by running the sampler (Wilson interval\n"
+            "(sum of min(p_k, q_k); sum p_k q_k for an exact-match sampler; the chain\n"
+            "rule's for a block verifier, which has no closed form: docs/rules.md)\n"
+            "and measured by running the sampler (Wilson interval\n"
             "at --level), the expected tokens per step E, and the speedup E / (K c + 1)\n"
             "for each draft/target cost ratio c; then the best K for each (T, c).\n"
             "With --B, the sampler's own time per step s(B) enters the speedup,\n"
@@ -322,6 +324,8 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
     memset(&plan, 0, sizeof plan); /* no independence tables: acceptance only */
     if (sv_case_from_spec(spec, &c, err, sizeof err) != 0)
         return sv_fail(SV_EBAD, "%s", err);
+    if (a->sampler->rule == SV_RULE_EXACT_MATCH) /* no draft rows; alpha = sum p q */
+        sv_case_as_one_hot(c);
     if (c->chain) {
         sv_case_free(c);
         return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
@@ -462,7 +466,8 @@ int sv_cmd_sweep(int argc, char **argv)
     if (!pts)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
     sv_sweep_earlier earlier = {0};
-    a.set.run = (sv_sweep_run){a.spec, a.sampler->name, a.seed, a.draws, a.level};
+    a.set.run = (sv_sweep_run){a.spec, a.sampler->name, a.seed, a.draws, a.level,
+                               a.sampler->rule};
     const sv_sweep_run *run = &a.set.run;
     sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
     int32_t case_K = 0; /* without --K every point has the case's own K */

@@ -116,6 +116,7 @@ typedef struct sv_sweep_run {
     const char *spec, *sampler;
     uint64_t seed, draws;
     double level;
+    uint32_t rule;  /* the sampler's sv_rule: block verification's "analytic" is the chain's */
 } sv_sweep_run;
 
 /* The points of an earlier run, from DIR/sweep.h5. */
