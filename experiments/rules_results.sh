@@ -40,9 +40,14 @@ out, spec = sys.argv[1], sys.argv[2]
 rules = [("ref", "chain"), ("ref_exact", "exact match"), ("ref_block", "block")]
 rows = {}
 for s, _ in rules:
+    table = False  # the first table only: | T | K | E analytic | E measured | ...
     for line in open(f"{out}/sweep-{s}/sweep.md"):
+        if line.startswith("| T | K | E analytic"):
+            table = True
+        elif table and not line.startswith("|"):
+            break
         m = re.match(r"\| ([\d.]+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \|", line)
-        if m:
+        if table and m:
             rows.setdefault((float(m[1]), int(m[2])), {})[s] = (m[3], m[4])
 print(f"# Tokens per step by rule: {spec}\n")
 print("The same case, seed (1) and draws (100000 per point) through the three")

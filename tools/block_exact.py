@@ -16,6 +16,10 @@ K + 1 tokens. Three facts must hold, and this prints them:
      y_1, y_2 given n >= 1 are independent (both follow from fact 1: the
      continued sequence is the target's; docs/statistics.md).
 
+  4. a drafter without probabilities (a point mass per prefix, as the
+     harness's one-hot drafter is told) gains nothing: the expected accepted
+     count equals the chain rule's.
+
 And one control, so that the check has power: the block rule with the
 chain's residual (samplers/broken/block_residual_tokenwise.c) is not
 lossless for V >= 3 (with V = 2 both residuals put all their mass on the
@@ -181,6 +185,23 @@ def main():
                 ok &= err < 1e-12 and mean >= chain - 1e-12
                 ok &= not context_free or (marg < 1e-12 and dep < 1e-12)
                 flaw_seen[V] = flaw_seen.get(V, False) or flawed > 1e-6
+    # fact 4: point-mass drafters, block's mean is the chain's
+    for seed in range(1, args.seeds + 1):
+        rng = random.Random(seed)
+        V, K = 3, 3
+        target, _ = models(rng, V, K, False)
+        point = {}
+        for length in range(K):
+            for prefix in itertools.product(range(V), repeat=length):
+                x = rng.randrange(V)
+                point[prefix] = [1.0 if i == x else 1e-300 for i in range(V)]
+        out = block_outcomes(target, point, V, K)
+        mean = sum(pr * (len(s) - 1) for s, pr in out.items())
+        chain = chain_mean(target, point, V, K)
+        err = continued_error(out, target, V, K)
+        print(f"point-mass drafter, seed {seed}: E n block {mean:.6f}, chain {chain:.6f}, "
+              f"lossless err {err:.1e}")
+        ok &= abs(mean - chain) < 1e-12 and err < 1e-12
     # the control: the chain's residual is not lossless where it can differ
     ok &= all(seen for V, seen in flaw_seen.items() if V >= 3)
     print("every fact holds" if ok else "A FACT FAILS")

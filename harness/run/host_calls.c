@@ -57,6 +57,15 @@ int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, cha
 
 int sv_call_verify(const sv_sampler *s, void *state, const sv_batch *bt)
 {
+    /* an exact-match sampler never sees draft rows, whichever command built
+     * the batch (verify and sweep give it none already; bench's inputs do) */
+    sv_batch without;
+    if (s->rule == SV_RULE_EXACT_MATCH && (bt->draft || bt->draft_logits)) {
+        without = *bt;
+        without.draft = NULL;
+        without.draft_logits = NULL;
+        bt = &without;
+    }
 #ifdef SV_HAVE_CUDA
     if (s->memspace == SV_MEM_CUDA)
         return sv_cuda_stage_verify(state, bt);

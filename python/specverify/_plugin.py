@@ -109,8 +109,7 @@ def load(specs, config):
         doc = (meta.get("description") or (obj.__doc__ or "").strip().split("\n")[0]
                or "python sampler %s" % spec)
         rule = meta.get("rule", "chain")
-        words = "%s [python %s, bonus: %s%s]" % (doc, loaded.tensors, loaded.bonus,
-                                                  "" if rule == "chain" else ", rule: " + rule)
+        words = "%s [python %s, bonus: %s]" % (doc, loaded.tensors, loaded.bonus)
         inputs = _bits(meta.get("inputs", ("probs",)), INPUTS, "input", spec, base=("probs",))
         layouts = _bits(meta.get("layouts", ("padded",)), LAYOUTS, "layout", spec)
         if not layouts:

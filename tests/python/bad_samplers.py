@@ -135,6 +135,12 @@ def not_marked(batch):
     return _tokens(batch)
 
 
+@specverify.sampler(rule="tree")
+def unknown_rule(batch):
+    """declares a rule the contract does not define (not yet)"""
+    return _tokens(batch)
+
+
 @specverify.sampler(name="Bad-Name")
 def bad_name(batch):
     """a name the registry refuses"""
