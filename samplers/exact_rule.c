@@ -31,6 +31,23 @@ void sv_rule_destroy(void *state)
     free(state);
 }
 
+int sv_rule_seq_of(const sv_batch *bt, int32_t b, sv_rule_seq *s)
+{
+    s->d = sv_batch_num_drafts(bt, b);
+    s->V = bt->V;
+    if (s->d < 0 || s->d > bt->K)
+        return -1;
+    s->P = bt->target + sv_batch_target_offset(bt, b);
+    s->x = bt->draft_tokens + sv_batch_drafts_offset(bt, b);
+    s->y = bt->out_tokens + sv_batch_out_offset(bt, b);
+    s->seed = sv_batch_seed(bt, b);
+    s->index = sv_batch_index(bt, b);
+    for (int32_t k = 0; k < s->d; k++) /* every draft, reached or not */
+        if (s->x[k] < 0 || s->x[k] >= s->V)
+            return -1;
+    return 0;
+}
+
 /* The target's first-ranked token (the lower index on ties). */
 static int32_t argmax(const float *row, int32_t V)
 {
@@ -44,16 +61,14 @@ static int32_t argmax(const float *row, int32_t V)
 /* One sequence: returns n, or -1 on bad input. */
 static int exact_sequence(const sv_batch *bt, int32_t b, double *ws, sv_exact_flaw flaw)
 {
-    const int32_t d = sv_batch_num_drafts(bt, b), V = bt->V;
-    if (d < 0 || d > bt->K)
+    sv_rule_seq s;
+    if (sv_rule_seq_of(bt, b, &s) != 0)
         return -1;
-    const float *P = bt->target + sv_batch_target_offset(bt, b);
-    const int32_t *x = bt->draft_tokens + sv_batch_drafts_offset(bt, b);
-    int32_t *y = bt->out_tokens + sv_batch_out_offset(bt, b);
-    const uint64_t seed = sv_batch_seed(bt, b), index = sv_batch_index(bt, b);
-    for (int32_t k = 0; k < d; k++)
-        if (x[k] < 0 || x[k] >= V)
-            return -1;
+    const int32_t d = s.d, V = s.V;
+    const float *P = s.P;
+    const int32_t *x = s.x;
+    int32_t *y = s.y;
+    const uint64_t seed = s.seed, index = s.index;
     int32_t n = 0;
     for (;;) { /* position n: a draw from p_n; the bonus row when n = d */
         const uint32_t at = flaw == SV_EXACT_ONE_SAMPLE ? 0u : (uint32_t)n;

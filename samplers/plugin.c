@@ -351,7 +351,7 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
     if (s->rule >= SV_RULE_COUNT) {
         snprintf(err, errlen, "%s: sampler '%s' says it implements rule %u, which sv_sampler.h "
                  "does not define (known: 0 SV_RULE_CHAIN, 1 SV_RULE_EXACT_MATCH, 2 "
-                 "SV_RULE_BLOCK)", path, s->name, s->rule);
+                 "SV_RULE_BLOCK, 3 SV_RULE_TYPICAL)", path, s->name, s->rule);
         return -1;
     }
     return 0;

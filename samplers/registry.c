@@ -14,6 +14,7 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_logits,
     &sv_sampler_ref_exact,
     &sv_sampler_ref_block,
+    &sv_sampler_ref_typical,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,

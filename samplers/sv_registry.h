@@ -16,6 +16,7 @@ extern const sv_sampler sv_sampler_ref_logits; /* takes logits input too */
 /* contract version 5: the rules beyond the chain (rules.h) */
 extern const sv_sampler sv_sampler_ref_exact;
 extern const sv_sampler sv_sampler_ref_block;
+extern const sv_sampler sv_sampler_ref_typical; /* lossy on purpose: verify --measure */
 #ifdef SV_HAVE_CUDA
 /* built only with CUDA */
 extern const sv_sampler sv_sampler_cuda_naive;

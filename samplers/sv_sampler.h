@@ -147,20 +147,28 @@ typedef enum sv_layout {
  *   continued by the target, are the target's; with prefix-free rows that
  *   gives the chain rule's facts (y_k ~ p_k where emitted, y_1 and y_2
  *   independent given n >= 1), but not its law of n (docs/statistics.md,
- *   "Block verification"). */
+ *   "Block verification").
+ * SV_RULE_TYPICAL: Medusa's typical acceptance (Cai et al. 2024), lossy on
+ *   purpose: draft k is accepted iff p_k(x_k) > min(eps, delta exp(-H(p_k))),
+ *   H the entropy, with the sampler's own eps and delta; the first rejected
+ *   position emits a draw from p_k itself; the bonus comes from p_{d+1}. Its
+ *   tokens are not distributed as p: `verify --measure` reports how far. */
 typedef enum sv_rule {
     SV_RULE_CHAIN = 0,
     SV_RULE_EXACT_MATCH = 1,
-    SV_RULE_BLOCK = 2
+    SV_RULE_BLOCK = 2,
+    SV_RULE_TYPICAL = 3
 } sv_rule;
-#define SV_RULE_COUNT 3
+#define SV_RULE_COUNT 4
 
-/* A rule's name in reports: "chain", "exact_match", "block"; "unknown" past those. */
+/* A rule's name in reports: "chain", "exact_match", "block", "typical";
+ * "unknown" past those. */
 static inline const char *sv_rule_name(uint32_t rule)
 {
     return rule == SV_RULE_CHAIN ? "chain"
            : rule == SV_RULE_EXACT_MATCH ? "exact_match"
-           : rule == SV_RULE_BLOCK ? "block" : "unknown";
+           : rule == SV_RULE_BLOCK ? "block"
+           : rule == SV_RULE_TYPICAL ? "typical" : "unknown";
 }
 
 /* The largest batch an instance will be given; init may size workspaces by it. */

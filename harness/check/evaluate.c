@@ -25,6 +25,7 @@ static int evaluate_position(const sv_case *c, const sv_tally *t, int32_t k, dou
         pe->verdict = SV_NA;
         pe->chi2 = pe->g = (sv_gof){0.0, 0, 1.0, 0};
         pe->tv_p = 1.0;
+        pe->dist = sv_distance_estimate(NULL, NULL, 0, 0, SV_MEASURE_LEVEL);
         return SV_OK;
     }
     const uint64_t *counts = t->hist + (size_t)k * c->V;
@@ -41,6 +42,7 @@ static int evaluate_position(const sv_case *c, const sv_tally *t, int32_t k, dou
 
     double margin = sv_mcdiarmid_margin(pe->N, split);
     pe->tv = sv_tv(p, counts, c->V, pe->N);
+    pe->dist = sv_distance_estimate(p, counts, c->V, pe->N, SV_MEASURE_LEVEL);
     pe->tv_expected = sv_tv_expected(p, c->V, pe->N);
     pe->tv_threshold = pe->tv_expected + margin;
     /* a sampler this far from p in TV exceeds the threshold with probability
@@ -230,7 +232,13 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
     for (int32_t k = 0; k <= c->K && rc == SV_OK; k++)
         rc = evaluate_position(c, t, k, split_alpha, p, ev);
     free(p);
-    if (rc == SV_OK)
+    if (rc == SV_OK && rule == SV_RULE_TYPICAL) { /* its own law: --measure reports it */
+        for (int32_t j = 0; j <= c->K; j++)
+            ev->length_observed[j] = t->length[j];
+        length_distribution(c, ev->length_expected); /* the chain's, for comparison */
+        ev->length_verdict = SV_NA;
+        ev->length = (sv_gof){0.0, 0, 1.0, 0};
+    } else if (rc == SV_OK)
         rc = rule == SV_RULE_BLOCK ? evaluate_length_block(c, t, split_alpha, ev)
                                    : evaluate_length(c, t, split_alpha, ev);
     if (rc != SV_OK)

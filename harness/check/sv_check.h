@@ -22,8 +22,12 @@ typedef struct sv_position_eval {
     sv_gof chi2, g;
     double tv, tv_expected, tv_threshold, tv_min_detectable, tv_p;
     double w2_min_detectable;   /* smallest chi-square effect detected with P >= 1 - split */
+    sv_distance dist;           /* how far from p, with SV_MEASURE_LEVEL intervals (--measure) */
     sv_verdict verdict;
 } sv_position_eval;
+
+/* The confidence of --measure's intervals. */
+#define SV_MEASURE_LEVEL 0.95
 
 typedef struct sv_run_eval {
     uint64_t seed, draws;
@@ -107,6 +111,7 @@ typedef struct sv_report {
     int32_t input;              /* the sv_input the sampler was given */
     uint32_t rule;              /* the sampler's sv_rule */
     int mixed;                  /* batches mixed cases (contract v3), else one case each */
+    int measure;                /* verify --measure: distances from p instead of verdicts */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
 } sv_report;
@@ -158,6 +163,8 @@ int sv_probe_mix(const sv_verify_config *cfg, const sv_mix *m, const sv_drafter 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */
 int sv_verify(const sv_verify_config *cfg, sv_report **out);
 void sv_report_free(sv_report *r);
+/* 1 if a run of some case broke the contract (or its sampler failed). */
+int sv_report_contract_broken(const sv_report *r);
 /* The seed a suspect's re-run uses. */
 uint64_t sv_rerun_seed(uint64_t seed);
 

@@ -246,6 +246,15 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     return SV_OK;
 }
 
+int sv_report_contract_broken(const sv_report *r)
+{
+    for (size_t i = 0; i < r->n_cases; i++)
+        for (int j = 0; j < r->cases[i].n_runs; j++)
+            if (r->cases[i].runs[j].contract_verdict == SV_FAIL)
+                return 1;
+    return 0;
+}
+
 void sv_report_free(sv_report *r)
 {
     if (!r)

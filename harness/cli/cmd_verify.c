@@ -64,6 +64,10 @@ static void usage(FILE *out)
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
         SV_BATCHES_HELP
         SV_ISOLATION_HELP
+        "  --measure       for a lossy rule (typical acceptance): report how far each\n"
+        "                  position's tokens are from p, TV and KL with 95%% intervals, and\n"
+        "                  the acceptance gained over the chain rule, instead of verdicts\n"
+        "                  (exit 1 only for a broken contract; docs/rules.md)\n"
         "  --power VARIANT do not sample: print how likely this run is to catch the broken\n"
         "                  variant (power from its output distribution in closed form) and\n"
         "                  the draws each case needs for power P\n"
@@ -93,6 +97,7 @@ typedef struct verify_args {
     int rerun;
     int32_t input;
     int uniform, seeding;
+    int measure; /* --measure: distances from p, no verdicts */
     sv_recorded_opts recorded;
     sv_isolation iso;
 } verify_args;
@@ -115,7 +120,8 @@ static int distinct_outputs(const char *json, const char *junit)
 
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
-       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING };
+       O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
+       O_MEASURE };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -141,6 +147,7 @@ static const struct option options[] = {
     {"input", required_argument, NULL, O_INPUT},
     {"batches", required_argument, NULL, O_BATCHES},
     {"seeding", required_argument, NULL, O_SEEDING},
+    {"measure", no_argument, NULL, O_MEASURE},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
     {"help", no_argument, NULL, 'h'},
@@ -199,6 +206,7 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_INPUT: rc = sv_parse_input("--input", optarg, &a->input); break;
         case O_BATCHES: rc = sv_parse_batches("--batches", optarg, &a->uniform); break;
         case O_SEEDING: rc = sv_parse_seeding("--seeding", optarg, &a->seeding); break;
+        case O_MEASURE: a->measure = 1; break;
         case 'h': usage(stdout); return -1;
         default:
             if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
@@ -217,6 +225,9 @@ static int parse(int argc, char **argv, verify_args *a)
         rc = sv_recorded_opts_check(&a->recorded);
     if (rc == SV_OK && a->json && a->junit)
         rc = distinct_outputs(a->json, a->junit);
+    if (rc == SV_OK && a->measure && (a->junit || a->power))
+        rc = sv_fail(SV_EBAD, "verify: --measure gives no verdicts, so it takes no %s (the "
+                     "distances are in --json)", a->junit ? "--junit" : "--power");
     return rc;
 }
 
@@ -261,6 +272,7 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     rc = sv_verify(&cfg, &report);
     if (rc != SV_OK)
         return rc;
+    report->measure = a->measure;
     /* the verdict first: a report that cannot be written loses nothing else */
     sv_report_text(report, stdout);
     fflush(stdout);
@@ -271,6 +283,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if (a->junit)
         sv_outputs_note(&written, write_report(report, a->junit, 1, junit, sizeof junit));
     int verdict = report->failed ? SV_EVERIFY : SV_OK;
+    if (report->measure) /* no verdicts on the distribution: only a broken contract fails */
+        verdict = sv_report_contract_broken(report) ? SV_EVERIFY : SV_OK;
     if (report->interrupted) {
         fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",
                 sv_signal_name(report->interrupted), a->json || a->junit ? " in " : " above",

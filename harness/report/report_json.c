@@ -1,5 +1,6 @@
 /* report_json.c: the whole report as JSON (cJSON), written atomically. */
 #include <cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include "sv_report.h"
 
@@ -45,6 +46,16 @@ static cJSON *run_json(const sv_run_eval *ev)
         cJSON_AddNumberToObject(tv, "min_detectable", pe->tv_min_detectable);
         cJSON_AddNumberToObject(tv, "p_bound", pe->tv_p);
         cJSON_AddNumberToObject(p, "w2_min_detectable", pe->w2_min_detectable);
+        if (pe->N > 0 && isfinite(pe->dist.kl)) { /* --measure's numbers, every run */
+            cJSON *d = cJSON_AddObjectToObject(p, "distance");
+            cJSON_AddNumberToObject(d, "level", SV_MEASURE_LEVEL);
+            cJSON_AddNumberToObject(d, "tv", pe->dist.tv);
+            cJSON_AddNumberToObject(d, "tv_lo", pe->dist.tv_lo);
+            cJSON_AddNumberToObject(d, "tv_hi", pe->dist.tv_hi);
+            cJSON_AddNumberToObject(d, "kl", pe->dist.kl);
+            cJSON_AddNumberToObject(d, "kl_lo", pe->dist.kl_lo);
+            cJSON_AddNumberToObject(d, "kl_hi", pe->dist.kl_hi);
+        }
         cJSON_AddStringToObject(p, "verdict", sv_verdict_name(pe->verdict));
         cJSON_AddItemToArray(positions, p);
     }
@@ -97,6 +108,7 @@ int sv_report_json(const sv_report *r, const char *path)
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
     cJSON_AddStringToObject(root, "sampler", r->sampler);
     cJSON_AddStringToObject(root, "rule", sv_rule_name(r->rule));
+    cJSON_AddBoolToObject(root, "measure", r->measure);
     cJSON_AddStringToObject(root, "sampler_description", r->sampler_description);
     cJSON_AddStringToObject(root, "input", sv_input_name(r->input));
     if (r->suite)

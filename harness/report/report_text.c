@@ -95,6 +95,17 @@ void sv_report_text(const sv_report *r, FILE *out)
     else if (r->rule == SV_RULE_BLOCK)
         fprintf(out, "rule: block verification (its accepted length: the mean against the "
                 "chain rule's, one-sided; every other check as for the chain rule)\n");
+    else if (r->rule == SV_RULE_TYPICAL && !r->measure)
+        fprintf(out, "rule: typical acceptance, lossy by design: judged here as if lossless "
+                "(verify --measure reports how far it is from p)\n");
+    else if (r->rule == SV_RULE_TYPICAL)
+        fprintf(out, "rule: typical acceptance, lossy by design\n");
+    if (r->measure) {
+        fprintf(out, "%s%s, seed %llu\n", r->suite ? "suite " : "",
+                r->suite ? r->suite : "one case", (unsigned long long)r->seed);
+        sv_report_measure(r, out);
+        return;
+    }
     if (r->not_taken)
         fprintf(out, "checks not taken: %s\n", r->not_taken);
     fprintf(out, "%s%s, seed %llu, family-wise false-alarm rate %g over %zu p-values "

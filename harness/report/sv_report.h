@@ -9,6 +9,8 @@
 
 /* ---- reports ----------------------------------------------------------------- */
 void sv_report_text(const sv_report *r, FILE *out);
+/* verify --measure's table (report_measure.c): distances, no verdicts. */
+void sv_report_measure(const sv_report *r, FILE *out);
 int sv_report_json(const sv_report *r, const char *path);
 int sv_report_junit(const sv_report *r, const char *path);
 

@@ -67,6 +67,18 @@ double sv_mcdiarmid_margin(uint64_t N, double delta);
 /* The bound exp(-2 N t^2) on P(TV - E[TV] >= t): a p-value for TV. */
 double sv_tv_pvalue(double tv, double expected, uint64_t N);
 
+/* ---- distance.c: how far from p, for a lossy rule (verify --measure) ----------- */
+typedef struct sv_distance {
+    double tv, tv_lo, tv_hi; /* plug-in TV(r^, p) and an interval for TV(r, p) */
+    double kl, kl_lo, kl_hi; /* KL(r || p), Miller-Madow corrected, and its interval */
+    int32_t seen;            /* tokens emitted at least once */
+} sv_distance;
+/* From N counts of emitted tokens against p: the intervals hold TV(r, p)
+ * and KL(r || p) with probability about `level` each (the TV one is
+ * conservative: it rests on bounds). NaN where N is 0. */
+sv_distance sv_distance_estimate(const double *p, const uint64_t *counts, int32_t V, uint64_t N,
+                                 double level);
+
 /* ---- power.c: the power of the checks against a known defect -------------------- */
 typedef struct sv_effect_size {
     double w2;               /* sum over the pooled bins of (r - p)^2 / p */

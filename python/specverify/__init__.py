@@ -52,8 +52,10 @@ def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=
     rule               the verification rule it implements: "chain" (Leviathan
                        et al.), "exact_match" (no draft probabilities: it is
                        given batch.draft = None and compares each draft with
-                       a target sample), "block" (Sun et al. 2024); each is
-                       judged by its own law (docs/rules.md)
+                       a target sample), "block" (Sun et al. 2024),
+                       "typical" (Medusa's, lossy: measure it with
+                       verify(..., measure=True)); each is judged by its own
+                       law (docs/rules.md)
     """
     meta = {k: v for k, v in dict(name=name, description=description, inputs=tuple(inputs),
                                    layouts=tuple(layouts), tensors=tensors, device=device,
@@ -98,7 +100,7 @@ def _sampler_args(sampler, config):
 def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
            batch=None, threads=None, batches=None, seeding=None, config=None,
            in_process=False, call_timeout=None, rerun=True, plugin=None, echo=True,
-           timeout=None):
+           timeout=None, measure=False):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
@@ -112,6 +114,9 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     batches      "mixed" (default) or "uniform"; seeding: "mixed", "all", "none"
     config       keyword arguments for the sampler (a class is made with them)
     echo         pass the CLI's progress and table through to this process
+    measure      for a lossy rule (typical acceptance): distances from p, TV and
+                 KL with 95% intervals (each Position's .distance), no verdicts;
+                 report.passed then only says the contract held
 
     Raises SpecverifyError for bad arguments or input (exit 2) and for the
     environment (exit 3); a sampler that fails is a Report, not an error.
@@ -123,7 +128,8 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
         args += _options(case=list(cases) if not isinstance(cases, str) else [cases])
     args += _options(suite=suite, draws=draws, seed=seed, alpha=alpha, input=input, batch=batch,
                      threads=threads, batches=batches, seeding=seeding,
-                     call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun)
+                     call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
+                     measure=measure)
     data, text, code, command = run(args, echo=echo, timeout=timeout)
     return Report(data, text, code, command)
 

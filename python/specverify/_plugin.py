@@ -24,7 +24,7 @@ from ._batch import INPUTS, LAYOUTS, Arrays, Batch
 from ._outputs import SamplerError, take, write
 
 _BONUS = {"sampler": 0, "harness": 1, "none": 2}
-RULES = ("chain", "exact_match", "block")  # sv_rule's order
+RULES = ("chain", "exact_match", "block", "typical")  # sv_rule's order
 _NAME = re.compile(r"^[a-z0-9_]{1,64}$")
 _DTYPES = {0: np.float32, 1: np.float32, 2: np.uint16}
 _loaded = []

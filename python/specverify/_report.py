@@ -18,6 +18,8 @@ class Position:
         self.tv = tv.get("value")
         self.tv_threshold = tv.get("threshold")
         self.min_detectable = tv.get("min_detectable")
+        # {tv, tv_lo, tv_hi, kl, kl_lo, kl_hi, level}: how far from p (verify --measure)
+        self.distance = d.get("distance")
 
     def __repr__(self):
         return "<Position %d: %s, N=%d, chi2 p=%s, TV=%s>" % (
@@ -66,8 +68,9 @@ class Report:
         summary = data.get("summary", {})
         self.summary = summary
         self.partial = bool(summary.get("partial"))
-        self.passed = exit_code == 0 and not self.partial and all(
-            c.verdict == "PASS" for c in self.cases)
+        self.measured = bool(data.get("measure"))  # verify --measure: no verdicts
+        self.passed = exit_code == 0 and not self.partial and (self.measured or all(
+            c.verdict == "PASS" for c in self.cases))
         self.verdict = "PASS" if self.passed else "FAIL"
 
     @classmethod

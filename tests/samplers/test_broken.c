@@ -48,13 +48,13 @@ int main(void)
 #ifdef SV_HAVE_CUDA
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
                                        "ref_float",  "ref_layout", "ref_logits",
-                                       "ref_exact",  "ref_block",  "cuda_naive",
-                                       "cuda_fused"};
+                                       "ref_exact",  "ref_block",  "ref_typical",
+                                       "cuda_naive", "cuda_fused"};
         const size_t n_broken = 26;
 #else
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
                                        "ref_float",  "ref_layout", "ref_logits",
-                                       "ref_exact",  "ref_block"};
+                                       "ref_exact",  "ref_block",  "ref_typical"};
         const size_t n_broken = 25;
 #endif
         const size_t n_builtin = sizeof builtin_names / sizeof builtin_names[0];
