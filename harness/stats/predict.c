@@ -207,6 +207,22 @@ static double race_float32_truncated(rows *w, double *out)
     return combine(w, out);
 }
 
+/* exact match against the target's argmax at draft positions: the draft is
+ * kept only when it is the argmax a, and a mismatch emits a, so every draft
+ * position emits a (a point mass), reached with chance q(a) per position */
+static double exact_match_argmax(rows *w, double *out)
+{
+    int32_t a = 0;
+    for (int32_t i = 1; i < w->V; i++)
+        if (w->pf[i] > w->pf[a]) /* the first-ranked token, lower index on ties */
+            a = i;
+    for (int32_t i = 0; i < w->V; i++) {
+        w->A[i] = i == a;
+        w->R[i] = i == a;
+    }
+    return combine(w, out);
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 typedef double position_fn(rows *w, double *out);
@@ -228,6 +244,7 @@ static const model models[] = {
     {"draft_temperature_mismatch", draft_temperature_mismatch, 0},
     {"float16_ratio", float16_ratio, 0},
     {"race_float32_truncated", race_float32_truncated, 0},
+    {"exact_match_argmax", exact_match_argmax, 0},
 };
 
 /* Variants whose bonus draw is wrong too: what they make of the bonus row. */

@@ -189,7 +189,7 @@ static void test_predict(void)
     const char *variants[] = {"resample_from_p", "residual_unnormalized", "residual_swapped",
                               "ratio_inverted", "bonus_wrong_row", "residual_epsilon_floor",
                               "uniform_reused", "draft_temperature_mismatch", "float16_ratio",
-                              "race_float32_truncated"};
+                              "race_float32_truncated", "exact_match_argmax"};
     c = build("logits:V=50,K=3,T=0.8");
     for (size_t v = 0; c && v < sizeof variants / sizeof variants[0]; v++) {
         CHECK(sv_predict_known(variants[v]));
@@ -210,6 +210,19 @@ static void test_predict(void)
             CHECK(lowest >= 0.0);
         }
         sv_prediction_free(&pr);
+    }
+    /* exact_match_argmax, derived by hand: every draft position emits the
+     * target's argmax (kept when it is the draft, emitted when it is not) */
+    if (c && sv_predict("exact_match_argmax", c, &pr) == SV_OK) {
+        for (int32_t k = 0; k < c->K; k++) {
+            int32_t a = 0;
+            for (int32_t i = 1; i < c->V; i++)
+                a = c->target[k * c->V + i] > c->target[k * c->V + a] ? i : a;
+            CHECK_NEAR(pr.out[k * c->V + a], 1.0, 1e-12);
+        }
+        sv_prediction_free(&pr);
+    } else {
+        CHECK(0);
     }
     sv_case_free(c);
     CHECK(!sv_predict_known("ref") && !sv_predict_known("shared_stream"));
