@@ -21,7 +21,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: specverify sweep (--case SPEC | --recorded FILE[:GROUP]) [--T LIST|FROM:TO:N]\n"
             "                        [--K LIST] [--c LIST]\n"
-            "                        [--sampler NAME] [--draws N] [--seed S] [--level L]\n"
+            "                        [--sampler LIST] [--draws N] [--seed S] [--level L]\n"
             "                        [--threads T] [--batch B] [--out DIR] [--resume]\n"
             "                        [--B LIST --target-us T0[,T1]\n"
             "                         (--latency BENCH.h5[:SAMPLER] | --sampler-us S0[,S1])]\n"
@@ -44,7 +44,10 @@ static void usage(FILE *out)
             "  --T LIST        temperatures, '0.2,0.7,1' or a range FROM:TO:N (N points)\n"
             "  --K LIST        drafts per step (default: the case's)\n"
             "  --c LIST        draft/target cost ratios (default 0,0.05,0.1,0.2)\n"
-            "  --sampler NAME  the sampler that measures (default ref)\n"
+            "  --sampler LIST  the sampler that measures (default ref), or several, e.g.\n"
+            "                  'ref,ref_exact,ref_block': each sweeps the same points (its\n"
+            "                  files in DIR/NAME), then a table of their tokens per step\n"
+            "                  side by side (DIR/rules.md): rules compared (docs/rules.md)\n"
             "  --draws N       draws per point (default 200000)\n"
             "  --level L       confidence of the intervals (default 0.95)\n"
             "  --out DIR       write DIR/sweep.h5 and DIR/sweep.md, rewritten after every\n"
@@ -66,10 +69,14 @@ static void usage(FILE *out)
 
 typedef sv_sweep_point sweep_point;
 
+#define MAX_SAMPLERS 4
+
 typedef struct sweep_args {
     const char *spec, *out;
     char recorded_spec[1600]; /* --recorded's case spec, every step */
-    const sv_sampler *sampler;
+    const sv_sampler *sampler; /* the one sweeping now */
+    const sv_sampler *samplers[MAX_SAMPLERS]; /* --sampler LIST: side by side */
+    int n_samplers;
     double T[MAX_AXIS], level;
     int32_t K[MAX_AXIS];
     int n_T, n_K;
@@ -273,9 +280,19 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     if (rc == SV_OK && !a->spec)
         rc = sv_fail(SV_EBAD, "sweep needs --case SPEC or --recorded FILE (see 'specverify "
                      "sweep --help')");
-    if (rc == SV_OK && !(a->sampler = sv_registry_find(sampler)))
-        rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows them)",
-                     sampler);
+    char names[MAX_SAMPLERS][SV_LIST_ITEM];
+    if (rc == SV_OK)
+        rc = sv_split_list("--sampler", sampler, names, MAX_SAMPLERS, &a->n_samplers);
+    for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
+        if (!(a->samplers[i] = sv_registry_find(names[i])))
+            rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows "
+                         "them)", names[i]);
+        for (int j = 0; rc == SV_OK && j < i; j++)
+            if (a->samplers[j] == a->samplers[i])
+                rc = sv_fail(SV_EBAD, "--sampler: '%s' is listed twice", names[i]);
+    }
+    if (rc == SV_OK)
+        a->sampler = a->samplers[0];
     if (rc == SV_OK && T)
         rc = parse_values("--T", T, 0.0, 100.0, a->T, &a->n_T);
     if (rc == SV_OK && K)
@@ -445,6 +462,79 @@ static int outputs_ready(const char *dir)
     return rc == SV_OK ? sv_atomic_check(path) : rc;
 }
 
+/* One sampler's sweep into *pts (n_done points), its tables on stdout, its
+ * files in a->out when given. */
+static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
+{
+    int rc = SV_OK;
+    *pts_out = NULL;
+    *n_done = 0;
+    if (a->out && (rc = outputs_ready(a->out)) != SV_OK)
+        return rc;
+    const int has_T = a->n_T > 0, has_K = a->n_K > 0;
+    const int n_T = has_T ? a->n_T : 1, n_K = has_K ? a->n_K : 1;
+    const size_t total = (size_t)n_T * (size_t)n_K;
+    sweep_point *pts = calloc(total, sizeof *pts);
+    if (!pts)
+        return sv_fail(SV_EENV, "out of memory for %zu points", total);
+    sv_sweep_earlier earlier = {0};
+    a->set.run = (sv_sweep_run){a->spec, a->sampler->name, a->seed, a->draws, a->level,
+                                a->sampler->rule};
+    const sv_sweep_run *run = &a->set.run;
+    sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
+    int32_t case_K = 0; /* without --K every point has the case's own K */
+    if (a->resume) {
+        rc = sv_sweep_earlier_load(a->out, run, &earlier);
+        sv_case *c = NULL;
+        if (rc == SV_OK && !has_K)
+            rc = first_case(a->spec, &c);
+        case_K = c ? c->K : 0;
+        sv_case_free(c);
+    }
+    size_t done = 0;
+    for (int i = 0; rc == SV_OK && i < n_T; i++)
+        for (int j = 0; rc == SV_OK && j < n_K; j++) {
+            char spec[SV_CASE_NAME_MAX * 2];
+            point_spec(a->spec, has_T, has_T ? a->T[i] : 0, has_K, has_K ? a->K[j] : 0, spec,
+                       sizeof spec);
+            pts[done].T = has_T ? a->T[i] : NAN;
+            if (sv_sweep_earlier_take(&earlier, run, pts[done].T, has_K ? a->K[j] : case_K,
+                                      &pts[done])) {
+                fprintf(stderr, "[%zu/%zu] %s: from the earlier run\n", done + 1, total, spec);
+                done++;
+                continue;
+            }
+            fprintf(stderr, "[%zu/%zu] %s%s%s\n", done + 1, total, spec,
+                    a->n_samplers > 1 ? ", sampler " : "", a->n_samplers > 1 ? a->sampler->name : "");
+            rc = run_point(a, spec, &pts[done]);
+            if (rc != SV_OK)
+                break;
+            done++;
+            if (a->out && written.rc == SV_OK)
+                write_outputs(a, pts, done, total, &written);
+        }
+    sv_sweep_earlier_free(&earlier);
+    if (done > 0) {
+        if (a->n_samplers > 1)
+            printf("\n## sampler %s\n\n", a->sampler->name);
+        sv_sweep_tables(stdout, &a->set, pts, done);
+    }
+    if (a->out && done > 0) { /* the plots of what finished, even after a failure */
+        char note[1024], title[SV_CASE_NAME_MAX + 64];
+        snprintf(title, sizeof title, "%s (%s)", a->spec, a->sampler->name);
+        int prc = sv_sweep_plot(a->out, title, pts, done, a->set.c, a->set.n_c, note, sizeof note);
+        if (prc == SV_OK && !note[0] && written.rc == SV_OK)
+            fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
+                    a->out);
+        prc = sv_gnuplot_status(rc, prc, note);
+        if (rc == SV_OK)
+            rc = prc;
+    }
+    *pts_out = pts;
+    *n_done = done;
+    return sv_outputs_end(&written, rc);
+}
+
 int sv_cmd_sweep(int argc, char **argv)
 {
     sweep_args a;
@@ -457,64 +547,39 @@ int sv_cmd_sweep(int argc, char **argv)
     }
     if (rc != SV_OK)
         return rc;
-    if (a.out && (rc = outputs_ready(a.out)) != SV_OK)
+    if (a.n_samplers == 1) {
+        sweep_point *pts;
+        size_t done;
+        rc = sweep_one(&a, &pts, &done);
+        free(pts);
+        sv_batch_cost_free(&a.set.cost);
         return rc;
-    const int has_T = a.n_T > 0, has_K = a.n_K > 0;
-    const int n_T = has_T ? a.n_T : 1, n_K = has_K ? a.n_K : 1;
-    const size_t total = (size_t)n_T * (size_t)n_K;
-    sweep_point *pts = calloc(total, sizeof *pts);
-    if (!pts)
-        return sv_fail(SV_EENV, "out of memory for %zu points", total);
-    sv_sweep_earlier earlier = {0};
-    a.set.run = (sv_sweep_run){a.spec, a.sampler->name, a.seed, a.draws, a.level,
-                               a.sampler->rule};
-    const sv_sweep_run *run = &a.set.run;
-    sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
-    int32_t case_K = 0; /* without --K every point has the case's own K */
-    if (a.resume) {
-        rc = sv_sweep_earlier_load(a.out, run, &earlier);
-        sv_case *c = NULL;
-        if (rc == SV_OK && !has_K)
-            rc = first_case(a.spec, &c);
-        case_K = c ? c->K : 0;
-        sv_case_free(c);
     }
-    size_t done = 0;
-    for (int i = 0; rc == SV_OK && i < n_T; i++)
-        for (int j = 0; rc == SV_OK && j < n_K; j++) {
-            char spec[SV_CASE_NAME_MAX * 2];
-            point_spec(a.spec, has_T, has_T ? a.T[i] : 0, has_K, has_K ? a.K[j] : 0, spec,
-                       sizeof spec);
-            pts[done].T = has_T ? a.T[i] : NAN;
-            if (sv_sweep_earlier_take(&earlier, run, pts[done].T, has_K ? a.K[j] : case_K,
-                                      &pts[done])) {
-                fprintf(stderr, "[%zu/%zu] %s: from the earlier run\n", done + 1, total, spec);
-                done++;
-                continue;
-            }
-            fprintf(stderr, "[%zu/%zu] %s\n", done + 1, total, spec);
-            rc = run_point(&a, spec, &pts[done]);
-            if (rc != SV_OK)
-                break;
-            done++;
-            if (a.out && written.rc == SV_OK)
-                write_outputs(&a, pts, done, total, &written);
+    /* side by side: each sampler's sweep in DIR/NAME, then one table of them */
+    const char *out = a.out;
+    char dirs[MAX_SAMPLERS][4096];
+    sweep_point *pts[MAX_SAMPLERS] = {0};
+    size_t done[MAX_SAMPLERS] = {0};
+    if (out && mkdir(out, 0777) != 0 && errno != EEXIST)
+        rc = sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", out, strerror(errno));
+    for (int i = 0; rc == SV_OK && i < a.n_samplers; i++) {
+        a.sampler = a.samplers[i];
+        if (out) {
+            snprintf(dirs[i], sizeof dirs[i], "%s/%s", out, a.sampler->name);
+            a.out = dirs[i];
         }
-    sv_sweep_earlier_free(&earlier);
-    if (done > 0)
-        sv_sweep_tables(stdout, &a.set, pts, done);
-    sv_batch_cost_free(&a.set.cost);
-    if (a.out && done > 0) { /* the plots of what finished, even after a failure */
-        char note[1024], title[SV_CASE_NAME_MAX + 64];
-        snprintf(title, sizeof title, "%s (%s)", a.spec, a.sampler->name);
-        int prc = sv_sweep_plot(a.out, title, pts, done, a.set.c, a.set.n_c, note, sizeof note);
-        if (prc == SV_OK && !note[0] && written.rc == SV_OK)
-            fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
-                    a.out);
-        prc = sv_gnuplot_status(rc, prc, note);
-        if (rc == SV_OK)
-            rc = prc;
+        rc = sweep_one(&a, &pts[i], &done[i]);
+        if (rc != SV_OK && rc != SV_EENV) /* gnuplot's failure keeps the numbers going */
+            break;
     }
-    free(pts);
-    return sv_outputs_end(&written, rc);
+    if (done[0] > 0) {
+        int rrc = sv_sweep_rules(stdout, out, a.samplers, (const sv_sweep_point *const *)pts,
+                                 done, a.n_samplers, a.spec, a.draws, a.seed);
+        if (rc == SV_OK)
+            rc = rrc;
+    }
+    for (int i = 0; i < a.n_samplers; i++)
+        free(pts[i]);
+    sv_batch_cost_free(&a.set.cost);
+    return rc;
 }

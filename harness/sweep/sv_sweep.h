@@ -154,4 +154,10 @@ int sv_sweep_write_h5(const char *path, const sv_sweep_setup *set, const sv_swee
 double sv_sweep_batched(const sv_sweep_setup *set, const sv_sweep_point *p, int32_t B, double c,
                         double *sampler_us);
 
+/* sweep_rules.c: tokens per step of several samplers side by side (sweep
+ * --sampler A,B), on out and, with dir, in DIR/rules.md. */
+int sv_sweep_rules(FILE *out, const char *dir, const sv_sampler *const *samplers,
+                   const sv_sweep_point *const *pts, const size_t *n, int m, const char *spec,
+                   uint64_t draws, uint64_t seed);
+
 #endif

@@ -85,11 +85,12 @@ static void batched_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_po
 void sv_sweep_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_point *pts, size_t n)
 {
     char tb[32];
-    const int block = set->run.rule == SV_RULE_BLOCK;
+    const int block = set->run.rule == SV_RULE_BLOCK || set->run.rule == SV_RULE_TYPICAL;
     if (block)
-        fprintf(f, "Sampler %s verifies by blocks, whose law has no closed form: \"analytic\" "
-                "is the chain rule's on the same rows (and the speedups and best K with it, "
-                "a floor), \"measured\" the block verifier's.\n\n", set->run.sampler);
+        fprintf(f, "Sampler %s verifies by %s, which has no closed form here: \"analytic\" is "
+                "the chain rule's on the same rows (and the speedups and best K with it), "
+                "\"measured\" its own.\n\n", set->run.sampler,
+                set->run.rule == SV_RULE_BLOCK ? "blocks" : "typical acceptance (lossy)");
     fprintf(f, "| T | K | E analytic | E measured |");
     for (int j = 0; j < set->n_c; j++)
         fprintf(f, " speedup c=%g |", set->c[j]);

@@ -118,5 +118,18 @@ expect2 "--target-us 0: the target's time must be positive" --case logits --B 1 
   --target-us 0 --sampler-us 1
 expect2 "not an HDF5 file" --case logits --B 1 --target-us 1 --latency nowhere.h5
 
+# issue 27: rules side by side. identical rows (p = q, V = 50, K = 2): the
+# chain and block rules accept every draft, E = 3 exactly; exact match's
+# E = 1 + a + a^2 with a = sum p^2 (analytic, and measured near it)
+out=$("$sv" sweep --case identical:V=50,K=2 --draws 4000 --sampler ref,ref_exact,ref_block \
+      --out "$dir/rules" 2>&1) || fail "sweep --sampler LIST: exit $?"
+row=$(grep "^| - | 2 | 3.0000 | 3.0000 | " <<<"$out")
+[ -n "$row" ] || fail "side-by-side table: no chain row with E = 3: $out"
+grep -q "| 3.0000 | - | 1.000x |$" <<<"$row" || fail "block: E = 3, no analytic: $row"
+[ -f "$dir/rules/rules.md" ] && [ -f "$dir/rules/ref_exact/sweep.md" ] \
+  || fail "sweep --sampler LIST --out: rules.md and a folder per sampler"
+expect2 "--sampler: 'ref' is listed twice" --case logits --sampler ref,ref
+expect2 "--sampler: unknown sampler 'nope'" --case logits --sampler ref,nope
+
 echo "$failures failed"
 [ "$failures" -eq 0 ]
