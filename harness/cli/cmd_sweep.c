@@ -491,7 +491,7 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
         case_K = c ? c->K : 0;
         sv_case_free(c);
     }
-    size_t done = 0;
+    size_t done = 0, in_files = 0; /* points the files hold */
     for (int i = 0; rc == SV_OK && i < n_T; i++)
         for (int j = 0; rc == SV_OK && j < n_K; j++) {
             char spec[SV_CASE_NAME_MAX * 2];
@@ -510,10 +510,16 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
             if (rc != SV_OK)
                 break;
             done++;
-            if (a->out && written.rc == SV_OK)
+            if (a->out && written.rc == SV_OK) {
                 write_outputs(a, pts, done, total, &written);
+                in_files = done;
+            }
         }
     sv_sweep_earlier_free(&earlier);
+    /* points taken from the earlier run after the last one run here (or all
+     * of them: a run killed between writing sweep.h5 and sweep.md) */
+    if (a->out && done > in_files && written.rc == SV_OK)
+        write_outputs(a, pts, done, total, &written);
     if (done > 0) {
         if (a->n_samplers > 1)
             printf("\n## sampler %s\n\n", a->sampler->name);

@@ -76,6 +76,12 @@ wait "$pid" 2>/dev/null
 "$sv" sweep "${args[@]}" --out "$dir/killed" --resume >/dev/null 2>&1 || fail "resume failed"
 cmp -s "$dir/straight/sweep.md" "$dir/killed/sweep.md" || fail "resumed sweep.md differs"
 cmp -s "$dir/straight/tokens.dat" "$dir/killed/tokens.dat" || fail "resumed tokens.dat differs"
+# killed after sweep.h5 took the last point but before sweep.md did: the
+# resume takes every point from the earlier run and still rewrites sweep.md
+rm -rf "$dir/stale" && cp -r "$dir/straight" "$dir/stale"
+echo "Partial: 5 of 6 points so far." >> "$dir/stale/sweep.md"
+"$sv" sweep "${args[@]}" --out "$dir/stale" --resume >/dev/null 2>&1 || fail "stale resume failed"
+cmp -s "$dir/straight/sweep.md" "$dir/stale/sweep.md" || fail "a stale sweep.md was left as it was"
 "$sv" sweep --case logits:V=300,K=3 --T 0.3,0.8 --K 1,3 --draws 100000 --threads 1 \
   --out "$dir/prefix" >/dev/null 2>&1
 out=$("$sv" sweep "${args[@]}" --out "$dir/prefix" --resume 2>&1)
