@@ -329,6 +329,22 @@ static void point_spec(const char *spec, int has_T, double T, int has_K, int32_t
         snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
 }
 
+/* Each position's distance from p, at the sweep's level (a lossy rule's
+ * table shows them). */
+static int point_distances(const sv_case *c, const sv_tally *t, double level, sweep_point *pt)
+{
+    double *p = malloc((size_t)c->V * sizeof *p);
+    if (!p)
+        return sv_fail(SV_EENV, "out of memory for a row of %d", c->V);
+    for (int32_t k = 0; k <= c->K; k++) {
+        sv_case_target_dist(c, k, p);
+        pt->dist[k] = sv_distance_estimate(p, t->hist + (size_t)k * (size_t)c->V, c->V,
+                                           t->reached[k], level);
+    }
+    free(p);
+    return SV_OK;
+}
+
 /* Runs the sampler on one case for `draws` draws. */
 static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64_t draws,
                     sweep_point *pt)
@@ -367,6 +383,7 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
             pt->analytic[k] = sv_case_alpha(c, k);
         sv_measured_alpha(t->length, c->K, a->level, pt->measured);
         memcpy(pt->length, t->length, sizeof pt->length);
+        rc = point_distances(c, t, a->level, pt);
         pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
         pt->tokens_measured = sv_mean_tokens(t->length, c->K);
     }
@@ -418,6 +435,8 @@ static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     if (rc != SV_OK)
         return rc;
     pt->draws = a->draws;
+    for (int32_t k = 0; k <= pt->K; k++) /* each step its own p: no one distance */
+        pt->dist[k] = sv_distance_estimate(NULL, NULL, 0, 0, a->level);
     for (int32_t k = 0; k < pt->K; k++)
         pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
     sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "sv_bench.h"
 #include "sv_sampler.h"
+#include "sv_stats.h"
 
 /* ---- acceptance: what a user asks after "is it correct?": how often drafts
  * are accepted, how many tokens a step gives, and what speedup to expect
@@ -91,6 +92,10 @@ typedef struct sv_sweep_point {
     sv_proportion measured[SV_MAX_K];  /* accepted / tested, with its interval */
     uint64_t length[SV_MAX_K + 1];     /* histogram of accepted counts */
     double tokens_analytic, tokens_measured;
+    /* a lossy rule's distance from p per position (verify --measure's),
+     * NaN where not measured: a recording's pooled steps, a point taken
+     * from an earlier run (sweep.h5 keeps the lengths, not the tokens) */
+    sv_distance dist[SV_MAX_K + 1];
 } sv_sweep_point;
 
 /* The same temperature (no --T: every point has T = NaN). */

@@ -113,6 +113,8 @@ int sv_sweep_earlier_take(const sv_sweep_earlier *e, const sv_sweep_run *a, doub
         sv_measured_alpha(pt->length, K, a->level, pt->measured);
         pt->tokens_analytic = e->tokens[i];
         pt->tokens_measured = sv_mean_tokens(pt->length, K);
+        for (int32_t m = 0; m <= K; m++) /* the tokens are not kept: unmeasured */
+            pt->dist[m] = sv_distance_estimate(NULL, NULL, 0, 0, a->level);
         return 1;
     }
     return 0;

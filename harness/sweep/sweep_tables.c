@@ -119,6 +119,21 @@ void sv_sweep_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_point *p
                 fprintf(f, " %.5f | [%.5f, %.5f] | %s |\n", m->value, m->lo, m->hi,
                         block ? "-" : agrees(&pts[i], k) ? "yes" : "NO");
         }
+    if (set->run.rule == SV_RULE_TYPICAL) { /* lossy: how far, beside how fast */
+        fprintf(f, "\n| T | K | position | TV | %g%% interval | KL | %g%% interval |\n",
+                100.0 * set->run.level, 100.0 * set->run.level);
+        fprintf(f, "|---:|---:|---:|---:|---|---:|---|\n");
+        for (size_t i = 0; i < n; i++)
+            for (int32_t k = 0; k <= pts[i].K; k++) {
+                const sv_distance *d = &pts[i].dist[k];
+                fprintf(f, "| %s | %d | %d |", T_text(pts[i].T, tb, sizeof tb), pts[i].K, k + 1);
+                if (isnan(d->tv) || isinf(d->kl))
+                    fprintf(f, " - | - | - | - |\n");
+                else
+                    fprintf(f, " %.4f | [%.4f, %.4f] | %.4f | [%.4f, %.4f] |\n", d->tv, d->tv_lo,
+                            d->tv_hi, d->kl, d->kl_lo, d->kl_hi);
+            }
+    }
     /* best K for each (T, c), by the analytic speedup */
     fprintf(f, "\n| T | c | best K | speedup |\n|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < n;) {

@@ -134,6 +134,13 @@ row=$(grep "^| - | 2 | 3.0000 | 3.0000 | " <<<"$out")
 grep -q "| 3.0000 | - | 1.000x |$" <<<"$row" || fail "block: E = 3, no analytic: $row"
 [ -f "$dir/rules/rules.md" ] && [ -f "$dir/rules/ref_exact/sweep.md" ] \
   || fail "sweep --sampler LIST --out: rules.md and a folder per sampler"
+# a lossy rule's sweep says how far from p: typical acceptance on identical
+# rows loses acceptance and moves position 1 off p (TV well above 0)
+out=$("$sv" sweep --case identical:V=50,K=2 --draws 20000 --sampler ref_typical 2>&1) \
+  || fail "sweep --sampler ref_typical: exit $?"
+tv=$(grep -E "^\| - \| 2 \| 1 \| [0-9.]+ \| \[" <<<"$out" | awk -F'|' '{print $5}')
+[ -n "$tv" ] && awk -v t="$tv" 'BEGIN { exit !(t > 0.05) }' \
+  || fail "typical sweep: no distance table with TV > 0.05 at position 1: $out"
 expect2 "--sampler: 'ref' is listed twice" --case logits --sampler ref,ref
 expect2 "--sampler: unknown sampler 'nope'" --case logits --sampler ref,nope
 
