@@ -17,29 +17,22 @@
  * Randomness: eta_i at (seed, index, i - 1, SV_PURPOSE_ACCEPT), the last
  * token's at (seed, index, n, SV_PURPOSE_FINAL), under each sequence's own
  * seed and index; with d = 1 (and wherever w_n = 1) the residual is the
- * chain's, drawn as ref draws it, so with d = 1 it is ref, draw for draw. Both layouts; a
- * one-hot drafter (no draft rows) has q_i = e_{x_i}. */
+ * chain's, drawn as ref draws it, so with d = 1 it is ref, draw for draw.
+ * Both layouts; a one-hot drafter (no draft rows) has q_i = e_{x_i}. */
 #include <math.h>
 #include "sv_registry.h"
 #include "inverse_cdf.h"
 #include "rules.h"
 #include "sv_philox.h"
 
-/* One sequence's rows and drafts. */
-typedef struct block_seq {
-    const float *P, *Q; /* [d+1][V], [d][V] or NULL */
-    const int32_t *x;
-    int32_t d, V;
-} block_seq;
-
 /* q_k(i): the draft row, or a one-hot drafter's e_{x_k}. */
-static double q_of(const block_seq *s, int32_t k, int32_t i)
+static double q_of(const sv_rule_seq *s, int32_t k, int32_t i)
 {
     return s->Q ? (double)s->Q[(int64_t)k * s->V + i] : (i == s->x[k] ? 1.0 : 0.0);
 }
 
 /* max(w p_k(i) - q_k(i), 0): row k's residual weight under joint weight w. */
-static double residual(const block_seq *s, int32_t k, double w, int32_t i)
+static double residual(const sv_rule_seq *s, int32_t k, double w, int32_t i)
 {
     return fmax(w * (double)s->P[(int64_t)k * s->V + i] - q_of(s, k, i), 0.0);
 }
@@ -48,7 +41,7 @@ static double residual(const block_seq *s, int32_t k, double w, int32_t i)
  * (the loop has no branch; a one-hot drafter's weights are w p, but for its
  * draft token's max(w p - 1, 0), put right after). */
 #define SPAN 512
-static double mass_span(const block_seq *s, int32_t k, double w, int32_t lo, int32_t hi)
+static double mass_span(const sv_rule_seq *s, int32_t k, double w, int32_t lo, int32_t hi)
 {
     const float *P = s->P + (int64_t)k * s->V;
     double a[4] = {0.0, 0.0, 0.0, 0.0};
@@ -75,7 +68,7 @@ static double mass_span(const block_seq *s, int32_t k, double w, int32_t lo, int
 
 /* Whether row k's residual mass under w exceeds `above`: summed a span at a
  * time until it does, so a block that passes costs only part of a row. */
-static int mass_exceeds(const block_seq *s, int32_t k, double w, double above)
+static int mass_exceeds(const sv_rule_seq *s, int32_t k, double w, double above)
 {
     double sum = 0.0;
     for (int32_t lo = 0; lo < s->V; lo += SPAN) {
@@ -89,7 +82,7 @@ static int mass_exceeds(const block_seq *s, int32_t k, double w, double above)
 /* A draw from norm(max(w p_k - q_k, 0)) by inverse CDF with uniform u: the
  * span where the running sum passes u times the total, then the token in
  * it; -1 when the weights are all 0 (rounding: the caller draws from p_k). */
-static int32_t draw_residual(const block_seq *s, int32_t k, double w, double u)
+static int32_t draw_residual(const sv_rule_seq *s, int32_t k, double w, double u)
 {
     double total = 0.0;
     for (int32_t lo = 0; lo < s->V; lo += SPAN)
@@ -120,19 +113,13 @@ static int32_t draw_residual(const block_seq *s, int32_t k, double w, double u)
 }
 
 /* Returns n, or -1 on bad input. */
-static int block_sequence(const sv_batch *bt, int32_t b, double *ws, sv_block_flaw flaw)
+static int sv_rule_sequence(const sv_batch *bt, int32_t b, double *ws, sv_block_flaw flaw)
 {
-    block_seq s = {.d = sv_batch_num_drafts(bt, b), .V = bt->V};
-    if (s.d < 0 || s.d > bt->K)
+    sv_rule_seq s;
+    if (sv_rule_seq_of(bt, b, &s) != 0)
         return -1;
-    s.P = bt->target + sv_batch_target_offset(bt, b);
-    s.Q = bt->draft ? bt->draft + sv_batch_draft_offset(bt, b) : NULL;
-    s.x = bt->draft_tokens + sv_batch_drafts_offset(bt, b);
-    int32_t *y = bt->out_tokens + sv_batch_out_offset(bt, b);
-    const uint64_t seed = sv_batch_seed(bt, b), index = sv_batch_index(bt, b);
-    for (int32_t k = 0; k < s.d; k++)
-        if (s.x[k] < 0 || s.x[k] >= s.V)
-            return -1;
+    int32_t *y = s.y;
+    const uint64_t seed = s.seed, index = s.index;
 
     double w[SV_MAX_K + 1];
     w[0] = 1.0;
@@ -183,7 +170,7 @@ int sv_block_verify(void *state, const sv_batch *bt, sv_block_flaw flaw)
     if (!bt->target)
         return SV_SAMPLER_EINVAL;
     for (int32_t b = 0; b < bt->B; b++) {
-        int n = block_sequence(bt, b, state, flaw);
+        int n = sv_rule_sequence(bt, b, state, flaw);
         if (n < 0)
             return SV_SAMPLER_EINVAL;
         bt->out_accepted[b] = n;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include "sv_registry.h"
 #include "inverse_cdf.h"
+#include "row_argmax.h"
 #include "rules.h"
 #include "sv_philox.h"
 
@@ -38,6 +39,7 @@ int sv_rule_seq_of(const sv_batch *bt, int32_t b, sv_rule_seq *s)
     if (s->d < 0 || s->d > bt->K)
         return -1;
     s->P = bt->target + sv_batch_target_offset(bt, b);
+    s->Q = bt->draft ? bt->draft + sv_batch_draft_offset(bt, b) : NULL;
     s->x = bt->draft_tokens + sv_batch_drafts_offset(bt, b);
     s->y = bt->out_tokens + sv_batch_out_offset(bt, b);
     s->seed = sv_batch_seed(bt, b);
@@ -46,16 +48,6 @@ int sv_rule_seq_of(const sv_batch *bt, int32_t b, sv_rule_seq *s)
         if (s->x[k] < 0 || s->x[k] >= s->V)
             return -1;
     return 0;
-}
-
-/* The target's first-ranked token (the lower index on ties). */
-static int32_t argmax(const float *row, int32_t V)
-{
-    int32_t best = 0;
-    for (int32_t i = 1; i < V; i++)
-        if (row[i] > row[best])
-            best = i;
-    return best;
 }
 
 /* One sequence: returns n, or -1 on bad input. */
@@ -74,7 +66,7 @@ static int exact_sequence(const sv_batch *bt, int32_t b, double *ws, sv_exact_fl
         const uint32_t at = flaw == SV_EXACT_ONE_SAMPLE ? 0u : (uint32_t)n;
         double u = sv_philox_uniform(seed, index, at, SV_PURPOSE_FINAL, 0);
         int32_t t = flaw == SV_EXACT_ARGMAX_AT_DRAFTS && n < d
-                        ? argmax(P + (int64_t)n * V, V)
+                        ? sv_row_argmax(P + (int64_t)n * V, V)
                         : sv_inverse_cdf(P + (int64_t)n * V, NULL, -1, V, u, ws);
         if (t < 0)
             return -1; /* an all-zero target row */

@@ -14,6 +14,7 @@ void sv_rule_destroy(void *state);
 /* Sequence b of a batch in either layout, as the rules read it. */
 typedef struct sv_rule_seq {
     const float *P;   /* [d+1][V] target rows */
+    const float *Q;   /* [d][V] draft rows, NULL for a one-hot drafter (or exact match) */
     const int32_t *x; /* [d] drafts */
     int32_t *y;       /* [d+1] its own output slots */
     int32_t d, V;

@@ -17,6 +17,7 @@
 #include "sv_base.h"
 #include "sv_cases.h"
 #include "sv_bf16.h"
+#include "row_argmax.h"
 
 static void softmax_row(gsl_rng *r, float *row, int32_t V)
 {
@@ -27,15 +28,6 @@ static void softmax_row(gsl_rng *r, float *row, int32_t V)
     }
     for (int32_t i = 0; i < V; i++)
         row[i] = (float)(row[i] / sum);
-}
-
-static int32_t mode_of(const float *row, int32_t V)
-{
-    int32_t best = 0;
-    for (int32_t i = 1; i < V; i++)
-        if (row[i] > row[best])
-            best = i;
-    return best;
 }
 
 int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, double accept)
@@ -70,7 +62,7 @@ int sv_bench_input_make(sv_bench_input *in, int32_t B, int32_t K, int32_t V, dou
         softmax_row(r, mix, V);
         for (int32_t i = 0; i < V; i++)
             qk[i] = 0.5f * (pk[i] + mix[i]);
-        int32_t x = mode_of(qk, V);
+        int32_t x = sv_row_argmax(qk, V);
         double want = accept * qk[x], rest = 1.0 - pk[x];
         double scale = rest > 0.0 ? (1.0 - want) / rest : 0.0;
         for (int32_t i = 0; i < V; i++)

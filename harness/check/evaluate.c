@@ -25,7 +25,7 @@ static int evaluate_position(const sv_case *c, const sv_tally *t, int32_t k, dou
         pe->verdict = SV_NA;
         pe->chi2 = pe->g = (sv_gof){0.0, 0, 1.0, 0};
         pe->tv_p = 1.0;
-        pe->dist = sv_distance_estimate(NULL, NULL, 0, 0, SV_MEASURE_LEVEL);
+        pe->dist = sv_distance_none();
         return SV_OK;
     }
     const uint64_t *counts = t->hist + (size_t)k * c->V;
@@ -114,6 +114,17 @@ static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv
     return SV_OK;
 }
 
+/* The histogram of n beside the chain's law, for a rule the chain's law
+ * does not test: the verdict n/a until a rule's own test sets it. */
+static void length_untested(const sv_case *c, const sv_tally *t, sv_run_eval *ev)
+{
+    for (int32_t j = 0; j <= c->K; j++)
+        ev->length_observed[j] = t->length[j];
+    length_distribution(c, ev->length_expected);
+    ev->length_verdict = SV_NA;
+    ev->length = (sv_gof){0.0, 0, 1.0, 0};
+}
+
 /* Block verification: its law of n has no closed form, but it accepts at
  * least as many drafts as the chain rule in expectation (Sun et al. 2024,
  * Theorem 2), with equality at K = 1 where the rules are one. A one-sided
@@ -126,21 +137,18 @@ static int evaluate_length_block(const sv_case *c, const sv_tally *t, double spl
 {
     if (c->K == 1)
         return evaluate_length(c, t, split, ev);
+    length_untested(c, t, ev);
     uint64_t valid = 0;
     double sum = 0.0, chain = 0.0, reach = 1.0;
     for (int32_t j = 0; j <= c->K; j++) {
-        ev->length_observed[j] = t->length[j];
         valid += t->length[j];
         sum += (double)j * (double)t->length[j];
     }
-    length_distribution(c, ev->length_expected); /* the chain's, for comparison */
     for (int32_t j = 0; j < c->K; j++) {
         reach *= sv_case_alpha(c, j);
         chain += reach;
     }
     ev->mean_accepted_chain = chain;
-    ev->length_verdict = SV_NA;
-    ev->length = (sv_gof){0.0, 0, 1.0, 0};
     if (valid < 2)
         return SV_OK;
     const double N = (double)valid, mean = sum / N;
@@ -232,13 +240,9 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
     for (int32_t k = 0; k <= c->K && rc == SV_OK; k++)
         rc = evaluate_position(c, t, k, split_alpha, p, ev);
     free(p);
-    if (rc == SV_OK && rule == SV_RULE_TYPICAL) { /* its own law: --measure reports it */
-        for (int32_t j = 0; j <= c->K; j++)
-            ev->length_observed[j] = t->length[j];
-        length_distribution(c, ev->length_expected); /* the chain's, for comparison */
-        ev->length_verdict = SV_NA;
-        ev->length = (sv_gof){0.0, 0, 1.0, 0};
-    } else if (rc == SV_OK)
+    if (rc == SV_OK && rule == SV_RULE_TYPICAL) /* its own law: --measure reports it */
+        length_untested(c, t, ev);
+    else if (rc == SV_OK)
         rc = rule == SV_RULE_BLOCK ? evaluate_length_block(c, t, split_alpha, ev)
                                    : evaluate_length(c, t, split_alpha, ev);
     if (rc != SV_OK)

@@ -11,10 +11,9 @@
 #include "sv_cli.h"
 #include "sv_cases.h"
 #include "sv_plot.h"
-#include "sv_run.h"
 #include "sv_store.h"
+#include "sweep_points.h"
 
-#define MAX_AXIS SV_SWEEP_MAX_AXIS
 
 static void usage(FILE *out)
 {
@@ -67,26 +66,6 @@ static void usage(FILE *out)
             "the plots: the tables, sweep.h5 and sweep.md are written).\n");
 }
 
-typedef sv_sweep_point sweep_point;
-
-#define MAX_SAMPLERS 4
-
-typedef struct sweep_args {
-    const char *spec, *out;
-    char recorded_spec[1600]; /* --recorded's case spec, every step */
-    const sv_sampler *sampler; /* the one sweeping now */
-    const sv_sampler *samplers[MAX_SAMPLERS]; /* --sampler LIST: side by side */
-    int n_samplers;
-    double T[MAX_AXIS], level;
-    int32_t K[MAX_AXIS];
-    int n_T, n_K;
-    uint64_t draws, seed;
-    int32_t threads, batch;
-    int resume;
-    sv_isolation iso;
-    sv_sweep_setup set;       /* the cost ratios, the batch axis and its costs; run once parsed */
-} sweep_args;
-
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
 static int parse_values(const char *flag, const char *text, double min, double max, double *out,
                         int *n)
@@ -129,33 +108,6 @@ static int parse_whole(const char *flag, const char *text, double min, double ma
     return rc;
 }
 
-/* A whole recording ("recorded:..." without step=) is one case per step. */
-static int whole_recording(const char *spec, int64_t *steps)
-{
-    char err[2048];
-    int has_step = 1;
-    *steps = 1;
-    if (strncmp(spec, "recorded:", 9) != 0)
-        return 0;
-    if (sv_recorded_spec_steps(spec, steps, &has_step, err, sizeof err) != 0)
-        return 0; /* building the case reports the error */
-    return !has_step;
-}
-
-/* The case a spec names; for a whole recording its first step, whose V and
- * K every step shares. */
-static int first_case(const char *spec, sv_case **c)
-{
-    char err[2048], step0[SV_CASE_NAME_MAX * 2];
-    int64_t steps;
-    if (whole_recording(spec, &steps)) {
-        snprintf(step0, sizeof step0, "%s,step=0", spec);
-        spec = step0;
-    }
-    return sv_case_from_spec(spec, c, err, sizeof err) == 0 ? SV_OK
-                                                           : sv_fail(SV_EBAD, "%s", err);
-}
-
 /* --B with its costs: the target's model, and the sampler's from a bench
  * file or a model; every (B, K) is looked up now, before any draw. */
 static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
@@ -177,7 +129,7 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
     /* the case's V and K pick the bench points and check the lookups */
     sv_case *c = NULL;
     if (rc == SV_OK)
-        rc = first_case(a->spec, &c);
+        rc = sweep_first_case(a->spec, &c);
     if (rc == SV_OK && latency) {
         char path[1024];
         const char *colon = strrchr(latency, ':');
@@ -304,147 +256,6 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     return rc;
 }
 
-/* SPEC with its own T= and K= removed, then the point's appended. */
-static void point_spec(const char *spec, int has_T, double T, int has_K, int32_t K, char *out,
-                       size_t len)
-{
-    const char *colon = strchr(spec, ':');
-    size_t family = colon ? (size_t)(colon - spec) : strlen(spec);
-    snprintf(out, len, "%.*s", (int)family, spec);
-    char sep = ':';
-    if (colon) {
-        char buf[SV_CASE_NAME_MAX * 2];
-        snprintf(buf, sizeof buf, "%s", colon + 1);
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if ((has_T && strncmp(t, "T=", 2) == 0) || (has_K && strncmp(t, "K=", 2) == 0))
-                continue;
-            snprintf(out + strlen(out), len - strlen(out), "%c%s", sep, t);
-            sep = ',';
-        }
-    }
-    if (has_T)
-        snprintf(out + strlen(out), len - strlen(out), "%cT=%.6g", sep, T), sep = ',';
-    if (has_K)
-        snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
-}
-
-/* Each position's distance from p, at the sweep's level (a lossy rule's
- * table shows them). */
-static int point_distances(const sv_case *c, const sv_tally *t, double level, sweep_point *pt)
-{
-    double *p = malloc((size_t)c->V * sizeof *p);
-    if (!p)
-        return sv_fail(SV_EENV, "out of memory for a row of %d", c->V);
-    for (int32_t k = 0; k <= c->K; k++) {
-        sv_case_target_dist(c, k, p);
-        pt->dist[k] = sv_distance_estimate(p, t->hist + (size_t)k * (size_t)c->V, c->V,
-                                           t->reached[k], level);
-    }
-    free(p);
-    return SV_OK;
-}
-
-/* Runs the sampler on one case for `draws` draws. */
-static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64_t draws,
-                    sweep_point *pt)
-{
-    char err[1024];
-    sv_case *c = NULL;
-    sv_drafter *d = NULL;
-    sv_tally *t = NULL;
-    sv_pair_plan plan;
-    memset(&plan, 0, sizeof plan); /* no independence tables: acceptance only */
-    if (sv_case_from_spec(spec, &c, err, sizeof err) != 0)
-        return sv_fail(SV_EBAD, "%s", err);
-    if (a->sampler->rule == SV_RULE_EXACT_MATCH) /* no draft rows; alpha = sum p q */
-        sv_case_as_one_hot(c);
-    if (c->chain) {
-        sv_case_free(c);
-        return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
-                       "sweep takes fixed-row cases", spec);
-    }
-    int rc = sv_drafter_alloc(c, &d);
-    if (rc == SV_OK)
-        rc = sv_tally_alloc(c, &plan, &t);
-    if (rc == SV_OK) {
-        sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
-                             1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
-                             a->iso.in_process, a->iso.call_timeout};
-        rc = sv_run(&cfg, c, d, &plan, t);
-    }
-    if (rc == SV_OK && (t->sampler_error || t->violations))
-        rc = sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run 'specverify "
-                     "verify' on this case)", a->sampler->name, spec);
-    if (rc == SV_OK) {
-        pt->K = c->K;
-        pt->draws = draws;
-        for (int32_t k = 0; k < c->K; k++)
-            pt->analytic[k] = sv_case_alpha(c, k);
-        sv_measured_alpha(t->length, c->K, a->level, pt->measured);
-        memcpy(pt->length, t->length, sizeof pt->length);
-        rc = point_distances(c, t, a->level, pt);
-        pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
-        pt->tokens_measured = sv_mean_tokens(t->length, c->K);
-    }
-    sv_tally_free(t);
-    sv_drafter_free(d);
-    sv_case_free(c);
-    return rc;
-}
-
-/* Runs one point: its case, or every step of a recording with the draws
- * spread evenly, pooled. The analytic values are what the pooled counts
- * estimate: E is the draws-weighted mean of the steps' E, and alpha_k the
- * mean of the steps' alpha_k weighted by draws x P(reach draft k), since a
- * draw counts at position k only when it got there. */
-static int run_point(const sweep_args *a, const char *spec, sweep_point *pt)
-{
-    int64_t steps;
-    if (!whole_recording(spec, &steps))
-        return run_case(a, spec, a->seed, a->draws, pt);
-    double reach_alpha[SV_MAX_K] = {0}, reach[SV_MAX_K] = {0}, tokens = 0.0;
-    memset(pt->length, 0, sizeof pt->length);
-    int rc = SV_OK;
-    for (int64_t s = 0; rc == SV_OK && s < steps; s++) {
-        uint64_t draws = a->draws / (uint64_t)steps + ((uint64_t)s < a->draws % (uint64_t)steps);
-        char step[SV_CASE_NAME_MAX * 2];
-        sweep_point one;
-        memset(&one, 0, sizeof one);
-        if ((size_t)snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s) >=
-            sizeof step) {
-            rc = sv_fail(SV_EBAD, "sweep: the case spec %s is too long", spec);
-            break;
-        }
-        /* a key per step: the steps' counts are independent, as the
-         * binomial interval of the pooled count assumes */
-        rc = run_case(a, step, a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull, draws, &one);
-        if (rc != SV_OK)
-            break;
-        pt->K = one.K;
-        double r = (double)draws; /* draws x P(reach draft k) */
-        for (int32_t k = 0; k < one.K; k++) {
-            reach[k] += r;
-            reach_alpha[k] += r * one.analytic[k];
-            r *= one.analytic[k];
-        }
-        for (int32_t m = 0; m <= one.K; m++)
-            pt->length[m] += one.length[m];
-        tokens += (double)draws * one.tokens_analytic;
-    }
-    if (rc != SV_OK)
-        return rc;
-    pt->draws = a->draws;
-    for (int32_t k = 0; k <= pt->K; k++) /* each step its own p: no one distance */
-        pt->dist[k] = sv_distance_estimate(NULL, NULL, 0, 0, a->level);
-    for (int32_t k = 0; k < pt->K; k++)
-        pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
-    sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
-    pt->tokens_analytic = tokens / (double)a->draws;
-    pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
-    return SV_OK;
-}
-
 /* DIR/sweep.h5 and DIR/sweep.md, each replaced whole; each is attempted
  * when the other fails, and the failures noted in written. */
 static void write_outputs(const sweep_args *a, const sweep_point *pts, size_t n, size_t total,
@@ -506,7 +317,7 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
         rc = sv_sweep_earlier_load(a->out, run, &earlier);
         sv_case *c = NULL;
         if (rc == SV_OK && !has_K)
-            rc = first_case(a->spec, &c);
+            rc = sweep_first_case(a->spec, &c);
         case_K = c ? c->K : 0;
         sv_case_free(c);
     }
@@ -514,7 +325,7 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
     for (int i = 0; rc == SV_OK && i < n_T; i++)
         for (int j = 0; rc == SV_OK && j < n_K; j++) {
             char spec[SV_CASE_NAME_MAX * 2];
-            point_spec(a->spec, has_T, has_T ? a->T[i] : 0, has_K, has_K ? a->K[j] : 0, spec,
+            sweep_point_spec(a->spec, has_T, has_T ? a->T[i] : 0, has_K, has_K ? a->K[j] : 0, spec,
                        sizeof spec);
             pts[done].T = has_T ? a->T[i] : NAN;
             if (sv_sweep_earlier_take(&earlier, run, pts[done].T, has_K ? a->K[j] : case_K,
@@ -525,7 +336,7 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
             }
             fprintf(stderr, "[%zu/%zu] %s%s%s\n", done + 1, total, spec,
                     a->n_samplers > 1 ? ", sampler " : "", a->n_samplers > 1 ? a->sampler->name : "");
-            rc = run_point(a, spec, &pts[done]);
+            rc = sweep_run_point(a, spec, &pts[done]);
             if (rc != SV_OK)
                 break;
             done++;

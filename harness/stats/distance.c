@@ -19,7 +19,7 @@
 sv_distance sv_distance_estimate(const double *p, const uint64_t *counts, int32_t V, uint64_t N,
                                  double level)
 {
-    sv_distance d = {NAN, NAN, NAN, NAN, NAN, NAN, 0};
+    sv_distance d = sv_distance_none();
     if (N == 0)
         return d;
     const double n = (double)N, beta = 1.0 - level;

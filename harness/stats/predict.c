@@ -14,6 +14,7 @@
 #include <string.h>
 #include "sv_stats.h"
 #include "sv_half.h"
+#include "row_argmax.h"
 
 typedef struct rows {
     int32_t V;
@@ -212,10 +213,7 @@ static double race_float32_truncated(rows *w, double *out)
  * position emits a (a point mass), reached with chance q(a) per position */
 static double exact_match_argmax(rows *w, double *out)
 {
-    int32_t a = 0;
-    for (int32_t i = 1; i < w->V; i++)
-        if (w->pf[i] > w->pf[a]) /* the first-ranked token, lower index on ties */
-            a = i;
+    const int32_t a = sv_row_argmax(w->pf, w->V);
     for (int32_t i = 0; i < w->V; i++) {
         w->A[i] = i == a;
         w->R[i] = i == a;

@@ -7,6 +7,7 @@
 #ifndef SV_STATS_H
 #define SV_STATS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "sv_base.h"
@@ -78,6 +79,11 @@ typedef struct sv_distance {
  * conservative: it rests on bounds). NaN where N is 0. */
 sv_distance sv_distance_estimate(const double *p, const uint64_t *counts, int32_t V, uint64_t N,
                                  double level);
+/* No measurement: every number NaN (what the estimate gives for N = 0). */
+static inline sv_distance sv_distance_none(void)
+{
+    return (sv_distance){NAN, NAN, NAN, NAN, NAN, NAN, 0};
+}
 
 /* ---- power.c: the power of the checks against a known defect -------------------- */
 typedef struct sv_effect_size {

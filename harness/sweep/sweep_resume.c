@@ -114,7 +114,7 @@ int sv_sweep_earlier_take(const sv_sweep_earlier *e, const sv_sweep_run *a, doub
         pt->tokens_analytic = e->tokens[i];
         pt->tokens_measured = sv_mean_tokens(pt->length, K);
         for (int32_t m = 0; m <= K; m++) /* the tokens are not kept: unmeasured */
-            pt->dist[m] = sv_distance_estimate(NULL, NULL, 0, 0, a->level);
+            pt->dist[m] = sv_distance_none();
         return 1;
     }
     return 0;

@@ -1,0 +1,179 @@
+/* sweep_points.c: the points of `specverify sweep`: a point's case spec,
+ * and its run through the sampler (one case, or every step of a recording
+ * pooled) into acceptance, tokens per step and, per position, the distance
+ * from p. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_cases.h"
+#include "sv_run.h"
+#include "sweep_points.h"
+
+/* A whole recording ("recorded:..." without step=) is one case per step. */
+int sweep_whole_recording(const char *spec, int64_t *steps)
+{
+    char err[2048];
+    int has_step = 1;
+    *steps = 1;
+    if (strncmp(spec, "recorded:", 9) != 0)
+        return 0;
+    if (sv_recorded_spec_steps(spec, steps, &has_step, err, sizeof err) != 0)
+        return 0; /* building the case reports the error */
+    return !has_step;
+}
+
+/* The case a spec names; for a whole recording its first step, whose V and
+ * K every step shares. */
+int sweep_first_case(const char *spec, sv_case **c)
+{
+    char err[2048], step0[SV_CASE_NAME_MAX * 2];
+    int64_t steps;
+    if (sweep_whole_recording(spec, &steps)) {
+        snprintf(step0, sizeof step0, "%s,step=0", spec);
+        spec = step0;
+    }
+    return sv_case_from_spec(spec, c, err, sizeof err) == 0 ? SV_OK
+                                                           : sv_fail(SV_EBAD, "%s", err);
+}
+
+/* SPEC with its own T= and K= removed, then the point's appended. */
+void sweep_point_spec(const char *spec, int has_T, double T, int has_K, int32_t K, char *out,
+                       size_t len)
+{
+    const char *colon = strchr(spec, ':');
+    size_t family = colon ? (size_t)(colon - spec) : strlen(spec);
+    snprintf(out, len, "%.*s", (int)family, spec);
+    char sep = ':';
+    if (colon) {
+        char buf[SV_CASE_NAME_MAX * 2];
+        snprintf(buf, sizeof buf, "%s", colon + 1);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if ((has_T && strncmp(t, "T=", 2) == 0) || (has_K && strncmp(t, "K=", 2) == 0))
+                continue;
+            snprintf(out + strlen(out), len - strlen(out), "%c%s", sep, t);
+            sep = ',';
+        }
+    }
+    if (has_T)
+        snprintf(out + strlen(out), len - strlen(out), "%cT=%.6g", sep, T), sep = ',';
+    if (has_K)
+        snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
+}
+
+/* Each position's distance from p, at the sweep's level (a lossy rule's
+ * table shows them). */
+static int point_distances(const sv_case *c, const sv_tally *t, double level, sweep_point *pt)
+{
+    double *p = malloc((size_t)c->V * sizeof *p);
+    if (!p)
+        return sv_fail(SV_EENV, "out of memory for a row of %d", c->V);
+    for (int32_t k = 0; k <= c->K; k++) {
+        sv_case_target_dist(c, k, p);
+        pt->dist[k] = sv_distance_estimate(p, t->hist + (size_t)k * (size_t)c->V, c->V,
+                                           t->reached[k], level);
+    }
+    free(p);
+    return SV_OK;
+}
+
+/* Runs the sampler on one case for `draws` draws. */
+static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64_t draws,
+                    sweep_point *pt)
+{
+    char err[1024];
+    sv_case *c = NULL;
+    sv_drafter *d = NULL;
+    sv_tally *t = NULL;
+    sv_pair_plan plan;
+    memset(&plan, 0, sizeof plan); /* no independence tables: acceptance only */
+    if (sv_case_from_spec(spec, &c, err, sizeof err) != 0)
+        return sv_fail(SV_EBAD, "%s", err);
+    if (a->sampler->rule == SV_RULE_EXACT_MATCH) /* no draft rows; alpha = sum p q */
+        sv_case_as_one_hot(c);
+    if (c->chain) {
+        sv_case_free(c);
+        return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
+                       "sweep takes fixed-row cases", spec);
+    }
+    int rc = sv_drafter_alloc(c, &d);
+    if (rc == SV_OK)
+        rc = sv_tally_alloc(c, &plan, &t);
+    if (rc == SV_OK) {
+        sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
+                             1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
+                             a->iso.in_process, a->iso.call_timeout};
+        rc = sv_run(&cfg, c, d, &plan, t);
+    }
+    if (rc == SV_OK && (t->sampler_error || t->violations))
+        rc = sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run 'specverify "
+                     "verify' on this case)", a->sampler->name, spec);
+    if (rc == SV_OK) {
+        pt->K = c->K;
+        pt->draws = draws;
+        for (int32_t k = 0; k < c->K; k++)
+            pt->analytic[k] = sv_case_alpha(c, k);
+        sv_measured_alpha(t->length, c->K, a->level, pt->measured);
+        memcpy(pt->length, t->length, sizeof pt->length);
+        rc = point_distances(c, t, a->level, pt);
+        pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
+        pt->tokens_measured = sv_mean_tokens(t->length, c->K);
+    }
+    sv_tally_free(t);
+    sv_drafter_free(d);
+    sv_case_free(c);
+    return rc;
+}
+
+/* Runs one point: its case, or every step of a recording with the draws
+ * spread evenly, pooled. The analytic values are what the pooled counts
+ * estimate: E is the draws-weighted mean of the steps' E, and alpha_k the
+ * mean of the steps' alpha_k weighted by draws x P(reach draft k), since a
+ * draw counts at position k only when it got there. */
+int sweep_run_point(const sweep_args *a, const char *spec, sweep_point *pt)
+{
+    int64_t steps;
+    if (!sweep_whole_recording(spec, &steps))
+        return run_case(a, spec, a->seed, a->draws, pt);
+    double reach_alpha[SV_MAX_K] = {0}, reach[SV_MAX_K] = {0}, tokens = 0.0;
+    memset(pt->length, 0, sizeof pt->length);
+    int rc = SV_OK;
+    for (int64_t s = 0; rc == SV_OK && s < steps; s++) {
+        uint64_t draws = a->draws / (uint64_t)steps + ((uint64_t)s < a->draws % (uint64_t)steps);
+        char step[SV_CASE_NAME_MAX * 2];
+        sweep_point one;
+        memset(&one, 0, sizeof one);
+        if ((size_t)snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s) >=
+            sizeof step) {
+            rc = sv_fail(SV_EBAD, "sweep: the case spec %s is too long", spec);
+            break;
+        }
+        /* a key per step: the steps' counts are independent, as the
+         * binomial interval of the pooled count assumes */
+        rc = run_case(a, step, a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull, draws, &one);
+        if (rc != SV_OK)
+            break;
+        pt->K = one.K;
+        double r = (double)draws; /* draws x P(reach draft k) */
+        for (int32_t k = 0; k < one.K; k++) {
+            reach[k] += r;
+            reach_alpha[k] += r * one.analytic[k];
+            r *= one.analytic[k];
+        }
+        for (int32_t m = 0; m <= one.K; m++)
+            pt->length[m] += one.length[m];
+        tokens += (double)draws * one.tokens_analytic;
+    }
+    if (rc != SV_OK)
+        return rc;
+    pt->draws = a->draws;
+    for (int32_t k = 0; k <= pt->K; k++) /* each step its own p: no one distance */
+        pt->dist[k] = sv_distance_none();
+    for (int32_t k = 0; k < pt->K; k++)
+        pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
+    sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
+    pt->tokens_analytic = tokens / (double)a->draws;
+    pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
+    return SV_OK;
+}
+
