@@ -310,7 +310,7 @@ static int name_ok(const char *name)
 }
 
 static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int has_functions,
-                         char *err, size_t errlen)
+                         uint32_t version, char *err, size_t errlen)
 {
     const uint32_t known = SV_INPUT_BIT(SV_INPUT_LOGITS_F32) | SV_INPUT_BIT(SV_INPUT_LOGITS_BF16);
     const uint32_t layouts = SV_LAYOUT_BIT(SV_LAYOUT_PADDED) | SV_LAYOUT_BIT(SV_LAYOUT_PACKED);
@@ -351,7 +351,16 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
     if (s->rule >= SV_RULE_COUNT) {
         snprintf(err, errlen, "%s: sampler '%s' says it implements rule %u, which sv_sampler.h "
                  "does not define (known: 0 SV_RULE_CHAIN, 1 SV_RULE_EXACT_MATCH, 2 "
-                 "SV_RULE_BLOCK, 3 SV_RULE_TYPICAL)", path, s->name, s->rule);
+                 "SV_RULE_BLOCK, 3 SV_RULE_TYPICAL, 4 SV_RULE_TREE, 5 "
+                 "SV_RULE_TREE_TARGET_ONLY)", path, s->name, s->rule);
+        return -1;
+    }
+    if (sv_rule_is_tree(s->rule) && version < 6u) {
+        /* a version 5 batch has no parents or out_path: it cannot carry a tree */
+        snprintf(err, errlen, "%s: sampler '%s' says it implements the %s rule, which contract "
+                 "version 6 added, but the plugin was built against version %u; rebuild it "
+                 "against this specverify's sv_sampler.h", path, s->name, sv_rule_name(s->rule),
+                 version);
         return -1;
     }
     return 0;
@@ -406,7 +415,7 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
         p->index = i;
         p->version = (uint32_t)head[0];
         list[i] = p;
-        if (check_sampler(path, i, &p->s, fields[4] != 0, err, errlen) != 0) {
+        if (check_sampler(path, i, &p->s, fields[4] != 0, p->version, err, errlen) != 0) {
             for (uint32_t j = 0; j <= i; j++)
                 proxy_free(list[j]);
             free(list);

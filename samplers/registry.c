@@ -15,6 +15,8 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_exact,
     &sv_sampler_ref_block,
     &sv_sampler_ref_typical,
+    &sv_sampler_ref_tree,
+    &sv_sampler_ref_tree_target_only,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,
@@ -50,6 +52,8 @@ static const sv_sampler *const broken[] = {
     &sv_broken_exact_match_argmax,
     &sv_broken_exact_match_shared_sample,
     &sv_broken_block_residual_tokenwise,
+    &sv_broken_tree_siblings_replaced,
+    &sv_broken_tree_cdf_boundary,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_fused_shared_uniform, /* the GPU's: mutants runs it where a device is */
 #endif

@@ -16,6 +16,8 @@ extern const sv_sampler sv_sampler_ref_logits; /* takes logits input too */
 /* contract version 5: the rules beyond the chain (rules.h) */
 extern const sv_sampler sv_sampler_ref_exact;
 extern const sv_sampler sv_sampler_ref_block;
+extern const sv_sampler sv_sampler_ref_tree;
+extern const sv_sampler sv_sampler_ref_tree_target_only;
 extern const sv_sampler sv_sampler_ref_typical; /* lossy on purpose: verify --measure */
 #ifdef SV_HAVE_CUDA
 /* built only with CUDA */
@@ -52,6 +54,8 @@ extern const sv_sampler sv_broken_greedy_sampled_when_mixed;
 extern const sv_sampler sv_broken_exact_match_argmax;
 extern const sv_sampler sv_broken_exact_match_shared_sample;
 extern const sv_sampler sv_broken_block_residual_tokenwise;
+extern const sv_sampler sv_broken_tree_siblings_replaced;
+extern const sv_sampler sv_broken_tree_cdf_boundary;
 #ifdef SV_HAVE_CUDA
 /* the GPU's, in cuda_fused.c beside the kernel it breaks; last of the list */
 extern const sv_sampler sv_sampler_cuda_fused_shared_uniform;

@@ -35,10 +35,12 @@ extern "C" {
  * `layouts` at the end of sv_sampler; version 4 `message` at the end of
  * sv_batch and of sv_limits, where a sampler says why a call failed; version
  * 5 `rule` at the end of sv_sampler, the verification rule a sampler
- * implements (sv_rule). The harness still loads version 1 to 4 plugins:
- * version 1 and 2 ones get batches of one case each (one K, one sampling
- * rule); all of them are chain samplers. */
-#define SV_CONTRACT_VERSION 5u
+ * implements (sv_rule); version 6 the tree rules (SV_RULE_TREE,
+ * SV_RULE_TREE_TARGET_ONLY) and the tree fields at the end of sv_batch
+ * (`parents`, `siblings`, `out_path`). The harness still loads version 1 to
+ * 5 plugins: version 1 and 2 ones get batches of one case each (one K, one
+ * sampling rule); versions 1 to 4 are chain samplers. */
+#define SV_CONTRACT_VERSION 6u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -152,24 +154,94 @@ typedef enum sv_layout {
  *   purpose: draft k is accepted iff p_k(x_k) > min(eps, delta exp(-H(p_k))),
  *   H the entropy, with the sampler's own eps and delta; the first rejected
  *   position emits a draw from p_k itself; the bonus comes from p_{d+1}. Its
- *   tokens are not distributed as p: `verify --measure` reports how far. */
+ *   tokens are not distributed as p: `verify --measure` reports how far.
+ * SV_RULE_TREE, SV_RULE_TREE_TARGET_ONLY (version 6): a tree of drafts,
+ *   laid out in the chain batch as below ("Trees of drafts"). */
 typedef enum sv_rule {
     SV_RULE_CHAIN = 0,
     SV_RULE_EXACT_MATCH = 1,
     SV_RULE_BLOCK = 2,
-    SV_RULE_TYPICAL = 3
+    SV_RULE_TYPICAL = 3,
+    SV_RULE_TREE = 4,
+    SV_RULE_TREE_TARGET_ONLY = 5
 } sv_rule;
-#define SV_RULE_COUNT 4
+#define SV_RULE_COUNT 6
 
-/* A rule's name in reports: "chain", "exact_match", "block", "typical";
- * "unknown" past those. */
+/* A rule's name in reports: "chain", "exact_match", "block", "typical",
+ * "tree", "tree_target_only"; "unknown" past those. */
 static inline const char *sv_rule_name(uint32_t rule)
 {
     return rule == SV_RULE_CHAIN ? "chain"
            : rule == SV_RULE_EXACT_MATCH ? "exact_match"
            : rule == SV_RULE_BLOCK ? "block"
-           : rule == SV_RULE_TYPICAL ? "typical" : "unknown";
+           : rule == SV_RULE_TYPICAL ? "typical"
+           : rule == SV_RULE_TREE ? "tree"
+           : rule == SV_RULE_TREE_TARGET_ONLY ? "tree_target_only" : "unknown";
 }
+
+/* 1 for the rules whose batches are trees. */
+static inline int sv_rule_is_tree(uint32_t rule)
+{
+    return rule == SV_RULE_TREE || rule == SV_RULE_TREE_TARGET_ONLY;
+}
+
+/* ---- Trees of drafts (version 6) ------------------------------------------
+ * EAGLE-2/3, SpecInfer and multi-draft engines draft a tree; SGLang and
+ * SpecInfer lay it out node by node, and so does this contract, inside the
+ * chain batch above: sequence b's d_b drafts are the tree's nodes 1..d_b;
+ * node 0, the root, is the last token already emitted (not a draft).
+ *   parents      [d_b], in the draft tokens' layout (sv_batch_drafts_offset):
+ *                parents[k] is the parent of node k+1, in [0, k]: a node
+ *                comes after its parent, and siblings come in the order
+ *                they were drafted;
+ *   draft_tokens node k+1's token at k;
+ *   draft row k  the distribution node k+1 was drawn from (its parent's
+ *                draft distribution: siblings share it);
+ *   target row j (j = 0..d_b) the target's distribution after the path to
+ *                node j (row 0 the root's); a leaf's row is its bonus row;
+ *   siblings     SV_SIBLINGS_IID: siblings were drawn independently from
+ *                their row (a token may repeat); SV_SIBLINGS_DISTINCT: without
+ *                replacement, sibling i from the row with siblings 1..i-1's
+ *                tokens removed and the rest renormalized.
+ * Outputs: out_tokens as in the chain: y_1..y_{n+1} along the accepted
+ * path, then -1 up to slot d_b; out_accepted[b] = n, the path's depth;
+ * out_path, in out_tokens's layout: the accepted nodes' indices (1..d_b)
+ * in path order, then -1 (slots n..d_b). Multi-draft (k independent
+ * chains) is a tree with k branches at the root.
+ *
+ * SV_RULE_TREE: recursive rejection sampling (SpecInfer's multi-step
+ *   speculative sampling; with distinct siblings, Jeon et al. 2024's
+ *   recursive speculative decoding). From the root: at node u with children
+ *   c_1..c_w (in order) drawn from row s, let r = p_u; for i = 1..w accept
+ *   c_i with probability min(1, r(x_i) / s(x_i)) and go on from c_i; on a
+ *   rejection r = norm(max(r - s, 0)) and, for distinct siblings only,
+ *   s = s without x_i, renormalized. When every child was rejected (or u is
+ *   a leaf), emit a draw from r and stop. Emits tokens distributed as the
+ *   target along the path.
+ * SV_RULE_TREE_TARGET_ONLY: SGLang's tree_speculative_sampling_target_only
+ *   with exact thresholds; no draft rows (draft is NULL). At node u draw y
+ *   from p_u by its CDF; if y is a child's token (the first such child),
+ *   accept that child and go on from it, else emit y and stop. A CDF test
+ *   must be strict: a child of zero target mass is never accepted.
+ *
+ * Worked example, one sequence, d_b = 5:
+ *
+ *            root(0)                parents      = {0, 0, 1, 1, 2}
+ *           /       \               draft_tokens = {7, 3, 5, 9, 1}
+ *      1: "7"       2: "3"          draft rows   = {q(.|r), q(.|r), q(.|r 7),
+ *      /    \          |                           q(.|r 7), q(.|r 3)}
+ *  3: "5"  4: "9"    5: "1"         target rows  = {p(.|r), p(.|r 7), p(.|r 3),
+ *                                                  p(.|r 7 5), p(.|r 7 9), p(.|r 3 1)}
+ *
+ * If node 1 and then node 4 are accepted and the bonus y is drawn from
+ * target row 4: out_accepted = 2, out_path = {1, 4, -1, -1, -1, -1},
+ * out_tokens = {7, 9, y, -1, -1, -1}. If both children of the root are
+ * rejected, y comes from r after two rejections: out_accepted = 0,
+ * out_path = {-1, ...}, out_tokens = {y, -1, ...}. */
+typedef enum sv_siblings {
+    SV_SIBLINGS_IID = 0,
+    SV_SIBLINGS_DISTINCT = 1
+} sv_siblings;
 
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
@@ -238,6 +310,12 @@ typedef struct sv_batch {
      * call; NULL (message_len 0) where a harness gives none. */
     char *message;
     int32_t message_len;
+
+    /* Version 6: a tree batch (a tree rule's sampler only; NULL and 0 for
+     * the rest). See "Trees of drafts" above. */
+    const int32_t *parents;       /* [d_b] per sequence, in draft_tokens's layout */
+    int32_t siblings;             /* an sv_siblings */
+    int32_t *out_path;            /* [d_b + 1] per sequence, in out_tokens's layout */
 } sv_batch;
 
 /* ---- version 3 accessors: sequence b's rows and slots in either layout ----

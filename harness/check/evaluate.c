@@ -227,6 +227,8 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
             ev->pos[k].verdict = SV_NA;
         ev->length_verdict = ev->indep_seq_verdict = ev->indep_pos_verdict = SV_NA;
         int rc = sv_evaluate_chain(c, t, split_alpha, ev);
+        if (rc == SV_OK && t->tree) /* the depth's whole law, in place of draft 1's */
+            rc = sv_evaluate_length_tree(c, t, split_alpha, ev);
         ev->verdict = sv_verdict_worst(ev->contract_verdict, ev->seq_verdict);
         ev->verdict = sv_verdict_worst(ev->verdict, ev->length_verdict);
         if (ev->verdict == SV_NA)
@@ -242,6 +244,8 @@ int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
     free(p);
     if (rc == SV_OK && rule == SV_RULE_TYPICAL) /* its own law: --measure reports it */
         length_untested(c, t, ev);
+    else if (rc == SV_OK && t->tree)
+        rc = sv_evaluate_length_tree(c, t, split_alpha, ev);
     else if (rc == SV_OK)
         rc = rule == SV_RULE_BLOCK ? evaluate_length_block(c, t, split_alpha, ev)
                                    : evaluate_length(c, t, split_alpha, ev);

@@ -82,8 +82,10 @@ int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split, sv_run_
     ev->length = (sv_gof){0.0, 0, 1.0, 0};
     ev->length_verdict = SV_NA;
     /* block verification and typical acceptance: draft 1's chance is not
-     * min(1, p/q) (the transitions check holds for every lossless rule) */
-    const int applies = ev->rule != SV_RULE_BLOCK && ev->rule != SV_RULE_TYPICAL;
+     * min(1, p/q) (the transitions check holds for every lossless rule); a
+     * tree's depth has its own whole law (evaluate_tree.c) */
+    const int applies = ev->rule != SV_RULE_BLOCK && ev->rule != SV_RULE_TYPICAL &&
+                        !sv_rule_is_tree(ev->rule);
     if (applies && var > 0.0) {
         double z = ((double)t->first_accepted - chance) / sqrt(var);
         ev->length = (sv_gof){z * z, 1, gsl_cdf_chisq_Q(z * z, 1), 0};

@@ -74,6 +74,10 @@ double sv_weakest_check(const sv_run_eval *ev, char *name, size_t len);
  * and G per visited state, summed over states. */
 int sv_evaluate_chain(const sv_case *c, const sv_tally *t, double split_alpha,
                       sv_run_eval *ev);
+/* evaluate_tree.c: a tree run's accepted depth against the law given each
+ * step's tree (a Wald chi-square over the depths); c->K is the tree's depth. */
+int sv_evaluate_length_tree(const sv_case *c, const sv_tally *t, double split_alpha,
+                            sv_run_eval *ev);
 
 /* ---- describe.c: what looks wrong, in words ------------------------------------ */
 void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, int32_t k,
@@ -112,6 +116,7 @@ typedef struct sv_report {
     uint32_t rule;              /* the sampler's sv_rule */
     int mixed;                  /* batches mixed cases (contract v3), else one case each */
     int measure;                /* verify --measure: distances from p instead of verdicts */
+    char tree[96];              /* a tree rule's tree ("3x2x1 iid"), cut to each case's K; "" */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
 } sv_report;
@@ -138,6 +143,8 @@ typedef struct sv_verify_config {
     double call_timeout;        /* seconds one sampler call may take; 0: no limit */
     int uniform;                /* 1: today's batches, one case broadcast (stride 0) each */
     int seeding;                /* an sv_seeding for mixed batches */
+    const sv_tree *tree;        /* a tree rule's sampler: the tree each step drafts (each case
+                                 * runs it cut to its K, and is judged to that depth) */
 } sv_verify_config;
 
 /* ---- verify_mix.c: cases verified together in mixed batches ---------------------- */

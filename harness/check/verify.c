@@ -26,9 +26,12 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
         return rc;
     rc = sv_tally_alloc(c, &plan, &tally);
     if (rc == SV_OK) {
+        sv_tree cut;
+        if (cfg->tree)
+            sv_tree_cut(cfg->tree, c->K, &cut);
         sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
                              cfg->progress, label, cfg->input, cfg->in_process,
-                             cfg->call_timeout};
+                             cfg->call_timeout, cfg->tree ? &cut : NULL};
         rc = sv_run(&run, c, d, &plan, tally);
     }
     if (rc == SV_OK) {
@@ -136,7 +139,7 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     int32_t n = 0;
     which[n++] = i;
     claimed[i] = 1;
-    if (cfg->uniform || !cfg->sampler->layouts || cases[i]->chain)
+    if (cfg->uniform || !cfg->sampler->layouts || cases[i]->chain || cfg->tree)
         return n;
     for (size_t j = i + 1; j < cfg->n_cases; j++)
         if (!claimed[j] && sv_mixable(cases[i], cases[j])) {
@@ -176,6 +179,12 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
              * chain rule with a one-hot drafter, and is judged as one */
             if (cfg->sampler->rule == SV_RULE_EXACT_MATCH)
                 sv_case_as_one_hot(cases[i]);
+            /* a tree is judged by depth: the case's rows past its depth go unused */
+            if (cfg->tree) {
+                sv_tree cut;
+                sv_tree_cut(cfg->tree, cases[i]->K, &cut);
+                cases[i]->K = cut.depth;
+            }
             r->n_tests += sv_tests_per_case(cases[i]);
         }
     }
@@ -190,8 +199,10 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->n_planned = cfg->n_cases;
     r->input = cfg->input;
     r->rule = cfg->sampler->rule;
+    if (cfg->tree)
+        snprintf(r->tree, sizeof r->tree, "%s", cfg->tree->name);
 
-    r->mixed = !cfg->uniform;
+    r->mixed = !cfg->uniform && !cfg->tree;
     r->seeding = cfg->seeding;
     if (!cfg->uniform && !cfg->sampler->layouts)
         r->not_taken = "mixed batches, ragged drafts, the packed layout, per-sequence seeds and "
@@ -207,7 +218,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
             continue;
         const int32_t n = group_of(cfg, cases, i, claimed, which);
         sv_case_report *crs = &r->cases[r->n_cases];
-        if (cases[i]->chain || cfg->uniform)
+        if (cases[i]->chain || cfg->uniform || cfg->tree)
             rc = verify_case(cfg, r->n_cases, cases[i], r->split_alpha, crs);
         else
             rc = verify_group(cfg, which, n, cases, r->n_cases, r->split_alpha, crs);

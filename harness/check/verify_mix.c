@@ -94,7 +94,7 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
     if (rc != SV_OK)
         return rc;
     sv_run_config run = {cfg->sampler, 0, seed, cfg->batch, cfg->threads, cfg->progress, label,
-                         cfg->input, cfg->in_process, cfg->call_timeout};
+                         cfg->input, cfg->in_process, cfg->call_timeout, NULL};
     run.draws = p.mix->draws;
     rc = sv_run_mix(&run, p.mix, (const sv_drafter *const *)p.drafters, p.plans, p.tallies, 0,
                     NULL);

@@ -17,6 +17,7 @@ static void usage(FILE *out)
         "usage: specverify calibrate [--sampler NAME] [--plugin LIB] [--python FILE.py:NAME]\n"
         "                            [--runs R] [--suite NAME]\n"
         "                            [--seed S] [--alpha A] [--batch B] [--threads T]\n"
+        "                            [--tree SHAPE] [--siblings iid|distinct]\n"
         "\n"
         "Runs the suite R times with fresh seeds (no re-runs of suspects) and tests\n"
         "whether the p-values of a correct sampler are uniform: Kolmogorov-Smirnov\n"
@@ -38,6 +39,7 @@ static void usage(FILE *out)
         "  --alpha A       family-wise false-alarm rate per run (default 1e-6)\n"
         "  --batch B, --threads T  as for verify\n"
         SV_ISOLATION_HELP
+        SV_TREE_HELP
         "\n"
         "SIGINT or SIGTERM stops the run at the next batch: the runs that finished are\n"
         "tested and reported, marked PARTIAL (the run cut short is left out); a second\n"
@@ -139,6 +141,7 @@ static const struct option options[] = {
     {"batch", required_argument, NULL, O_BATCH},
     {"threads", required_argument, NULL, O_THREADS},
     SV_ISOLATION_OPTIONS,
+    SV_TREE_OPTIONS,
     SV_PYTHON_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -194,6 +197,7 @@ int sv_cmd_calibrate(int argc, char **argv)
     double alpha = 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
     sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
+    sv_tree_args tree_args = {0};
     int opt, rc = SV_OK;
     opterr = 0;
     while (rc == SV_OK && (opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
@@ -220,7 +224,7 @@ int sv_cmd_calibrate(int argc, char **argv)
         case 'h': usage(stdout); return SV_OK;
         default:
             if (!sv_isolation_option(opt, optarg, &iso, &rc) &&
-                !sv_python_option(opt, optarg, &rc))
+                !sv_python_option(opt, optarg, &rc) && !sv_tree_option(opt, optarg, &tree_args))
                 rc = sv_option_error("calibrate", opt, options, argv);
         }
     }
@@ -230,6 +234,11 @@ int sv_cmd_calibrate(int argc, char **argv)
         return rc;
     const sv_sampler *sampler = NULL;
     if ((rc = sv_sampler_choose("calibrate", sampler_name, &sampler)) != SV_OK)
+        return rc;
+    sv_tree shape;
+    const sv_tree *tree;
+    if ((rc = sv_tree_resolve("calibrate", &tree_args, sampler, SV_INPUT_PROBS, &shape, &tree)) !=
+        SV_OK)
         return rc;
     const sv_suite *suite = sv_suite_find(suite_name);
     if (!suite)
@@ -254,7 +263,7 @@ int sv_cmd_calibrate(int argc, char **argv)
                             .draws = draws, .n_cases = suite->n_entries, .alpha = alpha,
                             .batch = batch, .threads = threads, .progress = 0,
                             .rerun_suspects = 0, .in_process = iso.in_process,
-                            .call_timeout = iso.call_timeout};
+                            .call_timeout = iso.call_timeout, .tree = tree};
     double *pv = NULL;
     size_t n = 0, cap = 0;
     uint64_t failed_runs = 0;

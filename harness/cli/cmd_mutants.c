@@ -31,6 +31,7 @@ static const hard_variant hard[] = {
     {"accept_zero_target", "binary:p=0,q=1"},          /* every draft has p = 0 */
     {"oov_float_rounding", "cumshort:V=32003,K=2"},     /* float32 sums 1e-3 short of 1 */
     {"race_float32_truncated", "tinytail:V=32003,K=1"}, /* 5e-4 of the mass below 2^-24 */
+    {"tree_cdf_boundary", "binary:p=0,q=1"},           /* every child has p = 0 */
 };
 
 /* 1 when the CUDA variants can run here; else 0 and why. */
@@ -164,8 +165,8 @@ static void usage(FILE *out)
         "\n"
         "  --suite NAME     suite (default ci)\n"
         "  --full           also run the hard variants (float16_ratio, accept_zero_target,\n"
-        "                   oov_float_rounding, race_float32_truncated) on their named\n"
-        "                   case for as many draws as power P needs\n"
+        "                   oov_float_rounding, race_float32_truncated, tree_cdf_boundary)\n"
+        "                   on their named case for as many draws as power P needs\n"
         "  --variants LIST  comma-separated subset of the broken variants\n"
         "  --out DIR        where the table goes (default: the current folder)\n"
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"
@@ -353,6 +354,13 @@ int sv_cmd_mutants(int argc, char **argv)
                                 .progress = 1, .rerun_suspects = 1,
                                 .in_process = iso.in_process,
                                 .call_timeout = iso.call_timeout};
+        sv_tree tree; /* a tree rule's variant: the default tree, independent siblings (the
+                       * sibling law tree_siblings_replaced gets wrong) */
+        if (sv_rule_is_tree(s->rule)) {
+            if ((rc = sv_tree_parse(SV_TREE_DEFAULT, SV_SIBLINGS_IID, &tree)) != SV_OK)
+                break;
+            cfg.tree = &tree;
+        }
         const char *hard_spec[1], *logits_specs[16];
         uint64_t hard_draws[1], logits_draws[16];
         if (sv_mutants_takes_logits(s)) { /* its bug lives in the logits path */

@@ -23,13 +23,15 @@ static void usage(FILE *out)
         "                         [--input probs|logits-f32|logits-bf16]\n"
         "                         [--batches mixed|uniform] [--seeding mixed|all|none]\n"
         "                         [--call-timeout S] [--in-process]\n"
+        "                         [--tree SHAPE] [--siblings iid|distinct]\n"
         "\n"
         "Runs the sampler over many draws of each case and tests that every emitted token\n"
         "is distributed as the target p (chi-square, G, total variation), that accepted\n"
         "lengths follow the acceptance rates alpha_k = sum min(p_k, q_k), and that draws\n"
         "are independent. A sampler of another rule (specverify list: [rule: ...]) is\n"
         "judged by its own law: exact match as a one-hot drafter's chain (alpha_k =\n"
-        "sum p_k q_k), block verification's mean length against the chain's, one-sided\n"
+        "sum p_k q_k), block verification's mean length against the chain's, one-sided,\n"
+        "a tree's tokens by depth and its depth against the law given each step's tree\n"
         "(docs/rules.md). Prints one row per case and position, then what looks wrong in\n"
         "words, then a summary.\n"
         "\n"
@@ -64,6 +66,7 @@ static void usage(FILE *out)
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
         SV_BATCHES_HELP
         SV_ISOLATION_HELP
+        SV_TREE_HELP
         "  --measure       for a lossy rule (typical acceptance): report how far each\n"
         "                  position's tokens are from p, TV and KL with 95%% intervals, and\n"
         "                  the acceptance gained over the chain rule, instead of verdicts\n"
@@ -100,6 +103,7 @@ typedef struct verify_args {
     int measure; /* --measure: distances from p, no verdicts */
     sv_recorded_opts recorded;
     sv_isolation iso;
+    sv_tree_args tree;
 } verify_args;
 
 /* --json and --junit must not name one file (however spelt): the second
@@ -150,6 +154,7 @@ static const struct option options[] = {
     {"measure", no_argument, NULL, O_MEASURE},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
+    SV_TREE_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -210,7 +215,7 @@ static int parse(int argc, char **argv, verify_args *a)
         case 'h': usage(stdout); return -1;
         default:
             if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
-                !sv_python_option(opt, optarg, &rc))
+                !sv_python_option(opt, optarg, &rc) && !sv_tree_option(opt, optarg, &a->tree))
                 rc = sv_option_error("verify", opt, options, argv);
         }
     }
@@ -259,6 +264,10 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if ((a->json && (rc = sv_atomic_check(a->json)) != SV_OK) ||
         (a->junit && (rc = sv_atomic_check(a->junit)) != SV_OK))
         return rc;
+    sv_tree shape;
+    const sv_tree *tree;
+    if ((rc = sv_tree_resolve("verify", &a->tree, sampler, a->input, &shape, &tree)) != SV_OK)
+        return rc;
 
     sv_verify_config cfg = {
         .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
@@ -266,6 +275,7 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
         .input = a->input, .in_process = a->iso.in_process,
         .call_timeout = a->iso.call_timeout, .uniform = a->uniform, .seeding = a->seeding,
+        .tree = tree,
     };
     sv_report *report = NULL;
     sv_interrupt_install();

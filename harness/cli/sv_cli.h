@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "sv_base.h"
 #include "sv_registry.h"
+#include "sv_run.h"
 #include "sv_syntax.h"
 #include <getopt.h>
 #include <stddef.h>
@@ -97,6 +98,36 @@ enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
     "                  on a thread of the sampler's then ends the run without reports,\n"   \
     "                  and a call that passes --call-timeout ends it too\n"         \
     "                  (docs/isolation.md)\n"
+
+/* ---- tree_args.c: --tree and --siblings, for the tree rules' samplers
+ * (verify, calibrate, mutants, sweep) ---- */
+
+enum { SV_O_TREE = 970, SV_O_SIBLINGS };
+
+#define SV_TREE_OPTIONS                                                \
+    {"tree", required_argument, NULL, SV_O_TREE},                      \
+    {"siblings", required_argument, NULL, SV_O_SIBLINGS}
+
+#define SV_TREE_HELP                                                                        \
+    "  --tree SHAPE    a tree sampler's tree (specverify list: [rule: tree...]): children\n" \
+    "                  per node at each depth, e.g. 3x2x1 (default), or 4x1x1 for four\n"  \
+    "                  independent drafts (multi-draft); at most 16 nodes. Each case\n"    \
+    "                  runs it cut to its K and is judged by depth (docs/rules.md)\n"      \
+    "  --siblings iid|distinct  siblings drawn independently (default) or without\n"      \
+    "                  replacement; the sampler is told which\n"
+
+typedef struct sv_tree_args {
+    const char *shape; /* NULL: SV_TREE_DEFAULT for a tree sampler */
+    const char *siblings;
+} sv_tree_args;
+/* 1 when opt is --tree or --siblings (kept in a; checked by sv_tree_resolve). */
+int sv_tree_option(int opt, const char *arg, sv_tree_args *a);
+/* The tree a run of `sampler` drafts: *out filled and SV_OK for a tree
+ * rule's sampler (*tree = out), *tree = NULL for the others; SV_EBAD when
+ * the shape or siblings are bad, or given for a sampler of another rule,
+ * or the input is logits (a tree's rows are probabilities). */
+int sv_tree_resolve(const char *command, const sv_tree_args *a, const sv_sampler *sampler,
+                    int32_t input, sv_tree *out, const sv_tree **tree);
 
 /* ---- python_args.c: --python and --python-config (verify, calibrate, list) ---- */
 

@@ -108,6 +108,8 @@ int sv_report_json(const sv_report *r, const char *path)
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
     cJSON_AddStringToObject(root, "sampler", r->sampler);
     cJSON_AddStringToObject(root, "rule", sv_rule_name(r->rule));
+    if (r->tree[0])
+        cJSON_AddStringToObject(root, "tree", r->tree);
     cJSON_AddBoolToObject(root, "measure", r->measure);
     cJSON_AddStringToObject(root, "sampler_description", r->sampler_description);
     cJSON_AddStringToObject(root, "input", sv_input_name(r->input));

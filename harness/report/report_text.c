@@ -89,7 +89,11 @@ void sv_report_text(const sv_report *r, FILE *out)
                 seedings[r->seeding % 3]);
     else
         fprintf(out, "batches: uniform (one case per batch, its rows broadcast)\n");
-    if (r->rule == SV_RULE_EXACT_MATCH)
+    if (r->tree[0])
+        fprintf(out, "rule: %s; tree: %s (each case cut to its K; pos is the depth, len p the "
+                "depth against its law given each step's tree)\n", sv_rule_name(r->rule),
+                r->tree);
+    else if (r->rule == SV_RULE_EXACT_MATCH)
         fprintf(out, "rule: exact match (given no draft rows; judged as the chain rule with a "
                 "one-hot drafter, its law)\n");
     else if (r->rule == SV_RULE_BLOCK)

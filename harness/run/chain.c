@@ -9,22 +9,6 @@
 #include "sampler_host.h"
 #include "sv_philox.h"
 
-/* The smallest token whose cumulative draft mass exceeds u * total: never a
- * token of zero mass, since its cumulative equals its predecessor's. */
-static int32_t draw_from_row(const double *cum, int32_t V, double u)
-{
-    double target = u * cum[V - 1];
-    int32_t lo = 0, hi = V - 1;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (cum[mid] > target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
 int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_t steps,
                   uint64_t unit, sv_worker_buffers *w, sv_tally *t, atomic_uint_fast64_t *done)
 {
@@ -45,7 +29,8 @@ int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_
             for (int32_t k = 0; k < K; k++) {
                 double u = sv_philox_uniform(cfg->seed, first + (uint64_t)b, (uint32_t)k,
                                              SV_PURPOSE_DRAFT, 0);
-                x[k] = draw_from_row(c->chain->Qcum + (size_t)from * V, V, u);
+                const double *cum = c->chain->Qcum + (size_t)from * V;
+                x[k] = sv_cum_search(cum, V, u * cum[V - 1]);
                 from = x[k];
             }
             sv_chain_step_rows(c, w->states[b], x, w->rows_target + b * tstride,

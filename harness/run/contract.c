@@ -59,3 +59,66 @@ int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, ui
     }
     return 1;
 }
+
+/* A tree step (contract version 6): n accepted nodes forming a path from
+ * the root, each node's token emitted, then one token of mass at the last. */
+int sv_check_tree_sequence(sv_tally *t, const sv_tree *tree, int32_t V, const float *target,
+                           uint64_t index, const int32_t *tokens, const int32_t *path,
+                           const int32_t *y, int32_t n)
+{
+    const unsigned long long G = (unsigned long long)index;
+    const int32_t N = tree->nodes;
+    if (n == SV_POISON) {
+        note(t, index, "draw %llu: accepted count left unwritten", G);
+        return 0;
+    }
+    if (n < 0 || n > tree->depth) {
+        note(t, index, "draw %llu: accepted count %d outside [0, %d], the tree's depth", G, n,
+             tree->depth);
+        return 0;
+    }
+    int32_t u = 0;
+    for (int32_t k = 0; k <= n; k++) {
+        if (y[k] == SV_POISON || (k < n && path[k] == SV_POISON)) {
+            note(t, index, "draw %llu: %s slot %d left unwritten (n = %d)", G,
+                 y[k] == SV_POISON ? "out_tokens" : "out_path", k, n);
+            return 0;
+        }
+        if (k < n && (path[k] < 1 || path[k] > N || tree->parents[path[k] - 1] != u)) {
+            note(t, index, "draw %llu: out_path slot %d holds node %d, which is not a child of "
+                 "node %d (tree %s)", G, k, path[k], u, tree->name);
+            return 0;
+        }
+        if (y[k] < 0 || y[k] >= V) {
+            note(t, index, "draw %llu: position %d emitted token %d outside [0, %d)", G, k + 1,
+                 y[k], V);
+            return 0;
+        }
+        if (k < n && y[k] != tokens[path[k] - 1]) {
+            note(t, index, "draw %llu: position %d emitted %d but accepted node %d's token is "
+                 "%d", G, k + 1, y[k], path[k], tokens[path[k] - 1]);
+            return 0;
+        }
+        if (target[(size_t)u * V + y[k]] == 0.0f) {
+            note(t, index, "draw %llu: position %d emitted token %d, whose target probability "
+                 "at node %d is 0%s", G, k + 1, y[k], u,
+                 k < n ? " (a zero-mass draft accepted)" : "");
+            return 0;
+        }
+        if (k < n)
+            u = path[k];
+    }
+    for (int32_t k = n; k <= N; k++) {
+        if (k > n && y[k] != -1) {
+            note(t, index, "draw %llu: out_tokens slot %d holds %d after the last emitted "
+                 "token, expected -1", G, k, y[k]);
+            return 0;
+        }
+        if (path[k] != -1) {
+            note(t, index, "draw %llu: out_path slot %d holds %d past the %d accepted nodes, "
+                 "expected -1", G, k, path[k], n);
+            return 0;
+        }
+    }
+    return 1;
+}

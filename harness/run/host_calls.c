@@ -57,10 +57,12 @@ int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, cha
 
 int sv_call_verify(const sv_sampler *s, void *state, const sv_batch *bt)
 {
-    /* an exact-match sampler never sees draft rows, whichever command built
-     * the batch (verify and sweep give it none already; bench's inputs do) */
+    /* an exact-match or target-only tree sampler never sees draft rows,
+     * whichever command built the batch (verify and sweep give it none
+     * already; bench's inputs do) */
     sv_batch without;
-    if (s->rule == SV_RULE_EXACT_MATCH && (bt->draft || bt->draft_logits)) {
+    if ((s->rule == SV_RULE_EXACT_MATCH || s->rule == SV_RULE_TREE_TARGET_ONLY) &&
+        (bt->draft || bt->draft_logits)) {
         without = *bt;
         without.draft = NULL;
         without.draft_logits = NULL;

@@ -55,10 +55,11 @@ static size_t fixed_row_bytes(const sv_case *c, size_t *target, size_t *draft)
 }
 
 /* A slot's per-sequence arrays after its drafts and rows: indices, seeds
- * (uint64), cu (B+1), num_drafts (int32), seeded (bytes). */
-static size_t slot_array_bytes(size_t B)
+ * (uint64), cu (B+1), num_drafts (int32), parents (B K int32, a tree
+ * batch's), seeded (bytes). */
+static size_t slot_array_bytes(size_t B, size_t K)
 {
-    return 2 * B * sizeof(uint64_t) + (2 * B + 1) * sizeof(int32_t) + B;
+    return 2 * B * sizeof(uint64_t) + (2 * B + 1 + B * (K ? K : 1)) * sizeof(int32_t) + B;
 }
 
 static size_t slot_input_bytes(const sv_host *h, size_t *drafts, size_t *target)
@@ -70,7 +71,7 @@ static size_t slot_input_bytes(const sv_host *h, size_t *drafts, size_t *target)
     size_t draft = h->cfg.rows_per_sequence ? round_up(B * (K ? K : 1) * V * sizeof(float),
                                                        page_size())
                                             : 0;
-    return *drafts + *target + draft + round_up(slot_array_bytes(B), page_size());
+    return *drafts + *target + draft + round_up(slot_array_bytes(B, K), page_size());
 }
 
 /* A mix's part of the inputs. In the memory file: each layout's rows once
@@ -248,13 +249,14 @@ static int map_inputs(sv_host *h)
             s->in.rows_target = (float *)(void *)(s->in_start + drafts);
             s->in.rows_draft = (float *)(void *)(s->in_start + drafts + rows);
         }
-        const size_t B = (size_t)h->cfg.batch;
-        unsigned char *a = s->in_start + per_slot - round_up(slot_array_bytes(B), page_size());
+        const size_t B = (size_t)h->cfg.batch, K = (size_t)h->K;
+        unsigned char *a = s->in_start + per_slot - round_up(slot_array_bytes(B, K), page_size());
         s->in.indices = (uint64_t *)(void *)a;
         s->in.seeds = s->in.indices + B;
         s->in.cu = (int32_t *)(void *)(s->in.seeds + B);
         s->in.num_drafts = s->in.cu + B + 1;
-        s->in.seeded = (uint8_t *)(s->in.num_drafts + B);
+        s->in.parents = s->in.num_drafts + B;
+        s->in.seeded = (uint8_t *)(s->in.parents + B * (K ? K : 1));
     }
     return SV_OK;
 }
@@ -265,8 +267,9 @@ static int map_outputs(sv_host *h)
     const size_t ctl = round_up(sizeof(slot_control), page);
     const size_t tokens = zone_bytes(B * (K + 1) * sizeof(int32_t));
     const size_t accepted = zone_bytes(B * sizeof(int32_t));
-    /* [crash record] then per slot [control][none][tokens][none][accepted][none] */
-    const size_t per_slot = ctl + page + tokens + page + accepted + page;
+    /* [crash record] then per slot [control][none][tokens][none][accepted][none]
+     * [path][none]: path is a tree batch's out_path, out_tokens's size */
+    const size_t per_slot = ctl + page + tokens + page + accepted + page + tokens + page;
     h->out_bytes = page + (size_t)h->cfg.slots * per_slot;
     void *base = mmap(NULL, h->out_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                       -1, 0);
@@ -286,6 +289,9 @@ static int map_outputs(sv_host *h)
         mprotect(p, page, PROT_NONE);
         s->accepted = (zone){p + page, p + page + accepted};
         p += page + accepted;
+        mprotect(p, page, PROT_NONE);
+        s->path = (zone){p + page, p + page + tokens};
+        p += page + tokens;
         mprotect(p, page, PROT_NONE);
     }
     return SV_OK;
@@ -499,7 +505,8 @@ int sv_host_describe_fault(const sv_host *h, int32_t i, uintptr_t addr, int writ
                  (unsigned long long)s->ctl->last);
         if (describe_slot_inputs(h, s, addr, out, len) ||
             describe_zone(&s->tokens, "out_tokens", addr, write, last, out, len) ||
-            describe_zone(&s->accepted, "out_accepted", addr, write, last, out, len))
+            describe_zone(&s->accepted, "out_accepted", addr, write, last, out, len) ||
+            describe_zone(&s->path, "out_path", addr, write, last, out, len))
             return 1;
     }
     return 0;

@@ -55,18 +55,8 @@ static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
         int32_t n = accepted[b];
         valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, first + (uint64_t)b,
                                                     drafts + (size_t)b * K, y, n);
-        if (!valid[b])
-            continue;
-        for (int32_t k = 0; k <= n; k++) {
-            t->hist[(size_t)k * V + y[k]]++;
-            t->reached[k]++;
-        }
-        t->length[n]++;
-        if (n >= 1 && plan->pos_ok) {
-            int32_t r = plan->pos_rows.bin[y[0]], s = plan->pos_cols.bin[y[1]];
-            if (r >= 0 && s >= 0)
-                t->pairs_pos[r * plan->pos_cols.nbins + s]++;
-        }
+        if (valid[b])
+            sv_tally_count(t, plan, y, n);
     }
     /* pairs (2m, 2m+1): `first` is even, so b even is a global even index */
     for (int32_t b = 0; plan->seq_ok && b + 1 < B; b += 2) {
@@ -89,6 +79,7 @@ typedef struct shared {
     int32_t n_cases;         /* tallies per worker: the mix's cases, or 1 */
     const sv_drafter *d;
     const sv_pair_plan *plan;
+    const sv_tree_rows *tree; /* a tree run's rows, or NULL */
     sv_host *host;
     int32_t batch;     /* sequences per verify call */
     uint64_t n_units;  /* chunks of draws, or of streams for chain cases */
@@ -196,6 +187,7 @@ static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, cons
     w->cu = in.cu;
     w->num_drafts = in.num_drafts;
     w->seeded = in.seeded;
+    w->parents = in.parents;
     w->valid = malloc((size_t)batch);
     w->philox = gsl_rng_alloc(sv_gsl_rng_philox);
     int ok = w->valid && w->philox;
@@ -245,6 +237,8 @@ static void *work(void *arg)
                     break;
                 rc = sh->mix.mix ? sv_mix_unit(&sh->mix, sh->batch, unit, &w->buf, w->tallies,
                                                &sh->done)
+                     : sh->tree  ? sv_tree_unit(sh->cfg, sh->tree, sh->plan, sh->batch, sh->steps,
+                                                unit, &w->buf, w->tallies[0], &sh->done)
                      : c->chain  ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
                                                  w->tallies[0], &sh->done)
                                  : fixed_unit(sh, &w->buf, unit, w->tallies[0]);
@@ -354,6 +348,9 @@ static int run_workers(shared *sh, int32_t threads, const sv_host_config *host,
     return status;
 }
 
+static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
+                    const sv_case *seen, int32_t threads, sv_tally *tally);
+
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally)
 {
@@ -362,31 +359,56 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
                        sv_input_name(c->input), sv_input_name(cfg->input));
     int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
     shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan, .n_cases = 1};
+    /* a tree run: the sampler sees the tree's nodes as its drafts, one row
+     * per node (sv_tree_case), and the tallies count by depth on c */
+    sv_tree_rows tree_rows;
+    sv_case *seen = NULL;
+    if (cfg->tree) {
+        int rc = sv_tree_rows_init(&tree_rows, c, cfg->tree);
+        if (rc == SV_OK && (rc = sv_tree_case(c, cfg->tree, &seen)) != SV_OK)
+            sv_tree_rows_free(&tree_rows);
+        if (rc != SV_OK)
+            return rc;
+        sh.tree = &tree_rows;
+    }
+    int rc = run_case(&sh, cfg, c, seen ? seen : c, threads, tally);
+    if (seen) {
+        sv_case_free(seen);
+        sv_tree_rows_free(&tree_rows);
+    }
+    return rc;
+}
+
+/* sv_run's part after the tree: `seen` is the case as the sampler sees it. */
+static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
+                    const sv_case *seen, int32_t threads, sv_tally *tally)
+{
     if (c->chain) {
         /* units are chunks of streams, small enough to keep every thread busy */
         uint64_t streams = (uint64_t)c->chain->streams, per = streams / (4u * (uint64_t)threads);
-        sh.steps = (cfg->draws + streams - 1) / streams;
-        sh.batch = (int32_t)(per < 1 ? 1 : (per > (uint64_t)cfg->batch ? (uint64_t)cfg->batch : per));
-        sh.n_units = (streams + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+        sh->steps = (cfg->draws + streams - 1) / streams;
+        sh->batch = (int32_t)(per < 1 ? 1 : (per > (uint64_t)cfg->batch ? (uint64_t)cfg->batch : per));
+        sh->n_units = (streams + (uint64_t)sh->batch - 1) / (uint64_t)sh->batch;
     } else {
-        sh.batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
-        sh.n_units = (cfg->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch;
+        sh->batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
+        sh->n_units = (cfg->draws + (uint64_t)sh->batch - 1) / (uint64_t)sh->batch;
     }
-    if ((uint64_t)threads > sh.n_units)
-        threads = sh.n_units ? (int32_t)sh.n_units : 1;
+    if ((uint64_t)threads > sh->n_units)
+        threads = sh->n_units ? (int32_t)sh->n_units : 1;
     if (c->chain) { /* every thread holds the rows of its batch */
         char what[SV_CASE_NAME_MAX + 96];
         snprintf(what, sizeof what, "case %s: batches of %d streams on %d thread%s", c->name,
-                 sh.batch, threads, threads == 1 ? "" : "s");
-        int rc = sv_rows_bytes(what, (uint64_t)threads * (uint64_t)sh.batch, c->K, c->V, NULL);
+                 sh->batch, threads, threads == 1 ? "" : "s");
+        int rc = sv_rows_bytes(what, (uint64_t)threads * (uint64_t)sh->batch, seen->K, c->V,
+                               NULL);
         if (rc != SV_OK)
             return rc;
     }
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
                            .call_timeout = cfg->call_timeout, .slots = threads,
-                           .batch = sh.batch, .c = c, .rows_per_sequence = c->chain != NULL};
-    uint64_t total = c->chain ? sh.steps * (uint64_t)c->chain->streams : cfg->draws;
-    return run_workers(&sh, threads, &host, plan, &tally, total);
+                           .batch = sh->batch, .c = seen, .rows_per_sequence = c->chain != NULL};
+    uint64_t total = c->chain ? sh->steps * (uint64_t)c->chain->streams : cfg->draws;
+    return run_workers(sh, threads, &host, sh->plan, &tally, total);
 }
 
 int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,

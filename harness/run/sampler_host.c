@@ -347,12 +347,12 @@ static int check_zone(sv_host *h, const zone *z, const void *data, size_t n, con
     if (after)
         snprintf(what, sizeof what, "wrote %zu byte%s past the end of %s (beyond %s of "
                  "sequence %llu, the call's last)", after, after == 1 ? "" : "s", name,
-                 strcmp(name, "out_tokens") == 0 ? "the K+1 slots" : "the count",
+                 strcmp(name, "out_accepted") != 0 ? "the K+1 slots" : "the count",
                  (unsigned long long)ctl->last);
     else
         snprintf(what, sizeof what, "wrote %zu byte%s before the start of %s (before %s of "
                  "sequence %llu, the call's first)", before, before == 1 ? "" : "s", name,
-                 strcmp(name, "out_tokens") == 0 ? "the K+1 slots" : "the count",
+                 strcmp(name, "out_accepted") != 0 ? "the K+1 slots" : "the count",
                  (unsigned long long)ctl->first);
     tell(h, t, what, ctl, CMD_VERIFY);
     return 1;
@@ -369,8 +369,13 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
                               : B * (size_t)(bt->K + 1);
     bt->out_tokens = sv_zone_arm(&s->tokens, tokens * sizeof(int32_t));
     bt->out_accepted = sv_zone_arm(&s->accepted, B * sizeof(int32_t));
-    for (size_t j = 0; j < tokens; j++)
+    const int tree = sv_rule_is_tree(h->cfg.sampler->rule);
+    bt->out_path = tree ? sv_zone_arm(&s->path, tokens * sizeof(int32_t)) : NULL;
+    for (size_t j = 0; j < tokens; j++) {
         bt->out_tokens[j] = SV_POISON;
+        if (tree)
+            bt->out_path[j] = SV_POISON;
+    }
     for (size_t b = 0; b < B; b++)
         bt->out_accepted[b] = SV_POISON;
     ctl->err[0] = '\0'; /* where the sampler may say why a call failed */
@@ -390,7 +395,9 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
     if (check_zone(h, &s->tokens, bt->out_tokens, tokens * sizeof(int32_t), "out_tokens", ctl,
                    t) ||
         check_zone(h, &s->accepted, bt->out_accepted, B * sizeof(int32_t), "out_accepted", ctl,
-                   t))
+                   t) ||
+        (tree && check_zone(h, &s->path, bt->out_path, tokens * sizeof(int32_t), "out_path",
+                            ctl, t)))
         return CRASHED;
     if (ctl->rc != SV_SAMPLER_OK) {
         ctl->err[sizeof ctl->err - 1] = '\0'; /* the sampler's words, NUL or not */

@@ -46,6 +46,7 @@ typedef struct sv_slot_inputs {
     uint64_t *indices, *seeds;       /* [batch]: contract v3's per-sequence arrays */
     int32_t *cu;                     /* [batch + 1] */
     int32_t *num_drafts;             /* [batch]: where the slots' drafts are not the mix's */
+    int32_t *parents;                /* [batch][K]: a tree batch's (contract v6) */
     uint8_t *seeded;                 /* [batch] */
 } sv_slot_inputs;
 sv_slot_inputs sv_host_inputs(sv_host *h, int32_t slot);
@@ -72,7 +73,8 @@ sv_mix_view sv_host_mix(const sv_host *h);
  * sv_sampler_status; what went wrong (an error status, a crash, an exit, a
  * hang, a write outside the outputs or into the inputs) is noted in t with
  * t->sampler_error set. sv_host_verify places the outputs (it sets
- * bt->out_tokens and bt->out_accepted) and poisons them first. */
+ * bt->out_tokens and bt->out_accepted, and bt->out_path for a tree rule's
+ * sampler) and poisons them first. */
 int sv_host_init(sv_host *h, int32_t slot, sv_tally *t);
 int sv_host_verify(sv_host *h, int32_t slot, sv_batch *bt, sv_tally *t);
 void sv_host_destroy(sv_host *h, int32_t slot, sv_tally *t);

@@ -155,6 +155,12 @@ typedef struct sv_tally {
      * min(1, p/q) and of a_i (1 - a_i), in units of 2^-32 so that sums are
      * exact and the same in any order (reproducible across threads) */
     uint64_t first_accepted, first_chance_fx, first_variance_fx;
+    /* tree runs: the law of n given each step's tree, P(n = l | tree) =
+     * pi_l, summed over steps (law_fx[l]) and its products pi_l pi_m
+     * (law2_fx[l][m]), in units of 2^-32 as above */
+    int tree;
+    uint64_t law_fx[SV_MAX_K + 1];
+    uint64_t law2_fx[(SV_MAX_K + 1) * (SV_MAX_K + 1)];
     uint64_t violations;            /* draws that broke the contract */
     int32_t n_notes;
     char notes[SV_MAX_NOTES][SV_NOTE_LEN]; /* the first violations, in words */
@@ -174,6 +180,8 @@ typedef struct sv_run_config {
     int32_t input;   /* an sv_input; a logits mode needs a case readied by sv_case_use_logits */
     int in_process;  /* 1: call the sampler in this process (--in-process); 0: in a child */
     double call_timeout; /* seconds one sampler call may take; 0: no limit */
+    const struct sv_tree *tree; /* a tree rule's sampler: the tree every step drafts, cut to
+                                 * the case's depth (the case's K); else NULL */
 } sv_run_config;
 
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
@@ -203,6 +211,7 @@ typedef struct sv_worker_buffers {
     uint64_t *indices, *seeds;       /* the slot's: contract v3's per-sequence arrays */
     int32_t *cu, *num_drafts;
     uint8_t *seeded;
+    int32_t *parents;                /* the slot's: a tree batch's [batch][nodes] */
 } sv_worker_buffers;
 /* For a version 3 sampler, a batch of one case (every d_b = K, sequences
  * first_index.., none seeded) as v3 arrays in w's slot; else nothing. */
@@ -262,5 +271,76 @@ int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan);
 int sv_pair_plan_build_counts(const sv_case *c, uint64_t seq_pairs, uint64_t drafted,
                               sv_pair_plan *plan);
 void sv_pair_plan_free(sv_pair_plan *plan);
+/* tally.c: one checked sequence's emitted tokens y_1..y_{n+1} into the
+ * histograms, the length and the positions' pair table. */
+void sv_tally_count(sv_tally *t, const sv_pair_plan *plan, const int32_t *y, int32_t n);
+
+/* ---- tree.c, tree_law.c, tree_unit.c: trees of drafts (contract v6) ---------------
+ * A tree is drafted level by level: every node at depth d-1 has widths[d-1]
+ * children drawn from the draft row there (q_d for fixed rows, Q[parent's
+ * token] for a Markov pair), independently or without replacement. Nodes
+ * are numbered breadth first, so a parent comes before its children and
+ * siblings are consecutive. At most SV_MAX_K nodes besides the root. */
+typedef struct sv_tree {
+    int32_t depth, nodes;
+    int32_t widths[SV_MAX_K];
+    int32_t parents[SV_MAX_K];        /* node k+1's parent */
+    int32_t node_depth[SV_MAX_K + 1]; /* node j's depth, the root's 0 */
+    int32_t first_child[SV_MAX_K + 1], n_children[SV_MAX_K + 1];
+    int siblings;                     /* an sv_siblings */
+    char name[96];                    /* "3x2x1 iid" */
+} sv_tree;
+#define SV_TREE_DEFAULT "3x2x1"
+/* "W1xW2x...": widths per depth, each >= 1. SV_EBAD with a message naming
+ * the shape when it is not one, or has more than SV_MAX_K nodes. */
+int sv_tree_parse(const char *shape, int siblings, sv_tree *t);
+/* The tree cut to depth K at most (a case of K drafts has K + 1 rows). */
+void sv_tree_cut(const sv_tree *full, int32_t K, sv_tree *out);
+/* The first token whose cumulative weight cum[] exceeds `at` (< cum[V-1]):
+ * never one of zero weight. */
+int32_t sv_cum_search(const double *cum, int32_t V, double at);
+/* A row's non-negative part, scaled to sum 1 (left 0 when it has no mass). */
+void sv_row_normalize(const float *row, int32_t V, double *out);
+/* "iid" or "distinct". */
+const char *sv_siblings_name(int siblings);
+
+/* The rows a tree's steps draw from and the sampler is given. */
+typedef struct sv_tree_rows {
+    const sv_tree *t;
+    const sv_case *c;
+    int32_t V;
+    double *cum;     /* fixed rows: [depth][V] cumulative draft rows, drafts' own */
+    double *p, *q;   /* fixed rows: [depth+1][V] and [depth][V], normalized */
+    double *res;     /* fixed rows: [depth][SV_MAX_K][V]: the residual after i rejected
+                      * independent siblings (i = 0: p) */
+} sv_tree_rows;
+/* SV_EBAD naming the case when distinct siblings cannot be drawn (a draft
+ * row with fewer tokens of mass than the width there). */
+int sv_tree_rows_init(sv_tree_rows *r, const sv_case *c, const sv_tree *t);
+void sv_tree_rows_free(sv_tree_rows *r);
+/* The case as the sampler sees one step of fixed rows: target row j is the
+ * row of node j's depth, draft row k the row node k+1 was drawn from. */
+int sv_tree_case(const sv_case *c, const sv_tree *t, sv_case **out);
+/* Node tokens [nodes] of sequence `index` (from the root `state` for a Markov
+ * pair), from (seed, index, node, SV_PURPOSE_DRAFT, lane). */
+void sv_tree_draw(const sv_tree_rows *r, uint64_t seed, uint64_t index, int32_t state,
+                  int32_t *tokens);
+/* Markov pairs: the step's node rows, target [nodes+1][V] and draft [nodes][V]. */
+void sv_tree_step_rows(const sv_tree_rows *r, int32_t state, const int32_t *tokens,
+                       float *target, float *draft);
+/* tree_law.c: pi[0..depth], P(n = l) given the tree's tokens, under rule;
+ * ws holds 2 V doubles. Markov pairs from the step's rows. */
+void sv_tree_law(const sv_tree_rows *r, uint32_t rule, const int32_t *tokens, int32_t state,
+                 double *ws, double *pi);
+/* tree_unit.c: chunk `unit` of a tree run (streams for a Markov pair). */
+int sv_tree_unit(const sv_run_config *cfg, const sv_tree_rows *rows, const sv_pair_plan *plan,
+                 int32_t B, uint64_t steps, uint64_t unit, sv_worker_buffers *w, sv_tally *t,
+                 atomic_uint_fast64_t *done);
+/* contract.c: one tree sequence's outputs against the contract: the path a
+ * path of the tree, its tokens the nodes', the last token of mass at its
+ * node; 1 if kept, else counted and noted. */
+int sv_check_tree_sequence(sv_tally *t, const sv_tree *tree, int32_t V, const float *target,
+                           uint64_t index, const int32_t *tokens, const int32_t *path,
+                           const int32_t *y, int32_t n);
 
 #endif

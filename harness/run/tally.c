@@ -79,12 +79,31 @@ void sv_tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan)
     into->first_accepted += t->first_accepted;
     into->first_chance_fx += t->first_chance_fx;
     into->first_variance_fx += t->first_variance_fx;
+    into->tree |= t->tree;
+    for (int32_t l = 0; l <= SV_MAX_K; l++)
+        into->law_fx[l] += t->law_fx[l];
+    for (int32_t l = 0; l < (SV_MAX_K + 1) * (SV_MAX_K + 1); l++)
+        into->law2_fx[l] += t->law2_fx[l];
     into->draws += t->draws;
     into->violations += t->violations;
     for (int32_t i = 0; i < t->n_notes; i++)
         sv_tally_note(into, t->note_at[i], t->notes[i]);
     if (!into->sampler_error)
         into->sampler_error = t->sampler_error;
+}
+
+void sv_tally_count(sv_tally *t, const sv_pair_plan *plan, const int32_t *y, int32_t n)
+{
+    for (int32_t k = 0; k <= n; k++) {
+        t->hist[(size_t)k * t->V + y[k]]++;
+        t->reached[k]++;
+    }
+    t->length[n]++;
+    if (n >= 1 && plan->pos_ok) {
+        int32_t r = plan->pos_rows.bin[y[0]], s = plan->pos_cols.bin[y[1]];
+        if (r >= 0 && s >= 0)
+            t->pairs_pos[r * plan->pos_cols.nbins + s]++;
+    }
 }
 
 /* ---- the pair plan: bins for the independence tables --------------------------- */

@@ -254,7 +254,8 @@ static const bonus_model bonus_models[] = {{"race_float32_truncated", truncated_
 
 /* Variants the contract check catches when an event happens (sv_predict_event). */
 static const char *const event_variants[] = {"counts_off_by_one", "no_chain_stop",
-                                             "accept_zero_target", "oov_float_rounding"};
+                                             "accept_zero_target", "oov_float_rounding",
+                                             "tree_cdf_boundary"};
 
 int sv_predict_known(const char *variant)
 {
@@ -402,6 +403,20 @@ double sv_predict_event(const char *variant, const sv_case *c)
             reach *= sv_case_alpha(c, k);
         }
         return chance;
+    }
+    if (strcmp(variant, "tree_cdf_boundary") == 0) {
+        /* the root's float32 coin is exactly 0 once in 2^24 steps; it matters
+         * when the first child (a draw from q_1) has p_1 = 0. Deeper nodes
+         * add chances of their own, so this is at least the step's chance
+         * (exactly it where no draft has mass under p, as on binary:p=0) */
+        const float *p = c->target, *q = c->draft;
+        double q_on_zero = 0.0, qs = 0.0;
+        for (int32_t i = 0; i < c->V; i++) {
+            qs += q[i];
+            if (p[i] == 0.0f)
+                q_on_zero += q[i];
+        }
+        return q_on_zero / qs / 16777216.0;
     }
     return -1.0;
 }

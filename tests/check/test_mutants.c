@@ -75,6 +75,9 @@ static const expectation expected[] = {
     {"exact_match_argmax", FIT, 1, NULL, 0},
     {"exact_match_shared_sample", FIT, 0, NULL, 0},
     {"block_residual_tokenwise", FIT, 0, NULL, 0},
+    /* the tree rules' (default tree 3x2x1, independent siblings) */
+    {"tree_siblings_replaced", FIT, 1, NULL, 0},
+    {"tree_cdf_boundary", CONTRACT, 0, "binary:p=0,q=1", 0},
 };
 
 /* The logits variants' cases (from the logits suite, V = 1000) and draws:
@@ -194,6 +197,10 @@ static sv_report *run(const char *sampler, const char *const *specs, const uint6
                             .rerun_suspects = 1, .case_done = done,
                             .case_done_ctx = (void *)ctx,
                             .input = logits ? SV_INPUT_LOGITS_F32 : SV_INPUT_PROBS};
+    sv_tree tree; /* a tree rule's sampler drafts the default tree */
+    if (cfg.sampler && sv_rule_is_tree(cfg.sampler->rule) &&
+        sv_tree_parse(SV_TREE_DEFAULT, SV_SIBLINGS_IID, &tree) == SV_OK)
+        cfg.tree = &tree;
     sv_report *r = NULL;
     if (!cfg.sampler || sv_verify(&cfg, &r) != SV_OK) {
         fprintf(stderr, "  %s: %s\n", sampler, cfg.sampler ? sv_error_message() : "not found");
@@ -355,7 +362,8 @@ int main(int argc, char **argv)
     }
 
     /* the negative controls: correct samplers by other methods pass */
-    const char *controls[] = {"ref_race", "ref_float", "ref_layout", "ref_exact", "ref_block"};
+    const char *controls[] = {"ref_race", "ref_float", "ref_layout", "ref_exact", "ref_block",
+                              "ref_tree", "ref_tree_target_only"};
     for (size_t i = 0; i < sizeof controls / sizeof controls[0]; i++) {
         if (only && strcmp(only, controls[i]) != 0)
             continue;
