@@ -197,10 +197,28 @@ static sv_report *run(const char *sampler, const char *const *specs, const uint6
                             .rerun_suspects = 1, .case_done = done,
                             .case_done_ctx = (void *)ctx,
                             .input = logits ? SV_INPUT_LOGITS_F32 : SV_INPUT_PROBS};
-    sv_tree tree; /* a tree rule's sampler drafts the default tree */
+    /* a tree rule's sampler drafts the default tree, on the smoke suite's
+     * cases unless it has a named case: the CPU tree references walk whole
+     * rows at every node, minutes a case at ci's largest vocabularies (the
+     * ci suite's results are in results/rules/) */
+    sv_tree tree;
+    const char *smoke_specs[64];
+    uint64_t smoke_draws[64];
     if (cfg.sampler && sv_rule_is_tree(cfg.sampler->rule) &&
-        sv_tree_parse(SV_TREE_DEFAULT, SV_SIBLINGS_IID, &tree) == SV_OK)
+        sv_tree_parse(SV_TREE_DEFAULT, SV_SIBLINGS_IID, &tree) == SV_OK) {
         cfg.tree = &tree;
+        const sv_suite *smoke = sv_suite_find("smoke");
+        if (n > 1 && smoke && smoke->n_entries <= 64) {
+            for (size_t i = 0; i < smoke->n_entries; i++) {
+                smoke_specs[i] = smoke->entries[i].spec;
+                smoke_draws[i] = smoke->entries[i].draws;
+            }
+            cfg.specs = smoke_specs;
+            cfg.draws = smoke_draws;
+            cfg.n_cases = smoke->n_entries;
+            cfg.suite = "smoke";
+        }
+    }
     sv_report *r = NULL;
     if (!cfg.sampler || sv_verify(&cfg, &r) != SV_OK) {
         fprintf(stderr, "  %s: %s\n", sampler, cfg.sampler ? sv_error_message() : "not found");
