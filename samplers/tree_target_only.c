@@ -54,10 +54,12 @@ static int32_t target_only_step(const sv_tree_seq *t, int32_t u, sv_tree_flaw fl
     }
     int32_t last = -1;
     for (int32_t i = 0; i < s->V; i++) {
+        if (!(p[i] > 0.0f)) /* the cheap test first: most of a large row has no mass */
+            continue;
         int child = 0;
         for (int32_t k = 0; k < s->d && !child; k++)
             child = t->parents[k] == u && s->x[k] == i;
-        if (child || !(p[i] > 0.0f))
+        if (child)
             continue;
         acc += p[i];
         last = i;

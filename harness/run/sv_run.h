@@ -311,8 +311,9 @@ typedef struct sv_tree_rows {
     int32_t V;
     double *cum;     /* fixed rows: [depth][V] cumulative draft rows, drafts' own */
     double *p, *q;   /* fixed rows: [depth+1][V] and [depth][V], normalized */
-    double *res;     /* fixed rows: [depth][SV_MAX_K][V]: the residual after i rejected
+    double *res;     /* fixed rows: [depth][res_rows][V]: the residual after i rejected
                       * independent siblings (i = 0: p) */
+    int32_t res_rows; /* the tree's widest node's children */
 } sv_tree_rows;
 /* SV_EBAD naming the case when distinct siblings cannot be drawn (a draft
  * row with fewer tokens of mass than the width there). */

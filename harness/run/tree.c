@@ -85,15 +85,14 @@ void sv_tree_cut(const sv_tree *full, int32_t K, sv_tree *out)
     build(out); /* fewer levels, fewer nodes: it fits */
 }
 
-/* Cumulative sums of row[0..V) into cum; the total. */
-static double cumulate(const float *row, int32_t V, double *cum)
+/* Cumulative sums of row[0..V) into cum. */
+static void cumulate(const float *row, int32_t V, double *cum)
 {
     double acc = 0.0;
     for (int32_t i = 0; i < V; i++) {
         acc += row[i] > 0.0f ? (double)row[i] : 0.0;
         cum[i] = acc;
     }
-    return acc;
 }
 
 static int32_t support(const float *row, int32_t V)
@@ -135,7 +134,8 @@ int sv_tree_rows_init(sv_tree_rows *r, const sv_case *c, const sv_tree *t)
     r->cum = malloc(D * V * sizeof *r->cum);
     r->p = malloc((D + 1) * V * sizeof *r->p);
     r->q = malloc(D * V * sizeof *r->q);
-    r->res = malloc(D * SV_MAX_K * V * sizeof *r->res);
+    r->res_rows = widest;
+    r->res = malloc(D * (size_t)widest * V * sizeof *r->res);
     if (!r->cum || !r->p || !r->q || !r->res) {
         sv_tree_rows_free(r);
         return sv_fail(SV_EENV, "case %s: out of memory for tree %s's rows", c->name, t->name);
@@ -154,7 +154,7 @@ int sv_tree_rows_init(sv_tree_rows *r, const sv_case *c, const sv_tree *t)
                            "or a narrower --tree", c->name, d + 1, have, t->widths[d], t->name);
         }
         /* the residuals after 0, 1, ... rejected independent siblings */
-        double *res = r->res + d * SV_MAX_K * V;
+        double *res = r->res + d * (size_t)widest * V;
         memcpy(res, r->p + d * V, V * sizeof *res);
         for (int32_t i = 1; i < t->widths[d]; i++) {
             const double *prev = res + (size_t)(i - 1) * V, *q = r->q + d * V;

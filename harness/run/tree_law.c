@@ -84,7 +84,7 @@ static void node_law(const sv_tree_rows *r, uint32_t rule, int32_t u, int32_t de
      * in every tree (sv_tree_rows_init), so each a_i is a lookup; distinct
      * siblings share r_2 with them, and s_2 is q without x_1 */
     const double *q = r->q + (size_t)depth * (size_t)V;
-    const double *res = r->res + (size_t)depth * SV_MAX_K * (size_t)V;
+    const double *res = r->res + (size_t)depth * (size_t)r->res_rows * (size_t)V;
     if (!distinct || w <= 2) {
         double reach = 1.0;
         for (int32_t i = 0; i < w; i++) {
