@@ -135,7 +135,8 @@ int sv_tree_rows_init(sv_tree_rows *r, const sv_case *c, const sv_tree *t)
     r->p = malloc((D + 1) * V * sizeof *r->p);
     r->q = malloc(D * V * sizeof *r->q);
     r->res_rows = widest;
-    r->res = malloc(D * (size_t)widest * V * sizeof *r->res);
+    /* a tree cut to depth 0 (a case of no drafts) has no residuals: one row */
+    r->res = malloc((D ? D : 1) * (size_t)(widest ? widest : 1) * V * sizeof *r->res);
     if (!r->cum || !r->p || !r->q || !r->res) {
         sv_tree_rows_free(r);
         return sv_fail(SV_EENV, "case %s: out of memory for tree %s's rows", c->name, t->name);
