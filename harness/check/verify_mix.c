@@ -66,8 +66,11 @@ static int parts_make(const sv_verify_config *cfg, const sv_case *const *cases,
     sv_mix_config mc = {.cases = cases, .n_cases = n, .draws = asked, .seed = seed,
                         .layouts = cfg->sampler->layouts, .seeding = cfg->seeding,
                         .ragged = 1, .budget = SV_MIX_BUDGET,
-                        /* a CUDA sampler's rows are copied to the device as laid out */
-                        .alias = cfg->sampler->memspace == SV_MEM_HOST};
+                        /* a CUDA sampler's stage copies the aliased span (at most
+                         * SV_MIX_ALIAS_SPAN a layout) to the device once: its calls
+                         * then run on through the periods of an epoch, as a host
+                         * sampler's do, not one period (tens of sequences) each */
+                        .alias = 1};
     int rc = sv_mix_build(&mc, &p->mix);
     uint64_t *got = asked + n, *pairs = asked + 2 * (size_t)n, *drafted = asked + 3 * (size_t)n;
     if (rc == SV_OK)
