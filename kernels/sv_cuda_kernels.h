@@ -80,6 +80,13 @@ int sv_cuda_seqs_prep_launch(const sv_batch *bt, void *ws, int32_t max_B, int ru
  * outside [0, V) or an all-zero target row; its outputs are then -1. */
 int sv_cuda_naive_launch(const sv_batch *bt, const sv_cuda_seqs *seqs, int *bad);
 
+/* cuda_tree_naive (target_only 0) and cuda_tree_target_only_naive (1): one
+ * thread per sequence walks its tree (contract version 6) as ref_tree and
+ * ref_tree_target_only do, with their random numbers. bt->parents and
+ * bt->out_path are device memory too; seqs and *bad as for cuda_naive, *bad
+ * also set for a parent outside [0, k] or a draft row without mass. */
+int sv_cuda_tree_launch(const sv_batch *bt, const sv_cuda_seqs *seqs, int target_only, int *bad);
+
 /* cuda_fused: `splits` blocks per sequence race over slices of the final row
  * and the last to finish combines. rng, if not NULL, is device memory holding
  * {seed, first_index} (read instead of bt's, for CUDA graphs; a batch with

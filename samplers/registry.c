@@ -20,6 +20,8 @@ static const sv_sampler *const builtins[] = {
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,
+    &sv_sampler_cuda_tree_naive,
+    &sv_sampler_cuda_tree_target_only_naive,
 #endif
 };
 #define N_BUILTINS (sizeof builtins / sizeof builtins[0])

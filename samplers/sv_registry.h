@@ -23,6 +23,8 @@ extern const sv_sampler sv_sampler_ref_typical; /* lossy on purpose: verify --me
 /* built only with CUDA */
 extern const sv_sampler sv_sampler_cuda_naive;
 extern const sv_sampler sv_sampler_cuda_fused;
+extern const sv_sampler sv_sampler_cuda_tree_naive;
+extern const sv_sampler sv_sampler_cuda_tree_target_only_naive;
 #endif
 
 /* Deliberately broken variants, one per file in broken/ (each says its bug). */

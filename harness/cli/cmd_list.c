@@ -81,7 +81,7 @@ int sv_cmd_list(int argc, char **argv)
         char rule[48] = "";
         if (s->rule != SV_RULE_CHAIN) /* the chain rule goes without saying */
             snprintf(rule, sizeof rule, " [rule: %s]", sv_rule_name(s->rule));
-        printf("  %-26s %-5s %-9s %s%s%s\n", s->name, sv_memspace_name(s->memspace), origin,
+        printf("  %-28s %-5s %-9s %s%s%s\n", s->name, sv_memspace_name(s->memspace), origin,
                s->description, s->inputs ? " [takes logits: verify/bench --input]" : "", rule);
     }
     printf("\nsuites:\n");

@@ -2,7 +2,9 @@
  *
  * Fixed-row cases broadcast one row set (stride 0) to every sequence: it is
  * copied once and kept while the host pointer stays the same. Markov cases
- * give every sequence its own rows: they are copied with every batch. Every
+ * give every sequence its own rows: they are copied with every batch. A
+ * tree's parents go down as the draft tokens do, and its out_path down
+ * (poisoned) and back as out_tokens. Every
  * CUDA call is checked and a failure says which call and CUDA's message.
  */
 #include <stdio.h>
@@ -25,7 +27,7 @@ struct sv_cuda_stage {
     const sv_sampler *inner;
     void *inner_state;
     cudaStream_t stream;
-    device_buffer target, draft, tokens, out_tokens, out_accepted;
+    device_buffer target, draft, tokens, out_tokens, out_accepted, parents, out_path;
     device_buffer arrays[N_ARRAYS];
     /* inputs laid out once for every batch (a mix's rows and arrays): copied
      * to the device at the first batch that points into them, then kept */
@@ -127,8 +129,8 @@ void sv_cuda_stage_free(sv_cuda_stage *s)
         return;
     if (s->inner_state)
         s->inner->destroy(s->inner_state);
-    device_buffer *bufs[] = {&s->target, &s->draft, &s->tokens, &s->out_tokens, &s->out_accepted,
-                             &s->resident};
+    device_buffer *bufs[] = {&s->target, &s->draft,    &s->tokens,  &s->out_tokens,
+                             &s->out_accepted, &s->parents, &s->out_path, &s->resident};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         cudaFree(bufs[i]->ptr);
     for (int i = 0; i < N_ARRAYS; i++)
@@ -232,6 +234,15 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     if (rc == SV_SAMPLER_OK)
         rc = upload(s, &s->out_accepted, hb->out_accepted, B * sizeof(int32_t), 0,
                     "copying poisoned accepted counts");
+    const void *dp = NULL; /* a tree's (contract version 6) */
+    if (rc == SV_SAMPLER_OK && hb->parents && drafted > 0)
+        rc = place(s, &s->parents, hb->parents, drafted * sizeof(int32_t), 0,
+                   "copying the tree's parents", &dp);
+    else if (rc == SV_SAMPLER_OK && hb->parents) /* trees of no nodes: a pointer all the same */
+        rc = reserve(&s->parents, sizeof(int32_t), "the tree's parents");
+    if (rc == SV_SAMPLER_OK && hb->out_path)
+        rc = upload(s, &s->out_path, hb->out_path, slots * sizeof(int32_t), 0,
+                    "copying the poisoned path");
     if (rc == SV_SAMPLER_OK)
         rc = place_arrays(s, hb, &db);
     if (rc != SV_SAMPLER_OK)
@@ -247,6 +258,8 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     db.draft_tokens = dx ? dx : s->tokens.ptr;
     db.out_tokens = s->out_tokens.ptr;
     db.out_accepted = s->out_accepted.ptr;
+    db.parents = hb->parents ? (dp ? dp : s->parents.ptr) : NULL;
+    db.out_path = hb->out_path ? s->out_path.ptr : NULL;
     db.stream = s->stream;
 
     rc = s->inner->verify(s->inner_state, &db);
@@ -256,6 +269,9 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
                                     cudaMemcpyDeviceToHost, s->stream);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(hb->out_accepted, db.out_accepted, B * sizeof(int32_t),
+                            cudaMemcpyDeviceToHost, s->stream);
+    if (e == cudaSuccess && hb->out_path)
+        e = cudaMemcpyAsync(hb->out_path, db.out_path, slots * sizeof(int32_t),
                             cudaMemcpyDeviceToHost, s->stream);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s->stream);

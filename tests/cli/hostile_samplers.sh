@@ -128,7 +128,7 @@ expect 2 "says it takes inputs 0x80, which has bits sv_sampler.h does not define
   verify --plugin "$loads/load_bad_inputs.so"
 expect 2 "load_bad_layouts.so: sampler 'load_hostile' says it takes layouts 0x22, which has bits sv_sampler.h does not define" \
   verify --plugin "$loads/load_bad_layouts.so"
-expect 0 "load_hostile               host  plugin    (no description)" \
+expect 0 "load_hostile                 host  plugin    (no description)" \
   list --plugin "$loads/load_null_desc.so"
 expect 2 "crashed while loading (SIGSEGV)" calibrate --plugin "$loads/load_ctor_segv.so"
 

@@ -125,6 +125,12 @@ cudaError_t cudaGetDevice(int *device)
     return cudaSuccess;
 }
 
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    *count = 1;
+    return cudaSuccess;
+}
+
 static int compute_capability = 9, code_capability = 0; /* 0: the device's */
 
 void sv_emu_set_compute_capability(int major)

@@ -50,7 +50,8 @@ int main(void)
                                        "ref_float",  "ref_layout", "ref_logits",
                                        "ref_exact",  "ref_block",  "ref_typical",
                                        "ref_tree",   "ref_tree_target_only",
-                                       "cuda_naive", "cuda_fused"};
+                                       "cuda_naive", "cuda_fused",
+                                       "cuda_tree_naive", "cuda_tree_target_only_naive"};
         const size_t n_broken = 28;
 #else
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
