@@ -33,6 +33,10 @@ trees() {
     done
     run "$out/calibrate-$s-smoke.txt" "$sv" calibrate --sampler "$s" --runs 200 --suite smoke
   done
+  # tokens per step: the chain, recursive rejection over a 3x2x1 tree and the
+  # target-only rule on the same rows, over temperature
+  run "$out/sweep-trees.txt" "$sv" sweep --case logits:V=1000,K=3 --T 0.3,0.9,1.5 \
+    --sampler ref,ref_tree,ref_tree_target_only --tree 3x2x1 --draws 200000 --out "$out/sweep-trees"
   run "$out/mutants-ci-trees.txt" "$sv" mutants --suite ci --out "$out/trees" \
     --variants tree_siblings_replaced,tree_cdf_boundary --full
 }

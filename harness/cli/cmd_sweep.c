@@ -60,6 +60,8 @@ static void usage(FILE *out)
             "                  (default sampler cuda_fused): the medians at the V nearest\n"
             "                  the case's, graph timings first, log-log interpolated in B\n"
             "  --sampler-us S0[,S1]  or the sampler's time as S0 + S1 B (us)\n"
+            SV_TREE_HELP
+            "                  (for the tree samplers of --sampler; K is then the depth)\n"
             SV_ISOLATION_HELP
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
@@ -161,6 +163,7 @@ static const struct option options[] = {
     {"latency", required_argument, 0, O_LATENCY},
     {"recorded", required_argument, 0, O_RECORDED},
     SV_ISOLATION_OPTIONS,
+    SV_TREE_OPTIONS,
     {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
 static const char optstring[] = ":s:h";
 /* the flags, for `run` to check an experiment's keys against before it runs */
@@ -206,7 +209,8 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         case O_RECORDED: recorded = optarg; break;
         case 'h': *help = 1; return SV_OK;
         default:
-            if (!sv_isolation_option(opt, optarg, &a->iso, &rc))
+            if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
+                !sv_tree_option(opt, optarg, &a->tree_args))
                 rc = sv_option_error("sweep", opt, options, argv);
         }
     }
@@ -243,6 +247,18 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
             if (a->samplers[j] == a->samplers[i])
                 rc = sv_fail(SV_EBAD, "--sampler: '%s' is listed twice", names[i]);
     }
+    int trees = 0; /* --tree and --siblings are for the tree samplers of the list */
+    for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
+        const sv_tree *tree = NULL;
+        if (sv_rule_is_tree(a->samplers[i]->rule))
+            rc = sv_tree_resolve("sweep", &a->tree_args, a->samplers[i], SV_INPUT_PROBS,
+                                 &a->shape, &tree);
+        trees += tree != NULL;
+    }
+    if (rc == SV_OK && !trees && (a->tree_args.shape || a->tree_args.siblings))
+        rc = sv_fail(SV_EBAD, "sweep: %s is for a tree rule's sampler, and --sampler names "
+                     "none ('specverify list' shows each sampler's rule)",
+                     a->tree_args.shape ? "--tree" : "--siblings");
     if (rc == SV_OK)
         a->sampler = a->samplers[0];
     if (rc == SV_OK && T)
@@ -299,6 +315,17 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
     int rc = SV_OK;
     *pts_out = NULL;
     *n_done = 0;
+    a->tree = NULL; /* a tree sampler's tree; its shape named beside it in the files */
+    snprintf(a->label, sizeof a->label, "%s", a->sampler->name);
+    if (sv_rule_is_tree(a->sampler->rule)) {
+        rc = sv_tree_resolve("sweep", &a->tree_args, a->sampler, SV_INPUT_PROBS, &a->shape,
+                             &a->tree);
+        if (rc != SV_OK)
+            return rc;
+        snprintf(a->label, sizeof a->label, "%s (tree %s, %s siblings)", a->sampler->name,
+                 a->tree_args.shape ? a->tree_args.shape : SV_TREE_DEFAULT,
+                 a->shape.siblings == SV_SIBLINGS_DISTINCT ? "distinct" : "iid");
+    }
     if (a->out && (rc = outputs_ready(a->out)) != SV_OK)
         return rc;
     const int has_T = a->n_T > 0, has_K = a->n_K > 0;
@@ -308,7 +335,7 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
     if (!pts)
         return sv_fail(SV_EENV, "out of memory for %zu points", total);
     sv_sweep_earlier earlier = {0};
-    a->set.run = (sv_sweep_run){a->spec, a->sampler->name, a->seed, a->draws, a->level,
+    a->set.run = (sv_sweep_run){a->spec, a->label, a->seed, a->draws, a->level,
                                 a->sampler->rule};
     const sv_sweep_run *run = &a->set.run;
     sv_outputs_status written = {0}; /* after a failure the sweep goes on, unwritten */
@@ -414,7 +441,7 @@ int sv_cmd_sweep(int argc, char **argv)
         if (rc == SV_OK)
             rc = rrc;
     }
-    for (int i = 0; i < a.n_samplers; i++)
+    for (int i = 0; i < MAX_SAMPLERS; i++) /* those not swept are NULL */
         free(pts[i]);
     sv_batch_cost_free(&a.set.cost);
     return rc;

@@ -96,13 +96,25 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
                        "sweep takes fixed-row cases", spec);
     }
+    sv_tree cut; /* a tree sampler's tree, cut to the point's K: the depth it is judged by */
+    if (a->tree) {
+        sv_tree_cut(a->tree, c->K, &cut);
+        if (cut.depth < c->K) {
+            const int32_t K = c->K;
+            sv_case_free(c);
+            return sv_fail(SV_EBAD, "sweep: K = %d is deeper than the tree %s (depth %d) of "
+                           "sampler %s: give --tree a shape of depth %d or more, or --K up "
+                           "to %d", K, a->tree_args.shape ? a->tree_args.shape : SV_TREE_DEFAULT,
+                           a->tree->depth, a->sampler->name, K, a->tree->depth);
+        }
+    }
     int rc = sv_drafter_alloc(c, &d);
     if (rc == SV_OK)
         rc = sv_tally_alloc(c, &plan, &t);
     if (rc == SV_OK) {
         sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
                              1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
-                             a->iso.in_process, a->iso.call_timeout, NULL};
+                             a->iso.in_process, a->iso.call_timeout, a->tree ? &cut : NULL};
         rc = sv_run(&cfg, c, d, &plan, t);
     }
     if (rc == SV_OK && (t->sampler_error || t->violations))

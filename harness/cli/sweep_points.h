@@ -26,6 +26,10 @@ typedef struct sweep_args {
     int32_t threads, batch;
     int resume;
     sv_isolation iso;
+    sv_tree_args tree_args;   /* --tree, --siblings: for the tree samplers of the list */
+    sv_tree shape;            /* the one sweeping now, where it is a tree sampler */
+    const sv_tree *tree;      /* &shape for a tree sampler, else NULL */
+    char label[160];          /* the sampler, with its tree: what sweep.h5 and resume name */
     sv_sweep_setup set;       /* the cost ratios, the batch axis and its costs; run once parsed */
 } sweep_args;
 

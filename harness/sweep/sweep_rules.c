@@ -75,7 +75,9 @@ int sv_sweep_rules(FILE *out, const char *dir, const sv_sampler *const *samplers
             "seed %llu\n\n", spec, (unsigned long long)draws, (unsigned long long)seed);
     fprintf(f.fp, "Each sampler's own sweep (tables, sweep.h5, plots) is in the folder of its "
             "name. Analytic: the chain rule's sum of min(p, q), exact match's sum of p q; "
-            "block verification and typical acceptance have no closed form here.\n\n");
+            "block verification, typical acceptance and trees have no closed form here. A "
+            "tree sampler's K is its tree's depth (the tree cut to K), its sweep named with "
+            "its shape in its own folder.\n\n");
     table(f.fp, samplers, pts, n, m);
     rc = sv_atomic_commit(&f);
     if (rc == SV_OK)

@@ -85,12 +85,20 @@ static void batched_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_po
 void sv_sweep_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_point *pts, size_t n)
 {
     char tb[32];
-    const int block = set->run.rule == SV_RULE_BLOCK || set->run.rule == SV_RULE_TYPICAL;
+    const int block = set->run.rule == SV_RULE_BLOCK || set->run.rule == SV_RULE_TYPICAL ||
+                      sv_rule_is_tree(set->run.rule);
     if (block)
         fprintf(f, "Sampler %s verifies by %s, which has no closed form here: \"analytic\" is "
                 "the chain rule's on the same rows (and the speedups and best K with it), "
-                "\"measured\" its own.\n\n", set->run.sampler,
-                set->run.rule == SV_RULE_BLOCK ? "blocks" : "typical acceptance (lossy)");
+                "\"measured\" its own.%s\n\n", set->run.sampler,
+                set->run.rule == SV_RULE_BLOCK     ? "blocks"
+                : set->run.rule == SV_RULE_TYPICAL ? "typical acceptance (lossy)"
+                                                   : "a tree of drafts",
+                sv_rule_is_tree(set->run.rule)
+                    ? " K is the tree's depth; a step's drafts cost K c (one draft pass a "
+                      "depth, as EAGLE drafts a level at a time), and acceptance at k is "
+                      "P(n > k | n >= k) of the depth n."
+                    : "");
     fprintf(f, "| T | K | E analytic | E measured |");
     for (int j = 0; j < set->n_c; j++)
         fprintf(f, " speedup c=%g |", set->c[j]);
