@@ -221,6 +221,71 @@ static double exact_match_argmax(rows *w, double *out)
     return combine(w, out);
 }
 
+/* ---- variants whose error joins the positions: the whole step at once ---- */
+
+/* Exact match with one uniform u for every position: y_j = F_j^{-1}(u) (the
+ * smallest token whose CDF exceeds u). Position m is reached when the
+ * drafts x_j (independent, of law q_j) equal y_j for every j < m, so, u
+ * being uniform,
+ *     P(reach m, y_m = t) = integral over {u: F_m^{-1}(u) = t} of
+ *                           prod_{j<m} q_j(F_j^{-1}(u)) du,
+ * a sum over the cells between the CDF points of rows 0..K, where every
+ * F_j^{-1} is constant: one walk through them, every row's CDF in step. */
+static int exact_shared_sample(const sv_case *c, sv_prediction *pr)
+{
+    const int32_t V = c->V, K = c->K, R = K + 1;
+    double *cdf = malloc((size_t)R * V * sizeof *cdf), *q = malloc((size_t)K * V * sizeof *q);
+    int32_t *at = calloc((size_t)R, sizeof *at);
+    if (!cdf || !q || !at) {
+        free(cdf), free(q), free(at);
+        return sv_fail(SV_EENV, "out of memory predicting exact_match_shared_sample");
+    }
+    for (int32_t j = 0; j < R; j++) {
+        double *row = cdf + (size_t)j * V, acc = 0.0;
+        sv_case_target_dist(c, j, row);
+        for (int32_t i = 0; i < V; i++)
+            row[i] = acc += row[i];
+        row[V - 1] = 1.0; /* the last cell closes at 1 whatever the rounding */
+    }
+    /* the drafts' own law, as verify gives an exact-match sampler (sv_case_as_one_hot) */
+    const float *drafts = c->draft_sampled ? c->draft_sampled : c->draft;
+    for (int32_t j = 0; j < K; j++) {
+        const float *qf = drafts + (size_t)j * V;
+        double qs = 0.0;
+        for (int32_t i = 0; i < V; i++)
+            qs += qf[i];
+        for (int32_t i = 0; i < V; i++)
+            q[(size_t)j * V + i] = qs > 0.0 ? qf[i] / qs : 0.0;
+    }
+    memset(pr->out, 0, (size_t)R * V * sizeof *pr->out);
+    double reach[SV_MAX_K + 1] = {0}, u = 0.0;
+    while (u < 1.0) {
+        double next = 1.0;
+        for (int32_t j = 0; j < R; j++) { /* row j's token at u: its CDF passes u there */
+            while (at[j] < V - 1 && cdf[(size_t)j * V + at[j]] <= u)
+                at[j]++;
+            next = fmin(next, cdf[(size_t)j * V + at[j]]);
+        }
+        double weight = next - u; /* the cell [u, next), then the drafts that match it */
+        for (int32_t m = 0; m < R && weight > 0.0; m++) {
+            pr->out[(size_t)m * V + at[m]] += weight;
+            reach[m] += weight;
+            if (m < K)
+                weight *= q[(size_t)m * V + at[m]];
+        }
+        u = next;
+    }
+    for (int32_t m = 0; m < R; m++) {
+        for (int32_t i = 0; reach[m] > 0.0 && i < V; i++)
+            pr->out[(size_t)m * V + i] /= reach[m];
+        pr->reach[m] = reach[m];
+        if (m < K)
+            pr->accept[m] = reach[m] > 0.0 ? reach[m + 1] / reach[m] : 0.0;
+    }
+    free(cdf), free(q), free(at);
+    return SV_OK;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 typedef double position_fn(rows *w, double *out);
@@ -229,20 +294,22 @@ typedef struct model {
     const char *variant;
     position_fn *position; /* NULL: positions 1..K are right */
     int bonus_from_row_K;  /* the bonus is drawn from p_K, not p_{K+1} */
+    int (*step)(const sv_case *c, sv_prediction *pr); /* or the whole step at once */
 } model;
 
 static const model models[] = {
-    {"resample_from_p", resample_from_p, 0},
-    {"residual_unnormalized", residual_unnormalized, 0},
-    {"residual_swapped", residual_swapped, 0},
-    {"ratio_inverted", ratio_inverted, 0},
-    {"bonus_wrong_row", NULL, 1},
-    {"residual_epsilon_floor", residual_epsilon_floor, 0},
-    {"uniform_reused", uniform_reused, 0},
-    {"draft_temperature_mismatch", draft_temperature_mismatch, 0},
-    {"float16_ratio", float16_ratio, 0},
-    {"race_float32_truncated", race_float32_truncated, 0},
-    {"exact_match_argmax", exact_match_argmax, 0},
+    {"resample_from_p", resample_from_p, 0, NULL},
+    {"residual_unnormalized", residual_unnormalized, 0, NULL},
+    {"residual_swapped", residual_swapped, 0, NULL},
+    {"ratio_inverted", ratio_inverted, 0, NULL},
+    {"bonus_wrong_row", NULL, 1, NULL},
+    {"residual_epsilon_floor", residual_epsilon_floor, 0, NULL},
+    {"uniform_reused", uniform_reused, 0, NULL},
+    {"draft_temperature_mismatch", draft_temperature_mismatch, 0, NULL},
+    {"float16_ratio", float16_ratio, 0, NULL},
+    {"race_float32_truncated", race_float32_truncated, 0, NULL},
+    {"exact_match_argmax", exact_match_argmax, 0, NULL},
+    {"exact_match_shared_sample", NULL, 0, exact_shared_sample},
 };
 
 /* Variants whose bonus draw is wrong too: what they make of the bonus row. */
@@ -281,6 +348,12 @@ int sv_predict(const char *variant, const sv_case *c, sv_prediction *pr)
         return 1; /* no closed form here */
     const int32_t V = c->V, K = c->K;
     pr->out = malloc((size_t)(K + 1) * (size_t)V * sizeof *pr->out);
+    if (m->step) {
+        int rc = pr->out ? m->step(c, pr) : sv_fail(SV_EENV, "out of memory predicting %s", variant);
+        if (rc != SV_OK)
+            sv_prediction_free(pr);
+        return rc;
+    }
     double *scratch = malloc(4 * (size_t)V * sizeof *scratch);
     if (!pr->out || !scratch) {
         free(scratch);

@@ -189,7 +189,8 @@ static void test_predict(void)
     const char *variants[] = {"resample_from_p", "residual_unnormalized", "residual_swapped",
                               "ratio_inverted", "bonus_wrong_row", "residual_epsilon_floor",
                               "uniform_reused", "draft_temperature_mismatch", "float16_ratio",
-                              "race_float32_truncated", "exact_match_argmax"};
+                              "race_float32_truncated", "exact_match_argmax",
+                              "exact_match_shared_sample"};
     c = build("logits:V=50,K=3,T=0.8");
     for (size_t v = 0; c && v < sizeof variants / sizeof variants[0]; v++) {
         CHECK(sv_predict_known(variants[v]));
@@ -224,6 +225,38 @@ static void test_predict(void)
     } else {
         CHECK(0);
     }
+    /* exact_match_shared_sample at position 2, derived another way: y_1 and
+     * y_2 read one u, so P(reach 2, y_2 = t) = sum over a of q_1(a) times
+     * the length of {u: F_1^{-1}(u) = a} meet {u: F_2^{-1}(u) = t} */
+    if (c && sv_predict("exact_match_shared_sample", c, &pr) == SV_OK) {
+        const int32_t V = c->V;
+        double p0[64], p1[64], q0[64], qs = 0.0, reach = 0.0, want[64] = {0}, worst = 0.0;
+        sv_case_target_dist(c, 0, p0);
+        sv_case_target_dist(c, 1, p1);
+        for (int32_t i = 0; i < V; i++)
+            qs += c->draft[i];
+        for (int32_t i = 0; i < V; i++)
+            q0[i] = c->draft[i] / qs;
+        double lo0 = 0.0;
+        for (int32_t a = 0; a < V; lo0 += p0[a++]) {
+            double lo1 = 0.0;
+            for (int32_t t = 0; t < V; lo1 += p1[t++]) {
+                const double meet = fmin(lo0 + p0[a], lo1 + p1[t]) - fmax(lo0, lo1);
+                if (meet > 0.0) {
+                    want[t] += q0[a] * meet;
+                    reach += q0[a] * meet;
+                }
+            }
+        }
+        for (int32_t t = 0; t < V; t++)
+            worst = fmax(worst, fabs(pr.out[V + t] - want[t] / reach));
+        CHECK_NEAR(pr.reach[1], reach, 1e-12);
+        CHECK(worst < 1e-12);
+        CHECK_NEAR(pr.accept[0], reach, 1e-12);
+        sv_prediction_free(&pr);
+    } else {
+        CHECK(0);
+    }
     sv_case_free(c);
     CHECK(!sv_predict_known("ref") && !sv_predict_known("shared_stream"));
 
@@ -234,7 +267,7 @@ static void test_predict(void)
     c = build("identical:V=10,K=3");
     CHECK(c && fabs(sv_predict_event("counts_off_by_one", c) - 1.0) < 1e-6);
     sv_case_free(c);
-    feature("sv_predict: hand-derived outputs, every prediction a distribution, events");
+    feature("sv_predict: hand-derived outputs (exact_match_shared_sample by interval overlaps), every prediction a distribution, events");
 }
 
 /* P(token 1 wins) in race_float32_truncated's race over w = (1 - pi, pi),
