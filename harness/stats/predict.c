@@ -234,7 +234,7 @@ static double exact_match_argmax(rows *w, double *out)
 static int exact_shared_sample(const sv_case *c, sv_prediction *pr)
 {
     const int32_t V = c->V, K = c->K, R = K + 1;
-    double *cdf = malloc((size_t)R * V * sizeof *cdf), *q = malloc((size_t)K * V * sizeof *q);
+    double *cdf = calloc((size_t)R * V, sizeof *cdf), *q = calloc((size_t)K * V + 1, sizeof *q);
     int32_t *at = calloc((size_t)R, sizeof *at);
     if (!cdf || !q || !at) {
         free(cdf), free(q), free(at);
