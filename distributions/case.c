@@ -223,7 +223,7 @@ double sv_case_alpha(const sv_case *c, int32_t k)
         double pi = p[i] / ps, qi = q[i] / qs;
         alpha += c->draft_probs_given ? fmin(pi, qi) : qi * pi;
     }
-    return alpha;
+    return alpha > 1.0 ? 1.0 : alpha; /* p = q sums to 1 + 2^-52 at times: a chance */
 }
 
 void sv_chain_step_rows(const sv_case *c, int32_t state, const int32_t *drafts, float *target,

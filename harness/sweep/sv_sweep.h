@@ -124,10 +124,14 @@ typedef struct sv_sweep_run {
     uint32_t rule;  /* the sampler's sv_rule: block verification's "analytic" is the chain's */
 } sv_sweep_run;
 
+/* The datasets of each position's distance from p in sweep.h5. */
+extern const char *const sv_sweep_distance_names[6];
+
 /* The points of an earlier run, from DIR/sweep.h5. */
 typedef struct sv_sweep_earlier {
     size_t n;
     double *T, *K, *analytic, *tokens, *lengths; /* analytic [n][16], lengths [n][17] */
+    double *dist[6]; /* tv, tv_lo, tv_hi, kl, kl_lo, kl_hi [n][17]; NULL in an older file */
 } sv_sweep_earlier;
 
 /* Reads DIR/sweep.h5 when there is one (none: *e empty, SV_OK, and a note);

@@ -6,6 +6,8 @@
 #include "sv_store.h"
 #include "sv_sweep.h"
 
+const char *const sv_sweep_distance_names[6] = {"tv", "tv_lo", "tv_hi", "kl", "kl_lo", "kl_hi"};
+
 /* B, target_us [nB], sampler_us [n][nB], speedup_batched [n][nB * n_c]
  * (B major), and the sampler time's source. */
 static int write_h5_batched(sv_h5 *f, const sv_sweep_setup *set, const sv_sweep_point *pts, size_t n)
@@ -93,6 +95,18 @@ int sv_sweep_write_h5(const char *path, const sv_sweep_setup *set, const sv_swee
             rows[i * (kmax + 1) + m] = (int32_t)m <= pts[i].K ? (double)pts[i].length[m] : 0.0;
     if (rc == SV_OK)
         rc = sv_h5_doubles(&f, "accepted_lengths", rows, n, kmax + 1);
+    /* each position's distance from p (verify --measure's): NaN where unmeasured */
+    for (int d = 0; rc == SV_OK && d < 6; d++) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t m = 0; m <= kmax; m++) {
+                const sv_distance *x = &pts[i].dist[m];
+                const double v[6] = {x->tv, x->tv_lo, x->tv_hi, x->kl, x->kl_lo, x->kl_hi};
+                rows[i * (kmax + 1) + m] = (int32_t)m <= pts[i].K && isfinite(v[d]) ? v[d] : NAN;
+            }
+        rc = sv_h5_doubles(&f, sv_sweep_distance_names[d], rows, n, kmax + 1);
+    }
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&f, "distances", "tv tv_lo tv_hi kl kl_lo kl_hi");
     char text[64];
     snprintf(text, sizeof text, "%llu", (unsigned long long)set->run.seed);
     if (rc == SV_OK)

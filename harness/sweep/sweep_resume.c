@@ -14,6 +14,8 @@
 void sv_sweep_earlier_free(sv_sweep_earlier *e)
 {
     free(e->T), free(e->K), free(e->analytic), free(e->tokens), free(e->lengths);
+    for (int d = 0; d < 6; d++)
+        free(e->dist[d]);
     memset(e, 0, sizeof *e);
 }
 
@@ -91,6 +93,15 @@ int sv_sweep_earlier_load(const char *dir, const sv_sweep_run *a, sv_sweep_earli
                      "tokens_analytic %zu, alpha_analytic %zu x %zu (expected x %d), "
                      "accepted_lengths %zu x %zu (expected x %d)", path, e->n, nK, nE, nA, cA,
                      SV_MAX_K, nL, cL, SV_MAX_K + 1);
+    /* the distances, where the file has them (a sweep before they were kept has not) */
+    for (int d = 0; rc == SV_OK && sv_h5_has_attr(&r, "distances") && d < 6; d++) {
+        size_t nD = 0, cD = 0;
+        rc = sv_h5_read_checked(&r, sv_sweep_distance_names[d], &e->dist[d], &nD, &cD,
+                                d < 3 ? 0.0 : -INFINITY, d < 3 ? 1.0 : INFINITY, SV_H5_NAN_OK);
+        if (rc == SV_OK && (nD != e->n || cD != SV_MAX_K + 1))
+            rc = sv_fail(SV_EBAD, "%s: %s has %zu x %zu values, not %zu x %d", path,
+                         sv_sweep_distance_names[d], nD, cD, e->n, SV_MAX_K + 1);
+    }
     if (rc == SV_OK)
         rc = check_across(&r, a, e);
     sv_h5_close(&r);
@@ -113,8 +124,13 @@ int sv_sweep_earlier_take(const sv_sweep_earlier *e, const sv_sweep_run *a, doub
         sv_measured_alpha(pt->length, K, a->level, pt->measured);
         pt->tokens_analytic = e->tokens[i];
         pt->tokens_measured = sv_mean_tokens(pt->length, K);
-        for (int32_t m = 0; m <= K; m++) /* the tokens are not kept: unmeasured */
+        for (int32_t m = 0; m <= K; m++) { /* as the file kept them, or unmeasured */
+            const size_t at = i * (SV_MAX_K + 1) + (size_t)m;
             pt->dist[m] = sv_distance_none();
+            if (e->dist[0])
+                pt->dist[m] = (sv_distance){e->dist[0][at], e->dist[1][at], e->dist[2][at],
+                                            e->dist[3][at], e->dist[4][at], e->dist[5][at], 0};
+        }
         return 1;
     }
     return 0;

@@ -141,6 +141,14 @@ out=$("$sv" sweep --case identical:V=50,K=2 --draws 20000 --sampler ref_typical 
 tv=$(grep -E "^\| - \| 2 \| 1 \| [0-9.]+ \| \[" <<<"$out" | awk -F'|' '{print $5}')
 [ -n "$tv" ] && awk -v t="$tv" 'BEGIN { exit !(t > 0.05) }' \
   || fail "typical sweep: no distance table with TV > 0.05 at position 1: $out"
+# sweep.h5 keeps the distances: a resumed sweep shows the same TV, not '-'
+"$sv" sweep --case identical:V=50,K=2 --draws 20000 --sampler ref_typical \
+  --out "$dir/typical" >/dev/null 2>&1 || fail "sweep --sampler ref_typical --out: exit $?"
+out=$("$sv" sweep --case identical:V=50,K=2 --draws 20000 --sampler ref_typical \
+      --out "$dir/typical" --resume 2>&1) || fail "sweep ref_typical --resume: exit $?"
+tv2=$(grep -E "^\| - \| 2 \| 1 \| [0-9.]+ \| \[" <<<"$out" | awk -F'|' '{print $5}')
+grep -q "from the earlier run" <<<"$out" && [ -n "$tv2" ] && [ "$tv2" = "$tv" ] \
+  || fail "typical sweep resumed: TV at position 1 '$tv2', wanted '$tv' from sweep.h5: $out"
 expect2 "--sampler: 'ref' is listed twice" --case logits --sampler ref,ref
 expect2 "--sampler: unknown sampler 'nope'" --case logits --sampler ref,nope
 
