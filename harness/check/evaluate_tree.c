@@ -74,7 +74,12 @@ int sv_evaluate_length_tree(const sv_case *c, const sv_tally *t, double split, s
     gsl_matrix_view Sv = gsl_matrix_view_array(S, (size_t)df, (size_t)df);
     gsl_vector_view zv = gsl_vector_view_array(z, (size_t)df);
     double stat = 0.0;
-    if (gsl_linalg_cholesky_decomp1(&Sv.matrix) == GSL_SUCCESS) {
+    /* a singular S is expected (the degenerate law below), not an error of
+     * GSL's to report: its handler is off for the decomposition alone */
+    gsl_error_handler_t *handler = gsl_set_error_handler_off();
+    const int decomposed = gsl_linalg_cholesky_decomp1(&Sv.matrix) == GSL_SUCCESS;
+    gsl_set_error_handler(handler);
+    if (decomposed) {
         double w[SV_MAX_K];
         gsl_vector_view wv = gsl_vector_view_array(w, (size_t)df);
         gsl_linalg_cholesky_solve(&Sv.matrix, &zv.vector, &wv.vector);
