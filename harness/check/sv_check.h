@@ -121,6 +121,31 @@ typedef struct sv_report {
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
 } sv_report;
 
+/* ---- shards (issue 28): a verification cut into shards of every case's
+ * sequences, their tallies summed by `specverify merge` ---------------------- */
+/* What the probes of mixed batches (probes.c) found for one case: run once,
+ * by shard 0, and applied to the merged case as the whole run applies them. */
+typedef struct sv_shard_probe {
+    int present;
+    uint64_t batch_probed, batch_changed, seed_probed, seed_same;
+    double seed_chance;
+    sv_verdict batch_verdict, seed_verdict;
+    int32_t n_findings;
+    char findings[SV_MAX_FINDINGS][SV_FINDING_LEN];
+} sv_shard_probe;
+
+typedef struct sv_shard_hooks {
+    uint32_t index, count; /* a shard: run shard `index` of `count` of each case's first run */
+    /* a shard: each case's first-run tally (cases numbered as cfg->specs) */
+    int (*take)(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
+                const sv_tally *t, const sv_shard_probe *probe);
+    /* a merge: the shards' summed tally of case i's first run, instead of
+     * running it, and its probes; re-runs of suspects run as usual */
+    int (*give)(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan, sv_tally *into,
+                sv_shard_probe *probe);
+    void *ctx;
+} sv_shard_hooks;
+
 typedef struct sv_verify_config {
     const sv_sampler *sampler;
     const char *suite;          /* name, for the report */
@@ -145,6 +170,7 @@ typedef struct sv_verify_config {
     int seeding;                /* an sv_seeding for mixed batches */
     const sv_tree *tree;        /* a tree rule's sampler: the tree each step drafts (each case
                                  * runs it cut to its K, and is judged to that depth) */
+    const sv_shard_hooks *shard; /* a shard (take) or a merge (give); NULL: a whole run */
 } sv_verify_config;
 
 /* ---- verify_mix.c: cases verified together in mixed batches ---------------------- */
@@ -153,10 +179,16 @@ void sv_case_report_init(sv_case_report *cr, const sv_case *c);
 /* Whether cases a and b can share a mixed batch. */
 int sv_mixable(const sv_case *a, const sv_case *b);
 /* Runs cases[0..n) (draws[i] each, times `scale`) in one mix with `seed`,
- * evaluating each into evals[i]; probes (probes.c) on the first run. */
+ * evaluating each into evals[i]; probes (probes.c) on the first run, whose
+ * cases' numbers in cfg->specs are index[0..n) (NULL for a re-run): a
+ * shard's or merge's (cfg->shard) first run takes its part there. */
 int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
                   const uint64_t *draws, int32_t n, uint64_t seed, uint64_t scale,
-                  double split, int probe, const char *label, sv_run_eval *evals);
+                  double split, int probe, const char *label, sv_run_eval *evals,
+                  const size_t *index);
+/* A probe's findings applied to a case's evaluation, as probes.c applies
+ * them in a whole run. */
+void sv_shard_probe_apply(const sv_shard_probe *p, sv_run_eval *ev);
 
 /* ---- probes.c: batch-composition invariance and seed sensitivity ------------------ */
 /* The false-alarm rate of the seed-sensitivity check: a case fails only when

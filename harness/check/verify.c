@@ -15,10 +15,13 @@ uint64_t sv_rerun_seed(uint64_t seed)
     return z ^ (z >> 31);
 }
 
+/* One run of case c; `index`, its number in cfg->specs, for the first run
+ * (a shard's or merge's part is taken there), SIZE_MAX for a re-run. */
 static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_drafter *d,
                     uint64_t seed, uint64_t draws, double split, const char *label,
-                    sv_run_eval *ev)
+                    sv_run_eval *ev, size_t index)
 {
+    const sv_shard_hooks *sh = index != SIZE_MAX ? cfg->shard : NULL;
     sv_pair_plan plan;
     sv_tally *tally = NULL;
     int rc = sv_pair_plan_build(c, draws, &plan);
@@ -31,8 +34,17 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
             sv_tree_cut(cfg->tree, c->K, &cut);
         sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
                              cfg->progress, label, cfg->input, cfg->in_process,
-                             cfg->call_timeout, cfg->tree ? &cut : NULL};
-        rc = sv_run(&run, c, d, &plan, tally);
+                             cfg->call_timeout, cfg->tree ? &cut : NULL, 0, 0};
+        if (sh && sh->take)
+            run.shard = sh->index, run.shards = sh->count;
+        if (sh && sh->give) { /* a merge: the shards' counts, not a run */
+            sv_shard_probe none;
+            rc = sh->give(sh->ctx, index, c, &plan, tally, &none);
+        } else {
+            rc = sv_run(&run, c, d, &plan, tally);
+        }
+        if (rc == SV_OK && sh && sh->take)
+            rc = sh->take(sh->ctx, index, c, &plan, tally, NULL);
     }
     if (rc == SV_OK) {
         ev->seed = seed;
@@ -68,7 +80,7 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
         return rc;
     char label[SV_CASE_NAME_MAX + 64];
     snprintf(label, sizeof label, "[%zu/%zu] %s", i + 1, cfg->n_cases, c->name);
-    rc = run_once(cfg, c, d, cfg->seed, cfg->draws[i], split, label, &cr->runs[0]);
+    rc = run_once(cfg, c, d, cfg->seed, cfg->draws[i], split, label, &cr->runs[0], i);
     cr->n_runs = 1;
     if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects &&
         !sv_interrupted()) {
@@ -76,7 +88,7 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
         if (cfg->progress)
             announce_rerun(c, &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * cfg->draws[i]);
         rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), 4 * cfg->draws[i], split, label,
-                      &cr->runs[1]);
+                      &cr->runs[1], SIZE_MAX);
         cr->n_runs = 2;
     }
     sv_drafter_free(d);
@@ -108,7 +120,7 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
                  done + (size_t)n, cfg->n_cases, group[0]->name, n - 1);
     else
         snprintf(label, sizeof label, "[%zu/%zu] %s", done + 1, cfg->n_cases, group[0]->name);
-    int rc = sv_verify_mix(cfg, group, draws, n, cfg->seed, 1, split, 1, label, evals);
+    int rc = sv_verify_mix(cfg, group, draws, n, cfg->seed, 1, split, 1, label, evals, which);
     for (int32_t k = 0; k < n && rc == SV_OK; k++) {
         sv_case_report *cr = &crs[k];
         cr->runs[0] = evals[k];
@@ -119,7 +131,7 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
             if (cfg->progress)
                 announce_rerun(group[k], &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * draws[k]);
             rc = sv_verify_mix(cfg, &group[k], &draws[k], 1, sv_rerun_seed(cfg->seed), 4, split,
-                               0, label, &cr->runs[1]);
+                               0, label, &cr->runs[1], NULL);
             cr->n_runs = 2;
         }
         cr->verdict = cr->runs[cr->n_runs - 1].verdict;

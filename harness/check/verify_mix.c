@@ -88,26 +88,80 @@ static int parts_make(const sv_verify_config *cfg, const sv_case *const *cases,
     return rc;
 }
 
+void sv_shard_probe_apply(const sv_shard_probe *p, sv_run_eval *ev)
+{
+    if (!p->present)
+        return;
+    ev->batch_probed = p->batch_probed, ev->batch_changed = p->batch_changed;
+    ev->seed_probed = p->seed_probed, ev->seed_same = p->seed_same;
+    ev->seed_chance = p->seed_chance;
+    ev->batch_verdict = p->batch_verdict, ev->seed_verdict = p->seed_verdict;
+    for (int32_t f = 0; f < p->n_findings && ev->n_findings < SV_MAX_FINDINGS; f++)
+        snprintf(ev->findings[ev->n_findings++], SV_FINDING_LEN, "%s", p->findings[f]);
+    ev->verdict = sv_verdict_worst(ev->verdict, ev->batch_verdict);
+    ev->verdict = sv_verdict_worst(ev->verdict, ev->seed_verdict);
+}
+
+/* A shard's probes (shard 0 runs them, once for all): what they find for
+ * each case, judged apart from the shard's partial counts. */
+static int probe_alone(const sv_verify_config *cfg, const mix_parts *p, uint64_t seed,
+                       sv_shard_probe *out)
+{
+    sv_run_eval *scratch = calloc((size_t)p->n, sizeof *scratch);
+    if (!scratch)
+        return sv_fail(SV_EENV, "out of memory for a probe");
+    int rc = sv_probe_mix(cfg, p->mix, (const sv_drafter *const *)p->drafters, seed, scratch);
+    for (int32_t i = 0; i < p->n && rc == SV_OK; i++) {
+        const sv_run_eval *e = &scratch[i];
+        out[i] = (sv_shard_probe){1, e->batch_probed, e->batch_changed, e->seed_probed,
+                                  e->seed_same, e->seed_chance, e->batch_verdict,
+                                  e->seed_verdict, e->n_findings, {{0}}};
+        memcpy(out[i].findings, e->findings, sizeof out[i].findings);
+    }
+    free(scratch);
+    return rc;
+}
+
 int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
                   const uint64_t *draws, int32_t n, uint64_t seed, uint64_t scale,
-                  double split, int probe, const char *label, sv_run_eval *evals)
+                  double split, int probe, const char *label, sv_run_eval *evals,
+                  const size_t *index)
 {
     mix_parts p;
     int rc = parts_make(cfg, cases, draws, n, seed, scale, &p);
     if (rc != SV_OK)
         return rc;
+    const sv_shard_hooks *sh = index ? cfg->shard : NULL; /* a shard's or merge's first run */
+    sv_shard_probe *probes = sh ? calloc((size_t)n, sizeof *probes) : NULL;
+    if (sh && !probes)
+        rc = sv_fail(SV_EENV, "out of memory for %d cases", n);
     sv_run_config run = {cfg->sampler, 0, seed, cfg->batch, cfg->threads, cfg->progress, label,
-                         cfg->input, cfg->in_process, cfg->call_timeout, NULL};
+                         cfg->input, cfg->in_process, cfg->call_timeout, NULL, 0, 0};
     run.draws = p.mix->draws;
-    rc = sv_run_mix(&run, p.mix, (const sv_drafter *const *)p.drafters, p.plans, p.tallies, 0,
-                    NULL);
+    if (sh && sh->take)
+        run.shard = sh->index, run.shards = sh->count;
+    if (rc == SV_OK && sh && sh->give) /* a merge: the shards' counts, not a run */
+        for (int32_t i = 0; i < n && rc == SV_OK; i++)
+            rc = sh->give(sh->ctx, index[i], cases[i], &p.plans[i], p.tallies[i], &probes[i]);
+    else if (rc == SV_OK)
+        rc = sv_run_mix(&run, p.mix, (const sv_drafter *const *)p.drafters, p.plans, p.tallies,
+                        0, NULL);
     for (int32_t i = 0; i < n && rc == SV_OK; i++) {
         evals[i].seed = seed;
         evals[i].rule = cfg->sampler->rule;
         rc = sv_evaluate(cases[i], p.tallies[i], &p.plans[i], split, &evals[i]);
     }
-    if (rc == SV_OK && probe && p.mix->v3 && !sv_interrupted())
+    const int probing = rc == SV_OK && probe && p.mix->v3 && !sv_interrupted();
+    if (probing && sh && sh->take && sh->index == 0)
+        rc = probe_alone(cfg, &p, seed, probes);
+    else if (probing && sh && sh->give)
+        for (int32_t i = 0; i < n; i++)
+            sv_shard_probe_apply(&probes[i], &evals[i]);
+    else if (probing && !(sh && sh->take))
         rc = sv_probe_mix(cfg, p.mix, (const sv_drafter *const *)p.drafters, seed, evals);
+    for (int32_t i = 0; i < n && rc == SV_OK && sh && sh->take; i++)
+        rc = sh->take(sh->ctx, index[i], cases[i], &p.plans[i], p.tallies[i], &probes[i]);
+    free(probes);
     parts_free(&p);
     return rc;
 }

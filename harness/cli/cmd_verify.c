@@ -75,6 +75,12 @@ static void usage(FILE *out)
         "                  variant (power from its output distribution in closed form) and\n"
         "                  the draws each case needs for power P\n"
         "  --power-target P  the power for that draws column (default 1 - 1e-6)\n"
+        "  --shard I/N     run shard I of N: each case's first run's I-th contiguous share\n"
+        "                  of its sequences, and write its raw counts to a shard file\n"
+        "                  instead of a verdict; 'specverify merge' of all N prints and\n"
+        "                  writes what the whole run would (docs/shards.md). Every shard\n"
+        "                  runs the same command but for --shard and --shard-file\n"
+        "  --shard-file FILE  where (default shard-I-of-N.h5)\n"
         "  -h, --help      this text\n"
         "\n"
         "Verdicts: FAIL when a p-value is below alpha / (number of p-values); SUSPECT when\n"
@@ -104,6 +110,12 @@ typedef struct verify_args {
     sv_recorded_opts recorded;
     sv_isolation iso;
     sv_tree_args tree;
+    const char *shard, *shard_file; /* --shard I/N: shard_index of shard_count */
+    uint32_t shard_index, shard_count;
+    const char *const *command;     /* the arguments a shard file names the run by */
+    size_t n_command;
+    const sv_shard_hooks *merge;    /* a merge's: the shards' counts in place of the runs */
+    int mpi_rank, mpi_size;         /* under mpirun (mpi_verify.c): this rank of size */
 } verify_args;
 
 /* --json and --junit must not name one file (however spelt): the second
@@ -125,7 +137,7 @@ static int distinct_outputs(const char *json, const char *junit)
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
-       O_MEASURE };
+       O_MEASURE, O_SHARD, O_SHARD_FILE };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -152,6 +164,8 @@ static const struct option options[] = {
     {"batches", required_argument, NULL, O_BATCHES},
     {"seeding", required_argument, NULL, O_SEEDING},
     {"measure", no_argument, NULL, O_MEASURE},
+    {"shard", required_argument, NULL, O_SHARD},
+    {"shard-file", required_argument, NULL, O_SHARD_FILE},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
     SV_TREE_OPTIONS,
@@ -212,6 +226,11 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_BATCHES: rc = sv_parse_batches("--batches", optarg, &a->uniform); break;
         case O_SEEDING: rc = sv_parse_seeding("--seeding", optarg, &a->seeding); break;
         case O_MEASURE: a->measure = 1; break;
+        case O_SHARD:
+            a->shard = optarg;
+            rc = sv_parse_shard("--shard", optarg, &a->shard_index, &a->shard_count);
+            break;
+        case O_SHARD_FILE: rc = sv_output_flag("verify", "--shard-file", &a->shard_file, optarg); break;
         case 'h': usage(stdout); return -1;
         default:
             if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
@@ -230,6 +249,10 @@ static int parse(int argc, char **argv, verify_args *a)
         rc = sv_recorded_opts_check(&a->recorded);
     if (rc == SV_OK && a->json && a->junit)
         rc = distinct_outputs(a->json, a->junit);
+    if (rc == SV_OK && a->shard_file && !a->shard)
+        rc = sv_fail(SV_EBAD, "verify: --shard-file is where --shard I/N writes; give --shard");
+    if (rc == SV_OK && a->shard && a->power)
+        rc = sv_fail(SV_EBAD, "verify: --power runs nothing to shard; leave out --shard");
     if (rc == SV_OK && a->measure && (a->junit || a->power))
         rc = sv_fail(SV_EBAD, "verify: --measure gives no verdicts, so it takes no %s (the "
                      "distances are in --json)", a->junit ? "--junit" : "--power");
@@ -246,6 +269,50 @@ static int write_report(const sv_report *r, const char *path, int junit, char *n
     if (rc == SV_OK)
         rc = junit ? sv_report_junit(r, name) : sv_report_json(r, name);
     return rc;
+}
+
+static int run_and_report(const sv_verify_config *cfg, void *ctx);
+
+/* --shard I/N: this shard's part of each case's first run, its raw counts
+ * written to the shard file; the verdicts are merge's (re-runs of suspects
+ * too, as the whole run would make them). */
+static int verify_shard(const verify_args *a, const sv_verify_config *whole)
+{
+    char path[64];
+    const char *file = a->shard_file;
+    if (!file) {
+        snprintf(path, sizeof path, "shard-%u-of-%u.h5", a->shard_index + 1, a->shard_count);
+        file = path;
+    }
+    sv_shard_writer *w = NULL;
+    int rc = sv_h5_check(file);
+    if (rc == SV_OK)
+        rc = sv_shard_writer_open(file, a->command, a->n_command, a->shard_index,
+                                  a->shard_count, whole->n_cases, &w);
+    if (rc != SV_OK)
+        return rc;
+    sv_shard_hooks hooks = {a->shard_index, a->shard_count, sv_shard_take, NULL, w};
+    sv_verify_config cfg = *whole;
+    cfg.shard = &hooks;
+    cfg.rerun_suspects = 0;
+    sv_report *r = NULL;
+    sv_interrupt_install();
+    rc = sv_verify(&cfg, &r);
+    const int interrupted = r ? r->interrupted : 0;
+    const int wrc = sv_shard_writer_close(w, rc == SV_OK && !interrupted);
+    if (rc == SV_OK && interrupted) {
+        fprintf(stderr, "specverify: interrupted by %s; shard %u of %u not written (a shard "
+                "holds whole counts or nothing)\n", sv_signal_name(interrupted),
+                a->shard_index + 1, a->shard_count);
+        rc = 128 + interrupted;
+    } else if (rc == SV_OK && wrc == SV_OK && r) {
+        printf("shard %u of %u: %zu cases, %llu draws in %.1f s, written to %s; 'specverify "
+               "merge' its %u shard files for the verdict\n", a->shard_index + 1,
+               a->shard_count, r->n_cases, (unsigned long long)r->total_draws, r->seconds, file,
+               a->shard_count);
+    }
+    sv_report_free(r);
+    return rc != SV_OK ? rc : wrc;
 }
 
 /* Runs the cases (or prints the power of --power against them) and writes
@@ -275,11 +342,24 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
         .input = a->input, .in_process = a->iso.in_process,
         .call_timeout = a->iso.call_timeout, .uniform = a->uniform, .seeding = a->seeding,
-        .tree = tree,
+        .tree = tree, .shard = a->merge,
     };
-    sv_report *report = NULL;
+    if (a->shard)
+        return verify_shard(a, &cfg);
     sv_interrupt_install();
-    rc = sv_verify(&cfg, &report);
+#ifdef SV_HAVE_MPI
+    if (a->mpi_size > 1) /* each rank its shard; rank 0 reports the sums */
+        return sv_mpi_verify(&cfg, a->mpi_rank, a->mpi_size, run_and_report, (void *)a);
+#endif
+    return run_and_report(&cfg, (void *)a);
+}
+
+/* The run (or its counts, a merge's) and its reports: text, JSON, JUnit. */
+static int run_and_report(const sv_verify_config *cfg, void *ctx)
+{
+    const verify_args *a = ctx;
+    sv_report *report = NULL;
+    int rc = sv_verify(cfg, &report);
     if (rc != SV_OK)
         return rc;
     report->measure = a->measure;
@@ -305,16 +385,50 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     return sv_outputs_end(&written, verdict);
 }
 
+static int verify_command(const verify_args *a, int argc, char **argv);
+
 int sv_cmd_verify(int argc, char **argv)
+{
+    return sv_verify_command(argc, argv, NULL);
+}
+
+int sv_verify_command(int argc, char **argv, const sv_shard_hooks *merge)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     verify_args a = {.sampler = NULL, .seed = 1, .alpha = 1e-6, .batch = 4096,
                      .threads = cores > 0 ? (int32_t)cores : 1, .rerun = 1,
                      .iso = {0, SV_CALL_TIMEOUT_DEFAULT},
-                     .power_target = 1.0 - 1e-6};
+                     .power_target = 1.0 - 1e-6, .merge = merge};
+    const char **command = NULL; /* before getopt permutes argv */
+    int rc = sv_shard_command(argc, argv, &command, &a.n_command);
+    a.command = command;
+#ifdef SV_HAVE_MPI
+    if (rc == SV_OK && !merge)
+        rc = sv_mpi_launched(&a.mpi_rank, &a.mpi_size);
+#else
+    a.mpi_size = 1;
+#endif
+    if (rc == SV_OK)
+        rc = verify_command(&a, argc, argv);
+    free(command);
+#ifdef SV_HAVE_MPI
+    if (a.mpi_size > 1)
+        sv_mpi_end(rc);
+#endif
+    return rc;
+}
+
+static int verify_command(const verify_args *a_, int argc, char **argv)
+{
+    verify_args a = *a_;
     int rc = parse(argc, argv, &a);
     if (rc < 0)
         return SV_OK; /* --help */
+    if (rc == SV_OK && a.merge && a.shard)
+        rc = sv_fail(SV_EBAD, "merge: the shards' command holds --shard");
+    if (rc == SV_OK && a.mpi_size > 1 && a.shard)
+        rc = sv_fail(SV_EBAD, "verify: --shard under mpirun: each of the %d ranks is a shard "
+                     "already; leave out --shard", a.mpi_size);
     if (rc != SV_OK || (rc = sv_python_load("verify")) != SV_OK)
         return rc;
 

@@ -16,6 +16,7 @@ static void usage(FILE *out)
             "\n"
             "commands:\n"
             "  verify     run a sampler over a suite of cases and test its output distribution\n"
+            "  merge      the shard files of a verify --shard I/N run into its verdict\n"
             "  mutants    every deliberately broken sampler through a suite: caught or missed?\n"
             "  calibrate  run a correct sampler many times: are its p-values uniform?\n"
             "  sweep      acceptance, tokens per step and speedup over temperature and K\n"
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
     int rc;
     if (strcmp(cmd, "verify") == 0) {
         rc = sv_cmd_verify(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "merge") == 0) {
+        rc = sv_cmd_merge(argc - 1, argv + 1);
     } else if (strcmp(cmd, "calibrate") == 0) {
         rc = sv_cmd_calibrate(argc - 1, argv + 1);
     } else if (strcmp(cmd, "mutants") == 0) {
@@ -96,7 +99,7 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, mutants, calibrate, sweep, bench, compare, plot, run, record, list, help)", cmd);
+        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, merge, mutants, calibrate, sweep, bench, compare, plot, run, record, list, help)", cmd);
     }
     if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) /* 128 + signal: already said */
         fprintf(stderr, "specverify: %s\n", sv_error_message());

@@ -61,6 +61,7 @@ extern const sv_command_flags sv_verify_flags, sv_sweep_flags, sv_bench_flags,
     sv_compare_flags, sv_mutants_flags, sv_calibrate_flags, sv_list_flags;
 int sv_cmd_list(int argc, char **argv);
 int sv_cmd_verify(int argc, char **argv);
+int sv_cmd_merge(int argc, char **argv);
 int sv_cmd_calibrate(int argc, char **argv);
 int sv_cmd_mutants(int argc, char **argv);
 int sv_cmd_bench(int argc, char **argv);
@@ -128,6 +129,26 @@ int sv_tree_option(int opt, const char *arg, sv_tree_args *a);
  * or the input is logits (a tree's rows are probabilities). */
 int sv_tree_resolve(const char *command, const sv_tree_args *a, const sv_sampler *sampler,
                     int32_t input, sv_tree *out, const sv_tree **tree);
+
+/* ---- shard_args.c: --shard I/N and --shard-file FILE (verify), merge --------- */
+/* "I/N" into a 0-based index and the count; SV_EBAD naming flag otherwise. */
+int sv_parse_shard(const char *flag, const char *text, uint32_t *index, uint32_t *count);
+/* argv[0..argc) without --shard, --shard-file and their values: what names
+ * the run in its shard files (*out malloc'ed; its strings are argv's). */
+int sv_shard_command(int argc, char **argv, const char ***out, size_t *n);
+struct sv_shard_hooks;
+struct sv_verify_config;
+/* mpi_verify.c (builds with MPI): under mpirun (its environment says more
+ * than one process) MPI_Init and this rank of size, else 0 of 1; */
+int sv_mpi_launched(int *rank, int *size);
+/* each rank its shard of cfg's run, the counts reduced to rank 0, which
+ * calls report with the sums in place of the runs; */
+int sv_mpi_verify(const struct sv_verify_config *cfg, int rank, int size,
+                  int (*report)(const struct sv_verify_config *cfg, void *ctx), void *ctx);
+/* and MPI_Finalize, or, after an error on this rank, MPI_Abort of every rank. */
+void sv_mpi_end(int rc);
+/* verify with a merge's hooks (cmd_merge.c): argv as the shards stored it. */
+int sv_verify_command(int argc, char **argv, const struct sv_shard_hooks *merge);
 
 /* ---- python_args.c: --python and --python-config (verify, calibrate, list) ---- */
 

@@ -14,4 +14,28 @@ void sv_report_measure(const sv_report *r, FILE *out);
 int sv_report_json(const sv_report *r, const char *path);
 int sv_report_junit(const sv_report *r, const char *path);
 
+/* ---- shard_h5.c, shard_merge.c: shard files (verify --shard, merge) ----------- */
+typedef struct sv_shard_writer sv_shard_writer;
+/* A shard file at path for shard `index` of `count` of a run of n_cases
+ * cases, the run named by its command (verify's arguments without --shard
+ * and --shard-file); sv_shard_take is its sv_shard_hooks.take. */
+int sv_shard_writer_open(const char *path, const char *const *command, size_t n_command,
+                         uint32_t index, uint32_t count, size_t n_cases, sv_shard_writer **out);
+int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
+                  const sv_tally *t, const sv_shard_probe *probe);
+/* commit: the file put in place (every case taken), else removed. */
+int sv_shard_writer_close(sv_shard_writer *w, int commit);
+
+typedef struct sv_shard_set sv_shard_set;
+/* The shard files of one run, each once, every shard there: else SV_EBAD
+ * naming the file that is no shard, of another run or given twice, or the
+ * shards missing. */
+int sv_shard_set_open(const char *const *paths, size_t n, sv_shard_set **out);
+const char *const *sv_shard_set_command(const sv_shard_set *s, size_t *n);
+size_t sv_shard_set_cases(const sv_shard_set *s);
+/* sv_shard_hooks.give: case i's counts summed over the shards. */
+int sv_shard_give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
+                  sv_tally *into, sv_shard_probe *probe);
+void sv_shard_set_close(sv_shard_set *s);
+
 #endif

@@ -83,6 +83,7 @@ typedef struct shared {
     sv_host *host;
     int32_t batch;     /* sequences per verify call */
     uint64_t n_units;  /* chunks of draws, or of streams for chain cases */
+    uint64_t unit_end; /* the units this run takes end here: n_units, or its shard's end */
     uint64_t steps;    /* chain cases: steps per stream */
     atomic_uint_fast64_t next_unit, done;
     atomic_int stop, finished;
@@ -233,7 +234,7 @@ static void *work(void *arg)
                 if (sv_interrupted())
                     atomic_store(&sh->stop, 1);
                 uint64_t unit = atomic_fetch_add(&sh->next_unit, 1);
-                if (unit >= sh->n_units || atomic_load(&sh->stop))
+                if (unit >= sh->unit_end || atomic_load(&sh->stop))
                     break;
                 rc = sh->mix.mix ? sv_mix_unit(&sh->mix, sh->batch, unit, &w->buf, w->tallies,
                                                &sh->done)
@@ -280,6 +281,23 @@ static int alloc_tallies(worker *w, shared *sh, const sv_pair_plan *plans)
             return rc;
     }
     return SV_OK;
+}
+
+/* The units this run takes: all of them, or its shard's contiguous share;
+ * *total scaled to that share for the progress line. Returns the count. */
+static uint64_t take_shard(shared *sh, uint64_t *total)
+{
+    const sv_run_config *cfg = sh->cfg;
+    uint64_t lo = 0, hi = sh->n_units;
+    if (cfg->shards > 1) {
+        lo = (uint64_t)((unsigned __int128)sh->n_units * cfg->shard / cfg->shards);
+        hi = (uint64_t)((unsigned __int128)sh->n_units * (cfg->shard + 1) / cfg->shards);
+        if (sh->n_units)
+            *total = (uint64_t)((unsigned __int128)*total * (hi - lo) / sh->n_units);
+    }
+    atomic_init(&sh->next_unit, lo);
+    sh->unit_end = hi;
+    return hi - lo;
 }
 
 /* Opens the host, runs the workers, sums their tallies into totals[n_cases]. */
@@ -385,7 +403,9 @@ static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
 {
     if (c->chain) {
         /* units are chunks of streams, small enough to keep every thread busy */
-        uint64_t streams = (uint64_t)c->chain->streams, per = streams / (4u * (uint64_t)threads);
+        /* a shard cuts them as every other shard does: not by its threads */
+        uint64_t streams = (uint64_t)c->chain->streams,
+                 per = streams / (cfg->shards > 1 ? 64u : 4u * (uint64_t)threads);
         sh->steps = (cfg->draws + streams - 1) / streams;
         sh->batch = (int32_t)(per < 1 ? 1 : (per > (uint64_t)cfg->batch ? (uint64_t)cfg->batch : per));
         sh->n_units = (streams + (uint64_t)sh->batch - 1) / (uint64_t)sh->batch;
@@ -393,8 +413,10 @@ static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
         sh->batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
         sh->n_units = (cfg->draws + (uint64_t)sh->batch - 1) / (uint64_t)sh->batch;
     }
-    if ((uint64_t)threads > sh->n_units)
-        threads = sh->n_units ? (int32_t)sh->n_units : 1;
+    uint64_t total = c->chain ? sh->steps * (uint64_t)c->chain->streams : cfg->draws;
+    const uint64_t units = take_shard(sh, &total);
+    if ((uint64_t)threads > units)
+        threads = units ? (int32_t)units : 1;
     if (c->chain) { /* every thread holds the rows of its batch */
         char what[SV_CASE_NAME_MAX + 96];
         snprintf(what, sizeof what, "case %s: batches of %d streams on %d thread%s", c->name,
@@ -407,7 +429,6 @@ static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
                            .call_timeout = cfg->call_timeout, .slots = threads,
                            .batch = sh->batch, .c = seen, .rows_per_sequence = c->chain != NULL};
-    uint64_t total = c->chain ? sh->steps * (uint64_t)c->chain->streams : cfg->draws;
     return run_workers(sh, threads, &host, sh->plan, &tally, total);
 }
 
@@ -430,12 +451,14 @@ int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *cons
     const uint64_t epochs = (m->draws + m->epoch - 1) / m->epoch;
     sh.n_units = m->alike ? (m->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch
                           : epochs * sv_mix_units_per_epoch(m, sh.batch);
-    if ((uint64_t)threads > sh.n_units)
-        threads = sh.n_units ? (int32_t)sh.n_units : 1;
+    uint64_t total = m->draws;
+    const uint64_t units = take_shard(&sh, &total);
+    if ((uint64_t)threads > units)
+        threads = units ? (int32_t)units : 1;
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
                            .call_timeout = cfg->call_timeout, .slots = threads,
                            .batch = sh.batch, .c = m->cases[0], .mix = m};
-    int rc = run_workers(&sh, threads, &host, plans, tallies, m->draws);
+    int rc = run_workers(&sh, threads, &host, plans, tallies, total);
     /* a call that failed stopped the run for every case of the mix: each fails with it */
     const sv_tally *failed = NULL;
     for (int32_t c = 0; c < m->n_cases && !failed; c++)

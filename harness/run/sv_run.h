@@ -182,6 +182,10 @@ typedef struct sv_run_config {
     double call_timeout; /* seconds one sampler call may take; 0: no limit */
     const struct sv_tree *tree; /* a tree rule's sampler: the tree every step drafts, cut to
                                  * the case's depth (the case's K); else NULL */
+    /* shard `shard` of `shards` (shards > 1): only that contiguous share of
+     * the run's units, cut the same way whatever the threads, so that the
+     * shards' tallies sum to the whole run's (verify --shard, merge) */
+    uint32_t shard, shards;
 } sv_run_config;
 
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);

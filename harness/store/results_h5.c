@@ -60,6 +60,12 @@ int sv_h5_doubles(sv_h5 *f, const char *name, const double *data, size_t rows, s
     return dataset(f, name, H5T_NATIVE_DOUBLE, cols ? 2 : 1, dims, data);
 }
 
+int sv_h5_u64s(sv_h5 *f, const char *name, const uint64_t *data, size_t n)
+{
+    hsize_t dims[1] = {n};
+    return dataset(f, name, H5T_NATIVE_UINT64, 1, dims, data);
+}
+
 int sv_h5_bytes(sv_h5 *f, const char *name, const signed char *data, size_t rows, size_t cols)
 {
     hsize_t dims[2] = {rows, cols};

@@ -63,6 +63,31 @@ int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t 
     return rc;
 }
 
+int sv_h5_read_u64s(sv_h5_reader *r, const char *name, uint64_t *out, size_t n)
+{
+    hid_t set = H5Dopen2(r->file, name, H5P_DEFAULT);
+    if (set < 0)
+        return sv_fail(SV_EBAD, "%s: no dataset '%s'", r->path, name);
+    hid_t space = H5Dget_space(set), type = H5Dget_type(set);
+    hsize_t dims[1] = {0};
+    int rc = SV_OK;
+    if (H5Sget_simple_extent_ndims(space) != 1 || H5Tget_class(type) != H5T_INTEGER ||
+        (H5Sget_simple_extent_dims(space, dims, NULL), dims[0] != n))
+        rc = sv_fail(SV_EBAD, "%s: dataset '%s' is not %zu counts (%llu found)", r->path, name,
+                     n, (unsigned long long)dims[0]);
+    else if (n && H5Dread(set, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0)
+        rc = sv_fail(SV_EBAD, "%s: cannot read dataset '%s' as counts", r->path, name);
+    H5Tclose(type);
+    H5Sclose(space);
+    H5Dclose(set);
+    return rc;
+}
+
+int sv_h5_has_dataset(sv_h5_reader *r, const char *name)
+{
+    return H5Lexists(r->file, name, H5P_DEFAULT) > 0;
+}
+
 int sv_h5_has_attr(sv_h5_reader *r, const char *name)
 {
     return H5Aexists(r->file, name) > 0;

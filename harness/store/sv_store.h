@@ -62,6 +62,8 @@ int sv_h5_check(const char *path);
 /* cols = 0: a 1-D dataset of `rows` values */
 int sv_h5_doubles(sv_h5 *f, const char *name, const double *data, size_t rows, size_t cols);
 int sv_h5_bytes(sv_h5 *f, const char *name, const signed char *data, size_t rows, size_t cols);
+/* a 1-D dataset of n unsigned 64-bit counts, exact (shard files' tallies) */
+int sv_h5_u64s(sv_h5 *f, const char *name, const uint64_t *data, size_t n);
 int sv_h5_strings(sv_h5 *f, const char *name, const char *const *strings, size_t n);
 int sv_h5_attr(sv_h5 *f, const char *name, const char *value);
 int sv_h5_commit(sv_h5 *f);
@@ -79,6 +81,10 @@ int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t 
                        size_t *cols);
 int sv_h5_read_attr(sv_h5_reader *r, const char *name, char *out, size_t len);
 int sv_h5_has_attr(sv_h5_reader *r, const char *name);
+/* Exactly n counts of a 1-D integer dataset into out; SV_EBAD naming the
+ * file and dataset when it is missing or of another size. */
+int sv_h5_read_u64s(sv_h5_reader *r, const char *name, uint64_t *out, size_t n);
+int sv_h5_has_dataset(sv_h5_reader *r, const char *name);
 /* A 1-D dataset of strings: *out holds *n malloc'ed strings, in a malloc'ed array. */
 int sv_h5_read_strings(sv_h5_reader *r, const char *name, char ***out, size_t *n);
 /* Every number read back from a file is checked before use: finite and in

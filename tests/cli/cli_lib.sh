@@ -29,3 +29,19 @@ finish() {
   echo "$passes passed, $failures failed"
   [ "$failures" -eq 0 ]
 }
+# untimed FILE: a report without what depends on the clock (the summary's rate)
+untimed() { sed -E 's/ in [0-9.]+ s \([0-9.]+ M draws\/s,/ in - s (- M draws\/s,/' "$1"; }
+# same_json A B: two JSON reports equal but for seconds and draws per second
+same_json() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if k not in ("seconds", "draws_per_second")}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+a, b = (strip(json.load(open(p))) for p in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+PY
+}

@@ -177,7 +177,7 @@ static int run_mix(const sv_sampler *s, sv_case *const *cases, const uint64_t *d
     sv_verify_config cfg = config(s, batch, threads, inproc);
     memset(evals, 0, N_CASES * sizeof *evals);
     return sv_verify_mix(&cfg, (const sv_case *const *)cases, draws, N_CASES, 11, 1,
-                         1e-6 / 40.0, 1, "test", evals);
+                         1e-6 / 40.0, 1, "test", evals, NULL);
 }
 
 static int same_evals(const sv_run_eval *a, const sv_run_eval *b)

@@ -16,10 +16,32 @@ static sv_tally *run_sampler(const sv_sampler *s, const sv_case *c, const sv_dra
                              int in_process)
 {
     sv_tally *t = NULL;
-    sv_run_config cfg = {s, 300001, 99, batch, threads, 0, "repro", 0, in_process, 0.0, NULL};
+    sv_run_config cfg = {s, 300001, 99, batch, threads, 0, "repro", 0, in_process, 0.0, NULL, 0, 0};
     if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK)
         return NULL;
     return t;
+}
+
+/* Shards 0..N-1 of one run, each alone, their tallies summed. */
+static sv_tally *run_shards(const sv_sampler *s, const sv_case *c, const sv_drafter *d,
+                            const sv_pair_plan *plan, int32_t batch, int32_t threads, uint32_t N)
+{
+    sv_tally *sum = NULL;
+    if (sv_tally_alloc(c, plan, &sum) != SV_OK)
+        return NULL;
+    for (uint32_t i = 0; i < N; i++) {
+        sv_tally *t = NULL;
+        sv_run_config cfg = {s,         300001,  99,   batch, threads, 0, "shard", 0, 0, 0.0,
+                             NULL,      i,       N};
+        if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK) {
+            sv_tally_free(t);
+            sv_tally_free(sum);
+            return NULL;
+        }
+        sv_tally_add(sum, t, plan);
+        sv_tally_free(t);
+    }
+    return sum;
 }
 
 static sv_tally *run(const sv_case *c, const sv_drafter *d, const sv_pair_plan *plan,
@@ -110,6 +132,16 @@ int main(void)
     }
     feature("tallies identical across --batch 1000/4096/7/65536, --threads 1/2/3 and "
             "--in-process");
+    /* shards: each its contiguous share of the units, cut the same way
+     * whatever its threads; summed, the whole run's counts */
+    static const uint32_t shard_counts[] = {1, 2, 3, 7};
+    for (size_t i = 0; a && i < sizeof shard_counts / sizeof shard_counts[0]; i++) {
+        sv_tally *s = run_shards(&sv_sampler_ref, c, d, &plan, 4096, 1 + (int32_t)(i % 2),
+                                 shard_counts[i]);
+        CHECK(s && same(a, s, &plan));
+        sv_tally_free(s);
+    }
+    feature("the tallies of shards 1, 2, 3 and 7 of a run sum to the whole run's");
     sv_tally_free(a);
     sv_tally_free(b);
     sv_tally_free(e);
@@ -128,16 +160,18 @@ int main(void)
     sv_tally *n1 = gd ? run_sampler(swapped, g0, gd, &gp, 1000, 1, 0) : NULL;
     sv_tally *n2 = gd ? run_sampler(swapped, g0, gd, &gp, 512, 3, 0) : NULL;
     sv_tally *n3 = gd ? run_sampler(swapped, g0, gd, &gp, 4096, 2, 1) : NULL;
-    CHECK(n1 && n2 && n3);
-    if (n1 && n2 && n3) {
+    sv_tally *n4 = gd ? run_shards(swapped, g0, gd, &gp, 1000, 2, 3) : NULL;
+    CHECK(n1 && n2 && n3 && n4);
+    if (n1 && n2 && n3 && n4) {
         CHECK(n1->violations > 0 && n1->n_notes == SV_MAX_NOTES);
-        CHECK(same_notes(n1, n2) && same_notes(n1, n3));
+        CHECK(same_notes(n1, n2) && same_notes(n1, n3) && same_notes(n1, n4));
         CHECK(n1->note_at[0] < n1->note_at[SV_MAX_NOTES - 1]);
     }
     feature("the first violations noted are the same across --batch, --threads and --in-process");
     sv_tally_free(n1);
     sv_tally_free(n2);
     sv_tally_free(n3);
+    sv_tally_free(n4);
     if (gd)
         sv_pair_plan_free(&gp);
     sv_drafter_free(gd);

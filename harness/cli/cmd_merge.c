@@ -1,0 +1,70 @@
+/* cmd_merge.c: `specverify merge SHARD.h5...` (issue 28): the shards of one
+ * `verify --shard I/N` run, checked (one run, every shard once), their counts
+ * summed, and the run's reports printed and written exactly as the whole
+ * run would have: verify itself runs again with the shards' command, the
+ * summed counts in place of each case's first run (re-runs of suspects run
+ * here, with the same sampler, as the whole run would make them). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_cli.h"
+#include "sv_report.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: specverify merge SHARD.h5...\n"
+            "\n"
+            "Merges the shard files of one 'specverify verify --shard I/N' run (each written\n"
+            "by one shard, on one machine, CI job or MPI rank) into its verdict: checks\n"
+            "that they are the shards of one run (the same command but for --shard and\n"
+            "--shard-file, the same version), each given once and none missing; sums each\n"
+            "case's counts; and prints and writes (--json, --junit, as the command asked)\n"
+            "what the whole run would have, byte for byte but for the seconds it took.\n"
+            "A case SUSPECT on the summed counts is re-run here with a fresh seed and 4x\n"
+            "the draws, as the whole run does (unless the command says --no-rerun): then\n"
+            "the sampler must be here too (docs/shards.md).\n"
+            "\n"
+            "Exit status: as verify's: 0 all passed, 1 a verification failed, 2 bad usage\n"
+            "or input (a file that is no shard, a shard of another run, a shard given\n"
+            "twice or missing: each named), 3 environment.\n");
+}
+
+int sv_cmd_merge(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return SV_OK;
+        }
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-')
+            return sv_fail(SV_EBAD, "merge: unknown option '%s' (it takes shard files only; "
+                           "see 'specverify merge --help')", argv[i]);
+    if (argc < 2)
+        return sv_fail(SV_EBAD, "merge: give the shard files of one run (see 'specverify merge "
+                       "--help')");
+    sv_shard_set *set = NULL;
+    int rc = sv_shard_set_open((const char *const *)argv + 1, (size_t)argc - 1, &set);
+    if (rc != SV_OK)
+        return rc;
+    size_t n = 0;
+    const char *const *stored = sv_shard_set_command(set, &n);
+    char **command = calloc(n + 1, sizeof *command); /* getopt permutes it */
+    if (!command) {
+        sv_shard_set_close(set);
+        return sv_fail(SV_EENV, "out of memory for the command");
+    }
+    for (size_t i = 0; i < n; i++)
+        command[i] = (char *)stored[i];
+    if (n < 1 || strcmp(command[0], "verify") != 0) {
+        rc = sv_fail(SV_EBAD, "merge: %s holds no verify command", argv[1]);
+    } else {
+        sv_shard_hooks hooks = {0, 0, NULL, sv_shard_give, set};
+        optind = 0; /* glibc: start afresh */
+        rc = sv_verify_command((int)n, command, &hooks);
+    }
+    free(command);
+    sv_shard_set_close(set);
+    return rc;
+}

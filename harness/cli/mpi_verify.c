@@ -1,0 +1,183 @@
+/* mpi_verify.c: `mpirun -np N specverify verify ...` (issue 28). Each rank
+ * runs shard `rank` of N (verify --shard's cut); every case's counts are
+ * reduced to rank 0 as they finish (MPI_Reduce, in chunks, so V = 151936
+ * at K = 8 fits any message limit), and rank 0 then runs verify again with
+ * the summed counts in place of the runs, as merge does: the same report,
+ * byte for byte but for the seconds, as one process. A rank whose run fails
+ * says why and aborts every rank (MPI_Abort) with its exit status. */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_cli.h"
+#include "sv_check.h"
+
+#define CHUNK ((size_t)1 << 20) /* counts per MPI_Reduce */
+
+/* One case's summed counts at rank 0, and its probe (rank 0's). */
+typedef struct held {
+    sv_tally *t;
+    sv_shard_probe probe;
+} held;
+
+typedef struct mpi_run {
+    int rank, size;
+    size_t n_cases;
+    held *cases; /* rank 0: [n_cases] */
+} mpi_run;
+
+/* Notes and error status of one rank, gathered to rank 0. */
+typedef struct rank_notes {
+    int32_t n_notes, sampler_error, tree, pad;
+    uint64_t at[SV_MAX_NOTES];
+    char text[SV_MAX_NOTES][SV_NOTE_LEN];
+} rank_notes;
+
+int sv_mpi_launched(int *rank, int *size)
+{
+    const char *names[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"};
+    *rank = 0;
+    *size = 1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && strtol(v, NULL, 10) > 1) {
+            if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+                return sv_fail(SV_EENV, "MPI_Init failed under mpirun (%s = %s)", names[i], v);
+            MPI_Comm_rank(MPI_COMM_WORLD, rank);
+            MPI_Comm_size(MPI_COMM_WORLD, size);
+            return SV_OK;
+        }
+    }
+    return SV_OK;
+}
+
+void sv_mpi_end(int rc)
+{
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rc != SV_OK && rc != SV_EVERIFY && !(rc > 128 && rc < 160)) {
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        fprintf(stderr, "specverify: rank %d of %d: %s; stopping every rank\n", rank, size,
+                sv_error_message());
+        MPI_Abort(MPI_COMM_WORLD, rc);
+    }
+    MPI_Finalize();
+}
+
+static int reduce(const mpi_run *m, const uint64_t *send, uint64_t *recv, size_t n)
+{
+    for (size_t at = 0; at < n; at += CHUNK) {
+        const int count = (int)(n - at < CHUNK ? n - at : CHUNK);
+        if (MPI_Reduce(send + at, m->rank == 0 ? recv + at : NULL, count, MPI_UINT64_T, MPI_SUM,
+                       0, MPI_COMM_WORLD) != MPI_SUCCESS)
+            return sv_fail(SV_EENV, "MPI_Reduce of %zu counts failed", n);
+    }
+    return SV_OK;
+}
+
+static int take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
+                const sv_tally *t, const sv_shard_probe *probe)
+{
+    mpi_run *m = ctx;
+    sv_tally *sum = NULL;
+    int rc = m->rank == 0 ? sv_tally_alloc(c, plan, &sum) : SV_OK;
+    if (rc != SV_OK) /* rank 0 cannot hold the sums: every rank stops */
+        return rc;
+    const size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
+    const size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
+    uint64_t scalars[5] = {t->draws, t->first_accepted, t->first_chance_fx, t->first_variance_fx,
+                           t->violations}, sums[5] = {0};
+    rc = reduce(m, scalars, sums, 5);
+    if (rc == SV_OK)
+        rc = reduce(m, t->hist, sum ? sum->hist : NULL, (size_t)(t->K + 1) * (size_t)t->V);
+    if (rc == SV_OK)
+        rc = reduce(m, t->reached, sum ? sum->reached : NULL, SV_MAX_K + 1);
+    if (rc == SV_OK)
+        rc = reduce(m, t->length, sum ? sum->length : NULL, SV_MAX_K + 1);
+    if (rc == SV_OK)
+        rc = reduce(m, t->pairs_seq, sum ? sum->pairs_seq : NULL, seq);
+    if (rc == SV_OK)
+        rc = reduce(m, t->pairs_pos, sum ? sum->pairs_pos : NULL, pos);
+    if (rc == SV_OK && t->transitions)
+        rc = reduce(m, t->transitions, sum ? sum->transitions : NULL,
+                    (size_t)t->V * (size_t)t->V);
+    if (rc == SV_OK)
+        rc = reduce(m, t->law_fx, sum ? sum->law_fx : NULL, SV_MAX_K + 1);
+    if (rc == SV_OK)
+        rc = reduce(m, t->law2_fx, sum ? sum->law2_fx : NULL,
+                    (size_t)(SV_MAX_K + 1) * (SV_MAX_K + 1));
+    double seconds = 0.0;
+    if (rc == SV_OK && MPI_Reduce(&t->seconds, &seconds, 1, MPI_DOUBLE, MPI_SUM, 0,
+                                  MPI_COMM_WORLD) != MPI_SUCCESS)
+        rc = sv_fail(SV_EENV, "MPI_Reduce of the seconds failed");
+    /* the first violations of every rank, then the lowest kept as one run keeps them */
+    rank_notes mine = {t->n_notes, t->sampler_error, t->tree, 0, {0}, {{0}}};
+    memcpy(mine.at, t->note_at, sizeof mine.at);
+    memcpy(mine.text, t->notes, sizeof mine.text);
+    rank_notes *all = m->rank == 0 ? calloc((size_t)m->size, sizeof *all) : NULL;
+    if (rc == SV_OK && m->rank == 0 && !all)
+        rc = sv_fail(SV_EENV, "out of memory for %d ranks' notes", m->size);
+    if (rc == SV_OK && MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine,
+                                  MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+        rc = sv_fail(SV_EENV, "MPI_Gather of the notes failed");
+    if (rc == SV_OK && sum) {
+        sum->draws = sums[0], sum->first_accepted = sums[1], sum->first_chance_fx = sums[2];
+        sum->first_variance_fx = sums[3], sum->violations = sums[4], sum->seconds = seconds;
+        for (int r = 0; r < m->size; r++) {
+            for (int32_t k = 0; k < all[r].n_notes && k < SV_MAX_NOTES; k++)
+                sv_tally_note(sum, all[r].at[k], all[r].text[k]);
+            sum->tree |= all[r].tree;
+            if (!sum->sampler_error)
+                sum->sampler_error = all[r].sampler_error;
+        }
+        m->cases[i].t = sum;
+        if (probe)
+            m->cases[i].probe = *probe;
+        sum = NULL;
+    }
+    free(all);
+    sv_tally_free(sum);
+    return rc;
+}
+
+static int give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan, sv_tally *into,
+                sv_shard_probe *probe)
+{
+    const mpi_run *m = ctx;
+    (void)c;
+    if (i >= m->n_cases || !m->cases[i].t)
+        return sv_fail(SV_EBAD, "mpi: case %zu has no counts from the ranks", i + 1);
+    sv_tally_add(into, m->cases[i].t, plan);
+    into->seconds = m->cases[i].t->seconds;
+    *probe = m->cases[i].probe;
+    return SV_OK;
+}
+
+int sv_mpi_verify(const sv_verify_config *whole, int rank, int size,
+                  int (*report)(const sv_verify_config *cfg, void *ctx), void *ctx)
+{
+    mpi_run m = {rank, size, whole->n_cases, NULL};
+    if (rank == 0 && !(m.cases = calloc(whole->n_cases ? whole->n_cases : 1, sizeof *m.cases)))
+        return sv_fail(SV_EENV, "out of memory for %zu cases", whole->n_cases);
+    sv_shard_hooks run_hooks = {(uint32_t)rank, (uint32_t)size, take, NULL, &m};
+    sv_verify_config cfg = *whole;
+    cfg.shard = &run_hooks;
+    cfg.rerun_suspects = 0; /* rank 0 re-runs a suspect, as one process would */
+    cfg.progress = whole->progress && rank == 0;
+    sv_report *r = NULL;
+    int rc = sv_verify(&cfg, &r);
+    const int interrupted = r ? r->interrupted : 0;
+    sv_report_free(r);
+    if (rc == SV_OK && interrupted)
+        rc = 128 + interrupted;
+    if (rc == SV_OK && rank == 0) { /* the whole run's report, from the sums */
+        sv_shard_hooks sums = {0, 0, NULL, give, &m};
+        cfg = *whole;
+        cfg.shard = &sums;
+        rc = report(&cfg, ctx);
+    }
+    for (size_t i = 0; m.cases && i < whole->n_cases; i++)
+        sv_tally_free(m.cases[i].t);
+    free(m.cases);
+    return rc;
+}

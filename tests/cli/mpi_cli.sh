@@ -1,0 +1,52 @@
+#!/bin/bash
+# mpi_cli.sh SPECVERIFY OUTDIR: `mpirun -np 2 --oversubscribe specverify
+# verify` against one process (issue 28): on the smoke suite (mixed batches
+# with their probes, a Markov pair), on a tree sampler and on a broken
+# variant (exit 1), the same report line for line and the same JSON field
+# for field but for the seconds. Skipped (77), saying why, where mpirun is
+# missing or specverify was built without MPI. Deterministic: fixed seeds.
+set -u
+sv=$1 out=$2
+. "$(dirname "$0")/cli_lib.sh"
+command -v mpirun >/dev/null || { echo "SKIPPED: no mpirun (ci/setup installs Open MPI)"; exit 77; }
+rm -rf "$out" && mkdir -p "$out" && cd "$out" || exit 2
+# root in a CI container; a rank per core or not, two ranks on any machine
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+# ranks NAME WANT_EXIT ARGS...: one process, then two ranks
+ranks() {
+  local name=$1 want=$2
+  shift 2
+  "$sv" verify "$@" --threads 1 --json "$name-one.json" >"$name-one.txt" 2>/dev/null
+  local rc=$?
+  [ "$rc" -eq "$want" ] || fail "$name: one process exited $rc, wanted $want"
+  timeout 600 mpirun -np 2 --oversubscribe "$sv" verify "$@" --threads 1 \
+    --json "$name-mpi.json" >"$name-mpi.txt" 2>"$name-mpi.err"
+  rc=$?
+  [ "$rc" -eq "$want" ] || fail "$name: mpirun -np 2 exited $rc, wanted $want: $(tail -3 "$name-mpi.err")"
+  if ! grep -q "cases:" "$name-mpi.txt"; then
+    echo "SKIPPED: the ranks ran alone (specverify built without MPI?): $(tail -2 "$name-mpi.err")"
+    exit 77
+  fi
+  if diff <(untimed "$name-one.txt") <(untimed "$name-mpi.txt") >"$name.diff"; then
+    pass "$name: two ranks print one process's report"
+  else
+    fail "$name: the reports differ: $(head -8 "$name.diff")"
+  fi
+  if same_json "$name-one.json" "$name-mpi.json"; then
+    pass "$name: two ranks write one process's JSON"
+  else
+    fail "$name: the JSON reports differ"
+  fi
+}
+ranks smoke 0 --suite smoke --seed 3
+ranks tree 0 --suite smoke --sampler ref_tree --draws 40000
+ranks broken 1 --suite smoke --sampler residual_swapped --no-rerun
+out2=$(mpirun -np 2 --oversubscribe "$sv" verify --suite smoke --shard 1/2 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "each of the 2 ranks is a shard already" <<<"$out2"; then
+  pass "mpirun with --shard: exit 2, saying why"
+else
+  fail "mpirun with --shard: exit $rc: ${out2:0:300}"
+fi
+finish
