@@ -171,6 +171,8 @@ typedef struct sv_verify_config {
     const sv_tree *tree;        /* a tree rule's sampler: the tree each step drafts (each case
                                  * runs it cut to its K, and is judged to that depth) */
     const sv_shard_hooks *shard; /* a shard (take) or a merge (give); NULL: a whole run */
+    double seconds_before;       /* spent on the run before this call (MPI: the ranks' runs),
+                                  * counted in the report's seconds */
 } sv_verify_config;
 
 /* ---- verify_mix.c: cases verified together in mixed batches ---------------------- */

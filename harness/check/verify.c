@@ -257,7 +257,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     }
     free(which);
     free(claimed);
-    r->seconds = sv_now() - start;
+    r->seconds = sv_now() - start + cfg->seconds_before;
     for (size_t i = 0; i < cfg->n_cases; i++)
         sv_case_free(cases[i]);
     free(cases);

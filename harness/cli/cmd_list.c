@@ -93,6 +93,8 @@ int sv_cmd_list(int argc, char **argv)
         printf("  %-8s %2zu cases, %6.3g M draws: %s\n", s->name, s->n_entries, draws / 1e6,
                s->description);
     }
+    printf("  %-8s the hard variants' cases, each at the draws the power formula asks for "
+           "power 1 - 1e-6 (1e8 and more; 'verify --suite deep --plan' prints them)\n", "deep");
     printf("\ncase families (--case 'family:key=value,...'):\n");
     sv_families_print(stdout);
     return SV_OK;

@@ -23,17 +23,6 @@
 /* Variants that need more draws than a suite gives, or a case built for them
  * (smoke has none; ci has cumshort and tinytail): how many is in the table,
  * and --full runs them on the case named here for that many. */
-typedef struct hard_variant {
-    const char *variant, *spec;
-} hard_variant;
-static const hard_variant hard[] = {
-    {"float16_ratio", "binary:p=0.948052,q=0.9674"}, /* the fewest draws found on a grid */
-    {"accept_zero_target", "binary:p=0,q=1"},          /* every draft has p = 0 */
-    {"oov_float_rounding", "cumshort:V=32003,K=2"},     /* float32 sums 1e-3 short of 1 */
-    {"race_float32_truncated", "tinytail:V=32003,K=1"}, /* 5e-4 of the mass below 2^-24 */
-    {"tree_cdf_boundary", "binary:p=0,q=1"},           /* every child has p = 0 */
-};
-
 /* 1 when the CUDA variants can run here; else 0 and why. */
 static int cuda_usable(char *why, size_t len)
 {
@@ -45,13 +34,6 @@ static int cuda_usable(char *why, size_t len)
 #endif
 }
 
-static const hard_variant *find_hard(const char *name)
-{
-    for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++)
-        if (strcmp(hard[i].variant, name) == 0)
-            return &hard[i];
-    return NULL;
-}
 
 static void take(mutant_row *m, int check, double p, int failed)
 {
@@ -345,7 +327,7 @@ int sv_cmd_mutants(int argc, char **argv)
         m->sampler = s;
         for (int c = 0; c < N_CHECKS; c++)
             m->min_p[c] = NAN;
-        const hard_variant *h = find_hard(s->name);
+        const sv_hard_case *h = sv_hard_find(s->name);
         m->is_hard = h != NULL;
 
         sv_verify_config cfg = {.sampler = s, .suite = suite_name, .specs = specs,

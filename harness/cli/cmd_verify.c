@@ -38,7 +38,10 @@ static void usage(FILE *out)
         "  --sampler NAME  sampler to verify (default: the one sampler of --plugin, else ref)\n"
         "  --plugin LIB    load samplers from a shared library first (repeatable)\n"
         SV_PYTHON_HELP
-        "  --suite NAME    smoke, ci (default), full, or logits (cases for logits input)\n"
+        "  --suite NAME    smoke, ci (default), full, logits (cases for logits input), or\n"
+        "                  deep: each hard variant's case at the draws the power formula\n"
+        "                  asks to catch it with probability --power-target (1e8 and more;\n"
+        "                  its plan is printed first; docs/shards.md#the-deep-suite)\n"
         "  --case SPEC     one case instead of a suite, e.g. 'zipf:V=1000,K=4,s=1.2'\n"
         "                  (repeatable; families and parameters: specverify list)\n"
         "  --recorded FILE[:GROUP]  cases from a recording of real p/q (HDF5;\n"
@@ -75,6 +78,9 @@ static void usage(FILE *out)
         "                  variant (power from its output distribution in closed form) and\n"
         "                  the draws each case needs for power P\n"
         "  --power-target P  the power for that draws column (default 1 - 1e-6)\n"
+        "  --plan          print what the run will take and exit: each case's draws, the\n"
+        "                  sampler's rate on one core here, the time on 1 core, 1 GPU and\n"
+        "                  --plan-gpus GPUs (default 8)\n"
         "  --shard I/N     run shard I of N: each case's first run's I-th contiguous share\n"
         "                  of its sequences, and write its raw counts to a shard file\n"
         "                  instead of a verdict; 'specverify merge' of all N prints and\n"
@@ -116,6 +122,8 @@ typedef struct verify_args {
     size_t n_command;
     const sv_shard_hooks *merge;    /* a merge's: the shards' counts in place of the runs */
     int mpi_rank, mpi_size;         /* under mpirun (mpi_verify.c): this rank of size */
+    int plan, plan_gpus;            /* --plan: what the run will take, and exit */
+    const char *const *why;         /* the deep suite's: the variant each case is sized for */
 } verify_args;
 
 /* --json and --junit must not name one file (however spelt): the second
@@ -137,7 +145,7 @@ static int distinct_outputs(const char *json, const char *junit)
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
-       O_MEASURE, O_SHARD, O_SHARD_FILE };
+       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -166,6 +174,8 @@ static const struct option options[] = {
     {"measure", no_argument, NULL, O_MEASURE},
     {"shard", required_argument, NULL, O_SHARD},
     {"shard-file", required_argument, NULL, O_SHARD_FILE},
+    {"plan", no_argument, NULL, O_PLAN},
+    {"plan-gpus", required_argument, NULL, O_PLAN_GPUS},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
     SV_TREE_OPTIONS,
@@ -229,6 +239,11 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_SHARD:
             a->shard = optarg;
             rc = sv_parse_shard("--shard", optarg, &a->shard_index, &a->shard_count);
+            break;
+        case O_PLAN: a->plan = 1; break;
+        case O_PLAN_GPUS:
+            rc = sv_parse_u64("--plan-gpus", optarg, 1, 1u << 20, &v);
+            a->plan_gpus = (int)v;
             break;
         case O_SHARD_FILE: rc = sv_output_flag("verify", "--shard-file", &a->shard_file, optarg); break;
         case 'h': usage(stdout); return -1;
@@ -344,6 +359,12 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .call_timeout = a->iso.call_timeout, .uniform = a->uniform, .seeding = a->seeding,
         .tree = tree, .shard = a->merge,
     };
+    if (a->plan || (suite_name && strcmp(suite_name, "deep") == 0 && a->mpi_rank == 0 &&
+                    !a->merge)) {
+        rc = sv_print_plan(&cfg, a->why, a->plan_gpus, a->plan ? stdout : stderr);
+        if (rc != SV_OK || a->plan)
+            return rc;
+    }
     if (a->shard)
         return verify_shard(a, &cfg);
     sv_interrupt_install();
@@ -398,7 +419,7 @@ int sv_verify_command(int argc, char **argv, const sv_shard_hooks *merge)
     verify_args a = {.sampler = NULL, .seed = 1, .alpha = 1e-6, .batch = 4096,
                      .threads = cores > 0 ? (int32_t)cores : 1, .rerun = 1,
                      .iso = {0, SV_CALL_TIMEOUT_DEFAULT},
-                     .power_target = 1.0 - 1e-6, .merge = merge};
+                     .power_target = 1.0 - 1e-6, .merge = merge, .plan_gpus = 8};
     const char **command = NULL; /* before getopt permutes argv */
     int rc = sv_shard_command(argc, argv, &command, &a.n_command);
     a.command = command;
@@ -460,6 +481,15 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
             specs[n] = a.cases[n];
             draws[n] = a.draws ? a.draws : 1000000;
         }
+    } else if (a.suite && strcmp(a.suite, "deep") == 0) {
+        static const char *why[MAX_CASES];
+        suite_name = a.suite;
+        if ((rc = sv_deep_suite(sampler, a.alpha, a.power_target, specs, draws, why, MAX_CASES,
+                                &n)) != SV_OK)
+            return rc;
+        for (size_t i = 0; a.draws && i < n; i++)
+            draws[i] = a.draws;
+        a.why = why;
     } else {
         suite_name = a.suite ? a.suite : a.input != SV_INPUT_PROBS ? "logits" : "ci";
         const sv_suite *suite = sv_suite_find(suite_name);

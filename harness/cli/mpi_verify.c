@@ -165,6 +165,7 @@ int sv_mpi_verify(const sv_verify_config *whole, int rank, int size,
     cfg.rerun_suspects = 0; /* rank 0 re-runs a suspect, as one process would */
     cfg.progress = whole->progress && rank == 0;
     sv_report *r = NULL;
+    const double start = sv_now();
     int rc = sv_verify(&cfg, &r);
     const int interrupted = r ? r->interrupted : 0;
     sv_report_free(r);
@@ -174,6 +175,7 @@ int sv_mpi_verify(const sv_verify_config *whole, int rank, int size,
         sv_shard_hooks sums = {0, 0, NULL, give, &m};
         cfg = *whole;
         cfg.shard = &sums;
+        cfg.seconds_before = sv_now() - start; /* the ranks' runs: the report's rate is theirs */
         rc = report(&cfg, ctx);
     }
     for (size_t i = 0; m.cases && i < whole->n_cases; i++)

@@ -130,6 +130,26 @@ int sv_tree_option(int opt, const char *arg, sv_tree_args *a);
 int sv_tree_resolve(const char *command, const sv_tree_args *a, const sv_sampler *sampler,
                     int32_t input, sv_tree *out, const sv_tree **tree);
 
+/* ---- hard_cases.c: the variants only many draws catch, and their cases ------- */
+typedef struct sv_hard_case {
+    const char *variant, *spec;
+} sv_hard_case;
+size_t sv_hard_count(void);
+const sv_hard_case *sv_hard_get(size_t i); /* NULL past the last */
+const sv_hard_case *sv_hard_find(const char *variant);
+
+/* ---- deep_suite.c: verify --suite deep and --plan --------------------------- */
+struct sv_verify_config;
+/* The deep suite for sampler s: each hard case of its rule once (specs,
+ * why: the variant it is sized for) at the draws the power formula asks for
+ * power `target` under the suite's split of alpha; at most max cases. */
+int sv_deep_suite(const sv_sampler *s, double alpha, double target, const char **specs,
+                  uint64_t *draws, const char **why, size_t max, size_t *n);
+/* What cfg's run will take: per case its draws, the sampler's rate on one
+ * core here (2^17 draws), and the wall time on 1 core, 1 GPU and `gpus`. */
+int sv_print_plan(const struct sv_verify_config *cfg, const char *const *why, int gpus,
+                  FILE *out);
+
 /* ---- shard_args.c: --shard I/N and --shard-file FILE (verify), merge --------- */
 /* "I/N" into a 0-based index and the count; SV_EBAD naming flag otherwise. */
 int sv_parse_shard(const char *flag, const char *text, uint32_t *index, uint32_t *count);

@@ -63,4 +63,17 @@ expect 2 "--shard '0/3': give I/N" verify --shard 0/3
 expect 2 "--shard '3/2': give I/N" verify --shard 3/2
 expect 2 "--shard-file is where --shard I/N writes" verify --shard-file x.h5
 expect 2 "--power runs nothing to shard" verify --shard 1/2 --power resample_from_p
+
+# the deep suite: the hard cases at the formula's draws, its plan first
+expect 0 "binary:p=0,q=1                     accept_zero_target          2.318e+08" \
+  verify --suite deep --plan
+expect 0 "binary:p=0.948052,q=0.9674         float16_ratio" verify --suite deep --plan
+expect 0 "tree_cdf_boundary" verify --suite deep --sampler ref_tree --plan --plan-gpus 64
+out=$("$sv" verify --suite deep --sampler ref_tree --plan 2>&1)
+if grep -q "float16_ratio" <<<"$out"; then
+  fail "the deep suite of a tree sampler holds the chain's cases: $out"
+else
+  pass "the deep suite of a tree sampler holds its own hard case alone"
+fi
+expect 2 "--plan-gpus" verify --suite deep --plan --plan-gpus 0
 finish

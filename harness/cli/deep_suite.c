@@ -1,0 +1,140 @@
+/* deep_suite.c: `verify --suite deep` and `verify --plan` (issue 28).
+ *
+ * The deep suite is the hard variants' cases (hard_cases.c), one per case,
+ * each at the draws the power formula asks to catch the hardest variant of
+ * the sampler's rule there with probability `target` (default 1 - 1e-6),
+ * under the suite's own split of the family-wise rate: sized from the
+ * formula, not written down, so that it follows the formula and alpha.
+ * The plan says, before any draw, what a run will take: each case's draws,
+ * the sampler's rate on it on one core of this machine (measured on 2^17
+ * draws), and the wall time that gives on 1 core, on 1 GPU and on N GPUs
+ * (at the rate `verify` reached through cuda_fused on an H100, given). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sv_cli.h"
+#include "sv_cases.h"
+#include "sv_check.h"
+#include "sv_stats.h"
+
+/* A GPU's verify rate: cuda_fused on an H100, isolated, uniform batches, V =
+ * 1000 (results/gpu/NVIDIA_H100_80GB_HBM3/eaeb9fa/verify-speed.md). */
+#define GPU_DRAWS_PER_SECOND 12.4e6
+
+/* Whether a sampler of `rule` can have the bug `variant` is about. */
+static int applies(const char *variant, uint32_t rule)
+{
+    const int tree = sv_rule_is_tree(rule);
+    return strcmp(variant, "tree_cdf_boundary") == 0 ? tree : !tree;
+}
+
+int sv_deep_suite(const sv_sampler *s, double alpha, double target, const char **specs,
+                  uint64_t *draws, const char **why, size_t max, size_t *n)
+{
+    *n = 0;
+    size_t tests = 0;
+    for (size_t i = 0; i < sv_hard_count(); i++) { /* the cases, each once */
+        const sv_hard_case *h = sv_hard_get(i);
+        size_t k = 0;
+        while (k < *n && strcmp(specs[k], h->spec) != 0)
+            k++;
+        if (!applies(h->variant, s->rule) || k < *n)
+            continue;
+        if (*n == max)
+            return sv_fail(SV_EBAD, "the deep suite holds more than %zu cases", max);
+        sv_case *c = NULL;
+        char err[512];
+        if (sv_case_from_spec(h->spec, &c, err, sizeof err) != 0)
+            return sv_fail(SV_EBAD, "%s", err);
+        tests += sv_tests_per_case(c);
+        sv_case_free(c);
+        specs[*n] = h->spec, draws[*n] = 0, why[*n] = h->variant;
+        (*n)++;
+    }
+    const double split = sv_bonferroni(alpha, tests);
+    int rc = SV_OK;
+    for (size_t i = 0; rc == SV_OK && i < sv_hard_count(); i++) { /* each at its hardest */
+        const sv_hard_case *h = sv_hard_get(i);
+        if (!applies(h->variant, s->rule))
+            continue;
+        size_t k = 0;
+        while (k < *n && strcmp(specs[k], h->spec) != 0)
+            k++;
+        sv_case *c = NULL;
+        char err[512];
+        if (sv_case_from_spec(h->spec, &c, err, sizeof err) != 0)
+            return sv_fail(SV_EBAD, "%s", err);
+        sv_power_report p;
+        rc = sv_case_power(h->variant, c, 1, split, target, &p);
+        sv_case_free(c);
+        if (rc == SV_OK && (!p.known || !isfinite(p.needed)))
+            rc = sv_fail(SV_EENV, "deep suite: no finite draws for %s on %s", h->variant,
+                         h->spec);
+        if (rc == SV_OK && (uint64_t)ceil(p.needed) > draws[k]) {
+            draws[k] = (uint64_t)ceil(p.needed) + ((uint64_t)ceil(p.needed) & 1);
+            why[k] = h->variant;
+        }
+    }
+    return rc;
+}
+
+/* The sampler's draws per second on case `spec` on one core: 2^17 draws. */
+static int core_rate(const sv_verify_config *like, const char *spec, double *rate)
+{
+    const char *specs[1] = {spec};
+    const uint64_t draws[1] = {1u << 17};
+    sv_verify_config cfg = *like;
+    cfg.specs = specs, cfg.draws = draws, cfg.n_cases = 1, cfg.threads = 1;
+    cfg.progress = 0, cfg.rerun_suspects = 0, cfg.case_done = NULL, cfg.shard = NULL;
+    sv_report *r = NULL;
+    int rc = sv_verify(&cfg, &r);
+    *rate = rc == SV_OK && r->seconds > 0 ? (double)r->total_draws / r->seconds : NAN;
+    sv_report_free(r);
+    return rc;
+}
+
+static void when(double seconds, char *out, size_t len)
+{
+    if (!isfinite(seconds))
+        snprintf(out, len, "-");
+    else if (seconds < 120)
+        snprintf(out, len, "%.0f s", seconds);
+    else if (seconds < 7200)
+        snprintf(out, len, "%.1f min", seconds / 60);
+    else if (seconds < 172800)
+        snprintf(out, len, "%.1f h", seconds / 3600);
+    else
+        snprintf(out, len, "%.1f days", seconds / 86400);
+}
+
+int sv_print_plan(const sv_verify_config *cfg, const char *const *why, int gpus, FILE *out)
+{
+    fprintf(out, "plan: %zu case%s through %s; the wall time at one core's measured rate "
+            "(2^17 draws each), on 1 GPU at %.1f M draws/s (cuda_fused, H100) and on %d GPUs\n\n",
+            cfg->n_cases, cfg->n_cases == 1 ? "" : "s", cfg->sampler->name,
+            GPU_DRAWS_PER_SECOND / 1e6, gpus);
+    fprintf(out, "%-34s %-24s %12s %12s %11s %11s %11s\n", "case", "sized for", "draws",
+            "1 core M/s", "1 core", "1 GPU", "GPUs");
+    double total[3] = {0, 0, 0};
+    int rc = SV_OK;
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
+        double rate = NAN;
+        rc = core_rate(cfg, cfg->specs[i], &rate);
+        const double n = (double)cfg->draws[i];
+        const double t[3] = {n / rate, n / GPU_DRAWS_PER_SECOND, n / GPU_DRAWS_PER_SECOND / gpus};
+        char w[3][32];
+        for (int j = 0; j < 3; j++) {
+            when(t[j], w[j], sizeof w[j]);
+            total[j] += t[j];
+        }
+        fprintf(out, "%-34.34s %-24.24s %12.4g %12.3f %11s %11s %11s\n", cfg->specs[i],
+                why && why[i] ? why[i] : "-", n, rate / 1e6, w[0], w[1], w[2]);
+    }
+    char w[3][32];
+    for (int j = 0; j < 3; j++)
+        when(total[j], w[j], sizeof w[j]);
+    if (rc == SV_OK)
+        fprintf(out, "%-34s %-24s %12s %12s %11s %11s %11s\n\n", "total", "", "", "", w[0],
+                w[1], w[2]);
+    return rc;
+}
