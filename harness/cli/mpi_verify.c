@@ -10,6 +10,9 @@
 #include <string.h>
 #include "sv_cli.h"
 #include "sv_check.h"
+#ifdef SV_HAVE_CUDA
+#include "cuda_stage.h"
+#endif
 
 #define CHUNK ((size_t)1 << 20) /* counts per MPI_Reduce */
 
@@ -153,9 +156,32 @@ static int give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
     return SV_OK;
 }
 
+/* A CUDA sampler's rank takes one GPU: its local rank modulo the devices,
+ * unless CUDA_VISIBLE_DEVICES already chose (before any child touches CUDA). */
+static void bind_gpu(const sv_sampler *s, int rank)
+{
+#ifdef SV_HAVE_CUDA
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    char why[256], device[32];
+    if (s->memspace != SV_MEM_CUDA || getenv("CUDA_VISIBLE_DEVICES") || !local)
+        return;
+    const int n = sv_cuda_device_count_isolated(why, sizeof why);
+    if (n < 1)
+        return; /* the run says why, as it does without MPI */
+    snprintf(device, sizeof device, "%ld", strtol(local, NULL, 10) % n);
+    setenv("CUDA_VISIBLE_DEVICES", device, 1);
+    if (rank == 0)
+        fprintf(stderr, "specverify: each rank on one of the %d GPUs (local rank modulo %d)\n",
+                n, n);
+#else
+    (void)s, (void)rank;
+#endif
+}
+
 int sv_mpi_verify(const sv_verify_config *whole, int rank, int size,
                   int (*report)(const sv_verify_config *cfg, void *ctx), void *ctx)
 {
+    bind_gpu(whole->sampler, rank);
     mpi_run m = {rank, size, whole->n_cases, NULL};
     if (rank == 0 && !(m.cases = calloc(whole->n_cases ? whole->n_cases : 1, sizeof *m.cases)))
         return sv_fail(SV_EENV, "out of memory for %zu cases", whole->n_cases);
