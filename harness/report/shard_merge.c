@@ -86,14 +86,15 @@ static int same_command(char **a, size_t na, char **b, size_t nb, char *what, si
         if (i == na || j == nb)
             break;
         if (strcmp(a[i], b[j]) != 0) {
-            snprintf(what, len, "'%.100s' where the first has '%.100s'", b[j], a[i]);
+            snprintf(what, len, "its command has '%.100s' where the first has '%.100s'", b[j],
+                     a[i]);
             return 0;
         }
         i++, j++;
     }
     if (i == na && j == nb)
         return 1;
-    snprintf(what, len, "%s", i == na ? "more arguments" : "fewer arguments");
+    snprintf(what, len, "its command has %s", i == na ? "more arguments" : "fewer arguments");
     return 0;
 }
 
@@ -129,11 +130,8 @@ int sv_shard_set_open(const char *const *paths, size_t n, sv_shard_set **out)
                 snprintf(what, sizeof what, "of %.0f shards, not %.0f", this_count, count);
             else if ((size_t)cases != s->cases)
                 snprintf(what, sizeof what, "of %.0f cases, not %zu", cases, s->cases);
-            else if (!same_command(s->command, s->n_command, cmd, n_cmd, what, sizeof what)) {
-                char said[256];
-                snprintf(said, sizeof said, "its command has %s", what);
-                snprintf(what, sizeof what, "%s", said);
-            }
+            else
+                same_command(s->command, s->n_command, cmd, n_cmd, what, sizeof what);
             if (what[0])
                 rc = sv_fail(SV_EBAD, "merge: %s is a shard of another run than %s: %s",
                              paths[i], paths[0], what);
