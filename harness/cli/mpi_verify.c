@@ -86,29 +86,16 @@ static int take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
     int rc = m->rank == 0 ? sv_tally_alloc(c, plan, &sum) : SV_OK;
     if (rc != SV_OK) /* rank 0 cannot hold the sums: every rank stops */
         return rc;
-    const size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
-    const size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
     uint64_t scalars[5] = {t->draws, t->first_accepted, t->first_chance_fx, t->first_variance_fx,
                            t->violations}, sums[5] = {0};
     rc = reduce(m, scalars, sums, 5);
-    if (rc == SV_OK)
-        rc = reduce(m, t->hist, sum ? sum->hist : NULL, (size_t)(t->K + 1) * (size_t)t->V);
-    if (rc == SV_OK)
-        rc = reduce(m, t->reached, sum ? sum->reached : NULL, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = reduce(m, t->length, sum ? sum->length : NULL, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = reduce(m, t->pairs_seq, sum ? sum->pairs_seq : NULL, seq);
-    if (rc == SV_OK)
-        rc = reduce(m, t->pairs_pos, sum ? sum->pairs_pos : NULL, pos);
-    if (rc == SV_OK && t->transitions)
-        rc = reduce(m, t->transitions, sum ? sum->transitions : NULL,
-                    (size_t)t->V * (size_t)t->V);
-    if (rc == SV_OK)
-        rc = reduce(m, t->law_fx, sum ? sum->law_fx : NULL, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = reduce(m, t->law2_fx, sum ? sum->law2_fx : NULL,
-                    (size_t)(SV_MAX_K + 1) * (SV_MAX_K + 1));
+    sv_tally_counts mine_c[SV_TALLY_COUNTS], sum_c[SV_TALLY_COUNTS];
+    sv_tally_counts_of(t, plan, mine_c);
+    if (sum)
+        sv_tally_counts_of(sum, plan, sum_c);
+    for (int a = 0; a < SV_TALLY_COUNTS && rc == SV_OK; a++)
+        if (mine_c[a].data) /* a Markov pair's transitions alone */
+            rc = reduce(m, mine_c[a].data, sum ? sum_c[a].data : NULL, mine_c[a].n);
     double seconds = 0.0;
     if (rc == SV_OK && MPI_Reduce(&t->seconds, &seconds, 1, MPI_DOUBLE, MPI_SUM, 0,
                                   MPI_COMM_WORLD) != MPI_SUCCESS)

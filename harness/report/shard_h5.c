@@ -70,7 +70,6 @@ int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
     sv_h5 *f = &w->f;
     char name[64];
 #define NAME(what) (snprintf(name, sizeof name, "c%zu_%s", i, what), name)
-    const size_t cells = (size_t)(t->K + 1) * (size_t)t->V;
     const uint64_t shape[SHAPE] = {(uint64_t)t->K, (uint64_t)t->V, table_cells(plan, 0),
                                    table_cells(plan, 1), t->transitions != NULL};
     const uint64_t scalars[SCALARS] = {t->draws,          t->first_accepted, t->first_chance_fx,
@@ -79,22 +78,11 @@ int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
     int rc = sv_h5_u64s(f, NAME("shape"), shape, SHAPE);
     if (rc == SV_OK)
         rc = sv_h5_u64s(f, NAME("scalars"), scalars, SCALARS);
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("reached"), t->reached, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("length"), t->length, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("law"), t->law_fx, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("law2"), t->law2_fx, (size_t)(SV_MAX_K + 1) * (SV_MAX_K + 1));
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("hist"), t->hist, cells);
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("pairs_seq"), t->pairs_seq, shape[2]);
-    if (rc == SV_OK)
-        rc = sv_h5_u64s(f, NAME("pairs_pos"), t->pairs_pos, shape[3]);
-    if (rc == SV_OK && t->transitions)
-        rc = sv_h5_u64s(f, NAME("transitions"), t->transitions, (size_t)t->V * (size_t)t->V);
+    sv_tally_counts counts[SV_TALLY_COUNTS];
+    sv_tally_counts_of(t, plan, counts);
+    for (int a = 0; a < SV_TALLY_COUNTS && rc == SV_OK; a++)
+        if (counts[a].data) /* a Markov pair's transitions alone */
+            rc = sv_h5_u64s(f, NAME(counts[a].name), counts[a].data, counts[a].n);
     if (rc == SV_OK)
         rc = sv_h5_u64s(f, NAME("note_at"), t->note_at, (size_t)t->n_notes);
     const char *notes[SV_MAX_NOTES];

@@ -219,23 +219,12 @@ static int read_case(sv_h5_reader *r, size_t i, const sv_pair_plan *plan, sv_tal
         t->first_variance_fx = scalars[3], t->violations = scalars[4];
         t->tree = (int)scalars[5], t->sampler_error = (int)(int64_t)scalars[6];
         t->n_notes = (int32_t)scalars[7];
-        rc = sv_h5_read_u64s(r, NAME("reached"), t->reached, SV_MAX_K + 1);
     }
-    if (rc == SV_OK)
-        rc = sv_h5_read_u64s(r, NAME("length"), t->length, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = sv_h5_read_u64s(r, NAME("law"), t->law_fx, SV_MAX_K + 1);
-    if (rc == SV_OK)
-        rc = sv_h5_read_u64s(r, NAME("law2"), t->law2_fx, (size_t)(SV_MAX_K + 1) * (SV_MAX_K + 1));
-    if (rc == SV_OK)
-        rc = sv_h5_read_u64s(r, NAME("hist"), t->hist, (size_t)(t->K + 1) * (size_t)t->V);
-    if (rc == SV_OK)
-        rc = sv_h5_read_u64s(r, NAME("pairs_seq"), t->pairs_seq, (size_t)want[2]);
-    if (rc == SV_OK)
-        rc = sv_h5_read_u64s(r, NAME("pairs_pos"), t->pairs_pos, (size_t)want[3]);
-    if (rc == SV_OK && t->transitions)
-        rc = sv_h5_read_u64s(r, NAME("transitions"), t->transitions,
-                             (size_t)t->V * (size_t)t->V);
+    sv_tally_counts counts[SV_TALLY_COUNTS];
+    sv_tally_counts_of(t, plan, counts);
+    for (int a = 0; a < SV_TALLY_COUNTS && rc == SV_OK; a++)
+        if (counts[a].data) /* a Markov pair's transitions alone */
+            rc = sv_h5_read_u64s(r, NAME(counts[a].name), counts[a].data, counts[a].n);
     if (rc == SV_OK)
         rc = sv_h5_read_u64s(r, NAME("note_at"), t->note_at, (size_t)t->n_notes);
     char **notes = NULL, **findings = NULL;

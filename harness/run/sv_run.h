@@ -194,6 +194,17 @@ int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
  * reports do not depend on which thread met which sequence first. */
 void sv_tally_note(sv_tally *t, uint64_t at, const char *text);
 void sv_tally_free(sv_tally *t);
+/* A tally's count arrays, named, in one order: what sv_tally_add sums,
+ * shard files keep and MPI ranks reduce. A Markov pair's transitions only
+ * (data NULL otherwise); the pair tables sized by plan. */
+typedef struct sv_tally_counts {
+    const char *name;
+    uint64_t *data;
+    size_t n;
+} sv_tally_counts;
+#define SV_TALLY_COUNTS 8
+void sv_tally_counts_of(const sv_tally *t, const sv_pair_plan *plan,
+                        sv_tally_counts out[SV_TALLY_COUNTS]);
 /* Adds t's counts and notes into `into` (tally.c). */
 void sv_tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan);
 /* Runs cfg->draws sequences of case c. SV_OK, or a status with a message

@@ -58,32 +58,35 @@ void sv_tally_free(sv_tally *t)
     free(t);
 }
 
+void sv_tally_counts_of(const sv_tally *t, const sv_pair_plan *plan,
+                        sv_tally_counts out[SV_TALLY_COUNTS])
+{
+    const size_t V = (size_t)t->V;
+    sv_tally *w = (sv_tally *)t; /* the arrays are the caller's to read or to fill */
+    out[0] = (sv_tally_counts){"hist", w->hist, (size_t)(t->K + 1) * V};
+    out[1] = (sv_tally_counts){"reached", w->reached, SV_MAX_K + 1};
+    out[2] = (sv_tally_counts){"length", w->length, SV_MAX_K + 1};
+    out[3] = (sv_tally_counts){"pairs_seq", w->pairs_seq,
+                               (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins};
+    out[4] = (sv_tally_counts){"pairs_pos", w->pairs_pos,
+                               (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins};
+    out[5] = (sv_tally_counts){"transitions", w->transitions, t->transitions ? V * V : 0};
+    out[6] = (sv_tally_counts){"law", w->law_fx, SV_MAX_K + 1};
+    out[7] = (sv_tally_counts){"law2", w->law2_fx, (size_t)(SV_MAX_K + 1) * (SV_MAX_K + 1)};
+}
+
 void sv_tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan)
 {
-    size_t cells = (size_t)(t->K + 1) * (size_t)t->V;
-    for (size_t i = 0; i < cells; i++)
-        into->hist[i] += t->hist[i];
-    for (int32_t k = 0; k <= t->K; k++) {
-        into->reached[k] += t->reached[k];
-        into->length[k] += t->length[k];
-    }
-    size_t seq = (size_t)plan->seq_rows.nbins * (size_t)plan->seq_cols.nbins;
-    size_t pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
-    for (size_t i = 0; i < seq; i++)
-        into->pairs_seq[i] += t->pairs_seq[i];
-    for (size_t i = 0; i < pos; i++)
-        into->pairs_pos[i] += t->pairs_pos[i];
-    if (into->transitions && t->transitions)
-        for (size_t i = 0; i < (size_t)t->V * (size_t)t->V; i++)
-            into->transitions[i] += t->transitions[i];
+    sv_tally_counts to[SV_TALLY_COUNTS], from[SV_TALLY_COUNTS];
+    sv_tally_counts_of(into, plan, to);
+    sv_tally_counts_of(t, plan, from);
+    for (int a = 0; a < SV_TALLY_COUNTS; a++)
+        for (size_t i = 0; to[a].data && from[a].data && i < from[a].n; i++)
+            to[a].data[i] += from[a].data[i];
     into->first_accepted += t->first_accepted;
     into->first_chance_fx += t->first_chance_fx;
     into->first_variance_fx += t->first_variance_fx;
     into->tree |= t->tree;
-    for (int32_t l = 0; l <= SV_MAX_K; l++)
-        into->law_fx[l] += t->law_fx[l];
-    for (int32_t l = 0; l < (SV_MAX_K + 1) * (SV_MAX_K + 1); l++)
-        into->law2_fx[l] += t->law2_fx[l];
     into->draws += t->draws;
     into->violations += t->violations;
     for (int32_t i = 0; i < t->n_notes; i++)
