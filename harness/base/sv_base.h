@@ -73,6 +73,14 @@ int sv_interrupted(void);
 /* Called first on a worker thread: SIGINT and SIGTERM then go to the
  * watcher, and sv_interrupted() on the worker sees them while pending. */
 void sv_interrupt_block_here(void);
+/* As if signo had arrived (a signal another MPI rank caught): the run stops
+ * at the next batch and writes what finished. */
+void sv_interrupt_raise(int signo);
+/* The signal this process caught, whatever an override says. */
+int sv_interrupt_local(void);
+/* fn (NULL: none) answers sv_interrupted() instead: MPI's ranks, which must
+ * all stop after the same case, decide together when a signal counts. */
+void sv_interrupt_override(int (*fn)(void));
 const char *sv_signal_name(int signo);
 
 /* ---- program_output.c: another program's first line ------------------------ */

@@ -144,6 +144,10 @@ typedef struct sv_shard_hooks {
     int (*give)(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan, sv_tally *into,
                 sv_shard_probe *probe);
     void *ctx;
+    /* a merge of shards that a signal stopped (MPI's ranks): the signal, and
+     * how many cases have counts; the report is then partial after them */
+    int stopped_by;
+    size_t stopped_after;
 } sv_shard_hooks;
 
 typedef struct sv_verify_config {
@@ -173,6 +177,7 @@ typedef struct sv_verify_config {
     const sv_shard_hooks *shard; /* a shard (take) or a merge (give); NULL: a whole run */
     double seconds_before;       /* spent on the run before this call (MPI: the ranks' runs),
                                   * counted in the report's seconds */
+    const struct sv_run_watch *watch; /* each first run's watcher asks it too (MPI's ranks) */
 } sv_verify_config;
 
 /* ---- verify_mix.c: cases verified together in mixed batches ---------------------- */

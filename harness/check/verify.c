@@ -34,7 +34,9 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
             sv_tree_cut(cfg->tree, c->K, &cut);
         sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
                              cfg->progress, label, cfg->input, cfg->in_process,
-                             cfg->call_timeout, cfg->tree ? &cut : NULL, 0, 0};
+                             cfg->call_timeout, cfg->tree ? &cut : NULL, 0, 0, NULL};
+        if (sh && sh->take)
+            run.watch = cfg->watch;
         if (sh && sh->take)
             run.shard = sh->index, run.shards = sh->count;
         if (sh && sh->give) { /* a merge: the shards' counts, not a run */
@@ -250,6 +252,9 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
                 r->passed++;
             /* interrupted: these cases ran on the draws they finished, the rest not at all */
             r->interrupted = sv_interrupted();
+            if (cfg->shard && cfg->shard->give && cfg->shard->stopped_by) /* the shards' signal */
+                r->interrupted = r->n_cases >= cfg->shard->stopped_after
+                                     ? cfg->shard->stopped_by : 0;
             stop = r->interrupted || (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx));
         }
         if (stop)

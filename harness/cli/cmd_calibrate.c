@@ -10,6 +10,7 @@
 #include "sv_cases.h"
 #include "sv_check.h"
 #include "sv_stats.h"
+#include "calibrate_runs.h"
 
 static void usage(FILE *out)
 {
@@ -40,6 +41,11 @@ static void usage(FILE *out)
         "  --batch B, --threads T  as for verify\n"
         SV_ISOLATION_HELP
         SV_TREE_HELP
+        "  --shard I/N     run shard I of N: the I-th contiguous share of the runs (their\n"
+        "                  seeds as in the whole calibration), their p-values written to a\n"
+        "                  shard file; 'specverify merge' of the N files prints what the\n"
+        "                  whole calibration would (docs/shards.md)\n"
+        "  --shard-file FILE  where (default shard-I-of-N.h5)\n"
         "\n"
         "SIGINT or SIGTERM stops the run at the next batch: the runs that finished are\n"
         "tested and reported, marked PARTIAL (the run cut short is left out); a second\n"
@@ -53,25 +59,7 @@ static void usage(FILE *out)
         "printed), 128 + the signal when interrupted.\n");
 }
 
-/* The checks of one case, in the order collect takes them: y_1 .. y_{K+1},
- * the accepted length, the two independence tables, a chain's transitions. */
-#define CHECKS (SV_MAX_K + 5)
-
-/* Each check's p-value in the first run, and whether every run since gave
- * exactly that one: a sampler whose randomness ignores the seed repeats
- * them, where a correct one's differ in the last digits from seed to seed. */
-typedef struct repeats {
-    double *first;       /* [case][CHECKS]; NaN where the first run had no test */
-    unsigned char *same; /* [case][CHECKS] */
-    int32_t *K;          /* [case] */
-} repeats;
-
-static void free_repeats(repeats *rep)
-{
-    free(rep->first);
-    free(rep->same);
-    free(rep->K);
-}
+#define CHECKS CALIBRATE_CHECKS
 
 static const char *check_name(int32_t K, int32_t j, char *buf, size_t len)
 {
@@ -85,12 +73,17 @@ static const char *check_name(int32_t K, int32_t j, char *buf, size_t len)
     return buf;
 }
 
-/* Appends the p-values of run `run` that calibration uses, and notes which
- * repeat the first run's. */
-static int collect(const sv_report *r, uint64_t run, repeats *rep, double **pv, size_t *n,
-                   size_t *cap)
+/* Keeps what calibration uses of run r: one p-value per check. */
+static int collect(const sv_report *r, calibrate_runs *runs)
 {
-    for (size_t i = 0; i < r->n_cases; i++) {
+    double *row;
+    int rc = calibrate_runs_add(runs, &row);
+    if (rc != SV_OK)
+        return rc;
+    runs->failed[runs->n - 1] = r->failed > 0;
+    runs->tests[runs->n - 1] = r->n_tests;
+    runs->split[runs->n - 1] = r->split_alpha;
+    for (size_t i = 0; i < r->n_cases && i < runs->n_cases; i++) {
         const sv_run_eval *ev = &r->cases[i].runs[0];
         sv_gof tests[CHECKS];
         int32_t m = 0;
@@ -105,28 +98,24 @@ static int collect(const sv_report *r, uint64_t run, repeats *rep, double **pv, 
         tests[m++] = ev->indep_pos;
         if (ev->chain)
             tests[m++] = ev->seq_chi2;
-        rep->K[i] = ev->K;
-        for (int32_t j = 0; j < CHECKS; j++) {
-            const int tested = j < m && tests[j].df != 0 && !tests[j].exact;
-            const double p = tested ? tests[j].p : NAN;
-            double *first = &rep->first[i * CHECKS + (size_t)j];
-            unsigned char *same = &rep->same[i * CHECKS + (size_t)j];
-            if (run == 0)
-                *first = p;
-            *same = (run == 0 || *same) && p == *first; /* NaN is never the same */
-            if (!tested)
-                continue;
-            if (*n == *cap) {
-                size_t grown = *cap ? 2 * *cap : 1024;
-                double *more = realloc(*pv, grown * sizeof *more);
-                if (!more)
-                    return sv_fail(SV_EENV, "out of memory for %zu p-values", grown);
-                *pv = more;
-                *cap = grown;
-            }
-            (*pv)[(*n)++] = p;
-        }
+        runs->K[i] = ev->K;
+        for (int32_t j = 0; j < m; j++)
+            if (tests[j].df != 0 && !tests[j].exact)
+                row[i * CHECKS + (size_t)j] = tests[j].p;
     }
+    return SV_OK;
+}
+
+/* The p-values of every run in order (tested checks only), into pv. */
+static int pvalues(const calibrate_runs *runs, double **pv, size_t *n)
+{
+    *n = 0;
+    *pv = malloc((runs->n * runs->cols + 1) * sizeof **pv);
+    if (!*pv)
+        return sv_fail(SV_EENV, "out of memory for %zu runs' p-values", runs->n);
+    for (size_t j = 0; j < runs->n * runs->cols; j++)
+        if (!isnan(runs->p[j]))
+            (*pv)[(*n)++] = runs->p[j];
     return SV_OK;
 }
 
@@ -143,28 +132,36 @@ static const struct option options[] = {
     SV_ISOLATION_OPTIONS,
     SV_TREE_OPTIONS,
     SV_PYTHON_OPTIONS,
+    SV_SHARD_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 static const char optstring[] = ":h";
 /* the flags, for `run` to check an experiment's keys against before it runs */
 const sv_command_flags sv_calibrate_flags = {optstring, options};
-/* How many checks gave the same p-value in every run, said in `which` with
- * the first of them; 0 if none. */
-static size_t repeated(const repeats *rep, const sv_suite *suite, char *which, size_t len)
+/* How many checks gave the same p-value in every run (NaN, no test, is
+ * never the same): a sampler whose randomness ignores the seed repeats
+ * them, where a correct one's differ in the last digits from seed to seed.
+ * Said in `which` with the first of them; 0 if none. */
+static size_t repeated(const calibrate_runs *runs, const sv_suite *suite, char *which,
+                       size_t len)
 {
     size_t count = 0, checks = 0;
     char first[SV_CASE_NAME_MAX + 96] = "";
-    for (size_t i = 0; i < suite->n_entries; i++)
+    for (size_t i = 0; i < suite->n_entries && i < runs->n_cases; i++)
         for (int32_t j = 0; j < CHECKS; j++) {
             const size_t s = i * CHECKS + (size_t)j;
-            checks += !isnan(rep->first[s]);
-            if (!rep->same[s] || count++ > 0)
+            const double p0 = runs->p[s];
+            checks += !isnan(p0);
+            int same = !isnan(p0);
+            for (size_t r = 1; r < runs->n && same; r++)
+                same = runs->p[r * runs->cols + s] == p0;
+            if (!same || count++ > 0)
                 continue;
             char check[64];
             snprintf(first, sizeof first, "%s in %s, p = %.6g",
-                     check_name(rep->K[i], j, check, sizeof check), suite->entries[i].spec,
-                     rep->first[s]);
+                     check_name(runs->K[i], j, check, sizeof check), suite->entries[i].spec,
+                     p0);
         }
     snprintf(which, len, "%zu of the %zu checks gave the same p-value in every run: %s%s",
              count, checks, first, count > 1 ? ", ..." : "");
@@ -189,7 +186,69 @@ static void interval_text(uint64_t x, uint64_t n, int fixed, char *out, size_t l
         snprintf(out, len, "95%% CI [%.4g, %.4g]", lo, hi);
 }
 
+static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_set *merge);
+
 int sv_cmd_calibrate(int argc, char **argv)
+{
+    return sv_calibrate_command(argc, argv, NULL);
+}
+
+int sv_calibrate_command(int argc, char **argv, sv_shard_set *merge)
+{
+    sv_cmd_shard sh;
+    int rc = sv_cmd_shard_init(&sh, argc, argv, NULL);
+    if (rc == SV_OK)
+        rc = calibrate_command(argc, argv, &sh, merge);
+    sv_cmd_shard_free(&sh);
+    return rc;
+}
+
+/* The runs [lo, hi) of `runs` (seeds from `seed` as the whole run draws
+ * them) into *out; *interrupted when a signal cut them short. */
+static int run_runs(sv_verify_config *cfg, uint64_t seed, uint64_t lo, uint64_t hi,
+                    calibrate_runs *out, int *interrupted)
+{
+    sv_progress progress;
+    sv_progress_start(&progress, 1, "calibrate", hi - lo);
+    sv_progress_unit(&progress, "runs");
+    uint64_t run_seed = seed;
+    int rc = SV_OK;
+    for (uint64_t i = 0; i < lo; i++)
+        run_seed = sv_rerun_seed(run_seed);
+    for (uint64_t i = lo; i < hi && rc == SV_OK; i++) {
+        if ((*interrupted = sv_interrupted()) != 0)
+            break;
+        sv_report *r = NULL;
+        cfg->seed = run_seed;
+        run_seed = sv_rerun_seed(run_seed);
+        rc = sv_verify(cfg, &r);
+        if (rc == SV_OK && (*interrupted = r->interrupted) != 0) {
+            sv_report_free(r); /* a run cut short: its p-values are left out */
+            break;
+        }
+        if (rc == SV_OK)
+            rc = collect(r, out);
+        sv_report_free(r);
+        sv_progress_update(&progress, i + 1 - lo);
+    }
+    sv_progress_end(&progress);
+    return rc;
+}
+
+/* A merge's runs: each shard's, in shard order, each starting where the
+ * one before ended, all of them there. */
+static int merged_runs(sv_shard_set *set, uint64_t runs, calibrate_runs *out)
+{
+    int rc = SV_OK;
+    for (size_t k = 0; k < sv_shard_set_shards(set) && rc == SV_OK; k++)
+        rc = calibrate_runs_read(sv_shard_set_file(set, k), out, out->n);
+    if (rc == SV_OK && out->n != runs)
+        rc = sv_fail(SV_EBAD, "merge: the shards hold %zu runs, the command asks %llu", out->n,
+                     (unsigned long long)runs);
+    return rc;
+}
+
+static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_set *merge)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *sampler_name = NULL, *suite_name = "smoke";
@@ -224,12 +283,15 @@ int sv_cmd_calibrate(int argc, char **argv)
         case 'h': usage(stdout); return SV_OK;
         default:
             if (!sv_isolation_option(opt, optarg, &iso, &rc) &&
-                !sv_python_option(opt, optarg, &rc) && !sv_tree_option(opt, optarg, &tree_args))
+                !sv_python_option(opt, optarg, &rc) && !sv_tree_option(opt, optarg, &tree_args) &&
+                !sv_cmd_shard_option(opt, optarg, sh, &rc))
                 rc = sv_option_error("calibrate", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
         rc = sv_fail(SV_EBAD, "calibrate: unexpected argument '%s'", argv[optind]);
+    if (rc == SV_OK && merge && sh->text)
+        rc = sv_fail(SV_EBAD, "calibrate: a merged command cannot be a shard");
     if (rc != SV_OK || (rc = sv_python_load("calibrate")) != SV_OK)
         return rc;
     const sv_sampler *sampler = NULL;
@@ -246,14 +308,13 @@ int sv_cmd_calibrate(int argc, char **argv)
 
     const char **specs = calloc(suite->n_entries, sizeof *specs);
     uint64_t *draws = calloc(suite->n_entries, sizeof *draws);
-    repeats rep = {calloc(suite->n_entries * CHECKS, sizeof *rep.first),
-                   calloc(suite->n_entries * CHECKS, sizeof *rep.same),
-                   calloc(suite->n_entries, sizeof *rep.K)};
-    if (!specs || !draws || !rep.first || !rep.same || !rep.K) {
+    calibrate_runs kept;
+    rc = calibrate_runs_init(&kept, suite->n_entries);
+    if (rc != SV_OK || !specs || !draws) {
         free(specs);
         free(draws);
-        free_repeats(&rep);
-        return sv_fail(SV_EENV, "out of memory");
+        calibrate_runs_free(&kept);
+        return rc != SV_OK ? rc : sv_fail(SV_EENV, "out of memory");
     }
     for (size_t i = 0; i < suite->n_entries; i++) {
         specs[i] = suite->entries[i].spec;
@@ -264,44 +325,39 @@ int sv_cmd_calibrate(int argc, char **argv)
                             .batch = batch, .threads = threads, .progress = 0,
                             .rerun_suspects = 0, .in_process = iso.in_process,
                             .call_timeout = iso.call_timeout, .tree = tree};
-    double *pv = NULL;
-    size_t n = 0, cap = 0;
-    uint64_t failed_runs = 0;
-    size_t n_tests = 0;
-    double split = 0.0;
-    sv_progress progress;
-    sv_progress_start(&progress, 1, "calibrate", runs);
-    sv_progress_unit(&progress, "runs");
-    uint64_t run_seed = seed, finished = 0;
     int interrupted = 0;
     sv_interrupt_install();
-    for (uint64_t i = 0; i < runs && rc == SV_OK; i++) {
-        if ((interrupted = sv_interrupted()) != 0)
-            break;
-        sv_report *r = NULL;
-        cfg.seed = run_seed;
-        run_seed = sv_rerun_seed(run_seed);
-        rc = sv_verify(&cfg, &r);
-        if (rc == SV_OK && (interrupted = r->interrupted) != 0) {
-            sv_report_free(r); /* a run cut short: its p-values are left out */
-            break;
-        }
-        if (rc == SV_OK) {
-            failed_runs += r->failed > 0;
-            n_tests = r->n_tests;
-            split = r->split_alpha;
-            rc = collect(r, finished, &rep, &pv, &n, &cap);
-            finished++;
-        }
-        sv_report_free(r);
-        sv_progress_update(&progress, i + 1);
-    }
-    sv_progress_end(&progress);
+    /* a shard: its contiguous share of the runs, to its file */
+    const uint64_t lo = sh->text ? runs * sh->index / sh->count : 0;
+    const uint64_t hi = sh->text ? runs * (sh->index + 1) / sh->count : runs;
+    if (merge)
+        rc = merged_runs(merge, runs, &kept);
+    else if ((rc = sv_cmd_shard_open(sh, "calibrate")) == SV_OK)
+        rc = run_runs(&cfg, seed, lo, hi, &kept, &interrupted);
     free(specs);
     free(draws);
+    if (sh->text) {
+        if (rc == SV_OK && !interrupted)
+            rc = calibrate_runs_write(sv_shard_writer_file(sh->w), &kept, lo);
+        char what[96];
+        snprintf(what, sizeof what, "runs %llu to %llu of %llu", (unsigned long long)lo + 1,
+                 (unsigned long long)hi, (unsigned long long)runs);
+        calibrate_runs_free(&kept);
+        return sv_cmd_shard_close(sh, rc, interrupted, what);
+    }
+    const uint64_t finished = kept.n;
     char which[SV_CASE_NAME_MAX + 192] = "";
-    const size_t same = finished >= 2 ? repeated(&rep, suite, which, sizeof which) : 0;
-    free_repeats(&rep);
+    const size_t same = finished >= 2 ? repeated(&kept, suite, which, sizeof which) : 0;
+    double *pv = NULL;
+    size_t n = 0;
+    uint64_t failed_runs = 0;
+    for (size_t i = 0; i < kept.n; i++)
+        failed_runs += kept.failed[i];
+    const size_t n_tests = kept.n ? kept.tests[kept.n - 1] : 0;
+    const double split = kept.n ? kept.split[kept.n - 1] : 0.0;
+    if (rc == SV_OK)
+        rc = pvalues(&kept, &pv, &n);
+    calibrate_runs_free(&kept);
     if (rc != SV_OK) {
         free(pv);
         return rc;

@@ -1,9 +1,10 @@
 /* cmd_merge.c: `specverify merge SHARD.h5...` (issue 28): the shards of one
- * `verify --shard I/N` run, checked (one run, every shard once), their counts
- * summed, and the run's reports printed and written exactly as the whole
- * run would have: verify itself runs again with the shards' command, the
- * summed counts in place of each case's first run (re-runs of suspects run
- * here, with the same sampler, as the whole run would make them). */
+ * `verify|mutants|sweep|calibrate --shard I/N` run, checked (one run, every
+ * shard once), their counts summed, and the run's reports printed and
+ * written exactly as the whole run would have: the command itself runs
+ * again with the shards' arguments, the summed counts in place of each
+ * case's first run (re-runs of suspects run here, with the same sampler, as
+ * the whole run would make them; calibrate takes each shard's runs). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: specverify merge SHARD.h5...\n"
             "\n"
-            "Merges the shard files of one 'specverify verify --shard I/N' run (each written\n"
-            "by one shard, on one machine, CI job or MPI rank) into its verdict: checks\n"
+            "Merges the shard files of one 'specverify verify|mutants|sweep|calibrate\n"
+            "--shard I/N' run (each written by one shard, on one machine, CI job or MPI\n"
+            "rank) into its verdict, table or files: checks\n"
             "that they are the shards of one run (the same command but for --shard and\n"
             "--shard-file, the same version), each given once and none missing; sums each\n"
             "case's counts; and prints and writes (--json, --junit, as the command asked)\n"
@@ -25,9 +27,9 @@ static void usage(FILE *out)
             "the draws, as the whole run does (unless the command says --no-rerun): then\n"
             "the sampler must be here too (docs/shards.md).\n"
             "\n"
-            "Exit status: as verify's: 0 all passed, 1 a verification failed, 2 bad usage\n"
+            "Exit status: the command's (verify's: 0 all passed, 1 a verification failed, 2 bad usage\n"
             "or input (a file that is no shard, a shard of another run, a shard given\n"
-            "twice or missing: each named), 3 environment.\n");
+            "twice or missing: each named), 3 environment).\n");
 }
 
 int sv_cmd_merge(int argc, char **argv)
@@ -57,13 +59,21 @@ int sv_cmd_merge(int argc, char **argv)
     }
     for (size_t i = 0; i < n; i++)
         command[i] = (char *)stored[i];
-    if (n < 1 || strcmp(command[0], "verify") != 0) {
-        rc = sv_fail(SV_EBAD, "merge: %s holds no verify command", argv[1]);
-    } else {
-        sv_shard_hooks hooks = {0, 0, NULL, sv_shard_give, set};
-        optind = 0; /* glibc: start afresh */
+    sv_shard_hooks hooks = {0, 0, NULL, sv_shard_give, set, 0, 0};
+    optind = 0; /* glibc: start afresh */
+    if (n < 1)
+        rc = sv_fail(SV_EBAD, "merge: %s holds no command", argv[1]);
+    else if (strcmp(command[0], "verify") == 0)
         rc = sv_verify_command((int)n, command, &hooks);
-    }
+    else if (strcmp(command[0], "mutants") == 0)
+        rc = sv_mutants_command((int)n, command, &hooks);
+    else if (strcmp(command[0], "sweep") == 0)
+        rc = sv_sweep_command((int)n, command, &hooks);
+    else if (strcmp(command[0], "calibrate") == 0)
+        rc = sv_calibrate_command((int)n, command, set);
+    else
+        rc = sv_fail(SV_EBAD, "merge: %s holds the command '%.40s', which merge does not take "
+                     "(verify, mutants, sweep, calibrate)", argv[1], command[0]);
     free(command);
     sv_shard_set_close(set);
     return rc;

@@ -154,6 +154,11 @@ static void usage(FILE *out)
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"
         "  --seed, --alpha, --batch, --threads  as for verify\n"
         SV_ISOLATION_HELP
+        SV_SHARD_HELP
+        "\n"
+        "A shard runs every variant's share and writes no table: merge writes it, with\n"
+        "the same variants run there (a GPU's needs a device in every shard and the\n"
+        "merge, or leave it out with --variants).\n"
         "\n"
         "SIGINT or SIGTERM stops the run at the next batch: the variants that ran\n"
         "(the last on the draws it finished) are printed and written to FILE.partial,\n"
@@ -219,6 +224,7 @@ static const struct option options[] = {
     {"batch", required_argument, NULL, O_BATCH},
     {"threads", required_argument, NULL, O_THREADS},
     SV_ISOLATION_OPTIONS,
+    SV_SHARD_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -226,7 +232,24 @@ static const char optstring[] = ":h";
 /* the flags, for `run` to check an experiment's keys against before it runs */
 const sv_command_flags sv_mutants_flags = {optstring, options};
 
+static int mutants_command(int argc, char **argv, sv_cmd_shard *sh);
+
 int sv_cmd_mutants(int argc, char **argv)
+{
+    return sv_mutants_command(argc, argv, NULL);
+}
+
+int sv_mutants_command(int argc, char **argv, const sv_shard_hooks *merge)
+{
+    sv_cmd_shard sh;
+    int rc = sv_cmd_shard_init(&sh, argc, argv, merge);
+    if (rc == SV_OK)
+        rc = mutants_command(argc, argv, &sh);
+    sv_cmd_shard_free(&sh);
+    return rc;
+}
+
+static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *suite_name = "ci", *variants = NULL, *out_dir = NULL;
@@ -255,7 +278,8 @@ int sv_cmd_mutants(int argc, char **argv)
             break;
         case 'h': usage(stdout); return SV_OK;
         default:
-            if (!sv_isolation_option(opt, optarg, &iso, &rc))
+            if (!sv_isolation_option(opt, optarg, &iso, &rc) &&
+                !sv_cmd_shard_option(opt, optarg, sh, &rc))
                 rc = sv_option_error("mutants", opt, options, argv);
         }
     }
@@ -268,8 +292,9 @@ int sv_cmd_mutants(int argc, char **argv)
         return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
     if (variants && (rc = check_variants(variants)) != SV_OK)
         return rc;
+    const int shard = sh->text != NULL; /* a shard writes counts, not the table */
     struct stat st;
-    if (out_dir && stat(out_dir, &st) != 0 && mkdir(out_dir, 0777) != 0)
+    if (!shard && out_dir && stat(out_dir, &st) != 0 && mkdir(out_dir, 0777) != 0)
         return sv_fail(SV_EBAD, "mutants: cannot create the output folder %s: %s", out_dir,
                        strerror(errno));
     /* the current folder by default: never the repository's committed results/ */
@@ -282,7 +307,8 @@ int sv_cmd_mutants(int argc, char **argv)
         return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long",
                        out_dir ? out_dir : ".");
     /* an output that cannot be written fails now, not after hours of sampling */
-    if ((rc = sv_atomic_check(md_path)) != SV_OK || (rc = sv_h5_check(h5_path)) != SV_OK)
+    if (!shard && ((rc = sv_atomic_check(md_path)) != SV_OK ||
+                   (rc = sv_h5_check(h5_path)) != SV_OK))
         return rc;
 
     size_t n_cases = suite->n_entries;
@@ -316,6 +342,9 @@ int sv_cmd_mutants(int argc, char **argv)
         n_planned += runs_here(variants, sv_registry_broken_get(i), gpu);
     int interrupted = 0;
     sv_interrupt_install();
+    if ((rc = sv_cmd_shard_open(sh, "mutants")) != SV_OK)
+        return rc;
+    uint64_t shard_draws = 0;
     for (size_t i = 0; i < sv_registry_broken_count() && n_rows < 64 && rc == SV_OK; i++) {
         const sv_sampler *s = sv_registry_broken_get(i);
         if (!runs_here(variants, s, gpu))
@@ -361,9 +390,13 @@ int sv_cmd_mutants(int argc, char **argv)
             cfg.draws = hard_draws;
             cfg.n_cases = 1;
         }
+        sv_shard_at at; /* a shard's or merge's: this variant's cases, numbered on */
+        if ((cfg.shard = sv_cmd_shard_next(sh, cfg.n_cases, s->name, &at)) && shard)
+            cfg.rerun_suspects = 0; /* merge re-runs a suspect, as the whole run would */
         sv_report *r = NULL;
         fprintf(stderr, "mutants: %s\n", s->name);
         rc = sv_verify(&cfg, &r);
+        shard_draws += rc == SV_OK ? r->total_draws : 0;
         if (rc != SV_OK)
             break;
         fold(m, r);
@@ -381,8 +414,12 @@ int sv_cmd_mutants(int argc, char **argv)
         rc = predict(m, cfg.specs, cfg.draws, cfg.n_cases, r->split_alpha, target);
         sv_report_free(r);
     }
-    if (rc != SV_OK)
-        return rc;
+    if (shard || rc != SV_OK) {
+        char what[128];
+        snprintf(what, sizeof what, "%zu variants, %llu draws", n_rows,
+                 (unsigned long long)shard_draws);
+        return sv_cmd_shard_close(sh, rc, interrupted, what);
+    }
     /* an interrupted run writes FILE.partial, leaving an earlier FILE whole */
     char partial[256];
     if (interrupted) {

@@ -63,6 +63,9 @@ static void usage(FILE *out)
             SV_TREE_HELP
             "                  (for the tree samplers of --sampler; K is then the depth)\n"
             SV_ISOLATION_HELP
+            SV_SHARD_HELP
+            "                  (a shard prints and writes no tables, files or plots: merge\n"
+            "                  does, as the whole sweep would; not with --resume)\n"
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
             "the plots: the tables, sweep.h5 and sweep.md are written).\n");
@@ -164,6 +167,7 @@ static const struct option options[] = {
     {"recorded", required_argument, 0, O_RECORDED},
     SV_ISOLATION_OPTIONS,
     SV_TREE_OPTIONS,
+    SV_SHARD_OPTIONS,
     {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
 static const char optstring[] = ":s:h";
 /* the flags, for `run` to check an experiment's keys against before it runs */
@@ -210,12 +214,16 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         case 'h': *help = 1; return SV_OK;
         default:
             if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
-                !sv_tree_option(opt, optarg, &a->tree_args))
+                !sv_tree_option(opt, optarg, &a->tree_args) &&
+                !sv_cmd_shard_option(opt, optarg, a->shard, &rc))
                 rc = sv_option_error("sweep", opt, options, argv);
         }
     }
     if (rc == SV_OK && optind < argc)
         rc = sv_fail(SV_EBAD, "sweep: unexpected argument '%s'", argv[optind]);
+    if (rc == SV_OK && a->resume && a->shard->text)
+        rc = sv_fail(SV_EBAD, "sweep: --resume takes points from DIR/sweep.h5, which a shard "
+                     "does not write: leave out --resume or --shard");
     if (rc == SV_OK && a->resume && !a->out)
         rc = sv_fail(SV_EBAD, "--resume needs --out DIR: the sweep to resume is DIR/sweep.h5");
     if (rc == SV_OK && a->spec && recorded)
@@ -326,7 +334,8 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
                  a->tree_args.shape ? a->tree_args.shape : SV_TREE_DEFAULT,
                  a->shape.siblings == SV_SIBLINGS_DISTINCT ? "distinct" : "iid");
     }
-    if (a->out && (rc = outputs_ready(a->out)) != SV_OK)
+    const int shard = a->shard->text != NULL; /* counts only: merge writes the rest */
+    if (a->out && !shard && (rc = outputs_ready(a->out)) != SV_OK)
         return rc;
     const int has_T = a->n_T > 0, has_K = a->n_K > 0;
     const int n_T = has_T ? a->n_T : 1, n_K = has_K ? a->n_K : 1;
@@ -367,7 +376,7 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
             if (rc != SV_OK)
                 break;
             done++;
-            if (a->out && written.rc == SV_OK) {
+            if (a->out && !shard && written.rc == SV_OK) {
                 write_outputs(a, pts, done, total, &written);
                 in_files = done;
             }
@@ -375,14 +384,14 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
     sv_sweep_earlier_free(&earlier);
     /* points taken from the earlier run after the last one run here (or all
      * of them: a run killed between writing sweep.h5 and sweep.md) */
-    if (a->out && done > in_files && written.rc == SV_OK)
+    if (a->out && !shard && done > in_files && written.rc == SV_OK)
         write_outputs(a, pts, done, total, &written);
-    if (done > 0) {
+    if (done > 0 && !shard) {
         if (a->n_samplers > 1)
             printf("\n## sampler %s\n\n", a->sampler->name);
         sv_sweep_tables(stdout, &a->set, pts, done);
     }
-    if (a->out && done > 0) { /* the plots of what finished, even after a failure */
+    if (a->out && done > 0 && !shard) { /* the plots of what finished, even after a failure */
         char note[1024], title[SV_CASE_NAME_MAX + 64];
         snprintf(title, sizeof title, "%s (%s)", a->spec, a->sampler->name);
         int prc = sv_sweep_plot(a->out, title, pts, done, a->set.c, a->set.n_c, note, sizeof note);
@@ -398,18 +407,58 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
     return sv_outputs_end(&written, rc);
 }
 
+static int sweep_command(int argc, char **argv, sv_cmd_shard *sh);
+
 int sv_cmd_sweep(int argc, char **argv)
+{
+    return sv_sweep_command(argc, argv, NULL);
+}
+
+int sv_sweep_command(int argc, char **argv, const sv_shard_hooks *merge)
+{
+    sv_cmd_shard sh;
+    int rc = sv_cmd_shard_init(&sh, argc, argv, merge);
+    if (rc == SV_OK)
+        rc = sweep_command(argc, argv, &sh);
+    sv_cmd_shard_free(&sh);
+    return rc;
+}
+
+/* Every sampler's sweep; a shard's counts to its file. */
+static int sweep_samplers(const sweep_args *a);
+
+static int sweep_command(int argc, char **argv, sv_cmd_shard *sh)
 {
     sweep_args a;
     memset(&a, 0, sizeof a);
+    a.shard = sh;
     int help = 0;
     int rc = parse_args(argc, argv, &a, &help);
     if (help) {
         usage(stdout);
         return SV_OK;
     }
-    if (rc != SV_OK)
+    if (rc == SV_OK)
+        rc = sv_cmd_shard_open(sh, "sweep");
+    if (rc != SV_OK) {
+        sv_batch_cost_free(&a.set.cost);
         return rc;
+    }
+    if (sh->text) /* a shard stops at the next batch; a sweep's files are whole per point */
+        sv_interrupt_install();
+    rc = sweep_samplers(&a);
+    const int interrupted = sv_interrupted();
+    char what[128];
+    snprintf(what, sizeof what, "%zu points, %llu draws each", sh->slot,
+             (unsigned long long)a.draws);
+    return sv_cmd_shard_close(sh, interrupted && rc == 128 + interrupted ? SV_OK : rc,
+                              interrupted, what);
+}
+
+static int sweep_samplers(const sweep_args *a_)
+{
+    sweep_args a = *a_;
+    int rc = SV_OK;
     if (a.n_samplers == 1) {
         sweep_point *pts;
         size_t done;
@@ -423,7 +472,7 @@ int sv_cmd_sweep(int argc, char **argv)
     char dirs[MAX_SAMPLERS][4096];
     sweep_point *pts[MAX_SAMPLERS] = {0};
     size_t done[MAX_SAMPLERS] = {0};
-    if (out && mkdir(out, 0777) != 0 && errno != EEXIST)
+    if (out && !a.shard->text && mkdir(out, 0777) != 0 && errno != EEXIST)
         rc = sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", out, strerror(errno));
     for (int i = 0; rc == SV_OK && i < a.n_samplers; i++) {
         a.sampler = a.samplers[i];
@@ -435,7 +484,7 @@ int sv_cmd_sweep(int argc, char **argv)
         if (rc != SV_OK && rc != SV_EENV) /* gnuplot's failure keeps the numbers going */
             break;
     }
-    if (done[0] > 0) {
+    if (done[0] > 0 && !a.shard->text) {
         int rrc = sv_sweep_rules(stdout, out, a.samplers, (const sv_sweep_point *const *)pts,
                                  done, a.n_samplers, a.spec, a.draws, a.seed);
         if (rc == SV_OK)

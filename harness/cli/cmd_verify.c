@@ -306,7 +306,7 @@ static int verify_shard(const verify_args *a, const sv_verify_config *whole)
                                   a->shard_count, whole->n_cases, &w);
     if (rc != SV_OK)
         return rc;
-    sv_shard_hooks hooks = {a->shard_index, a->shard_count, sv_shard_take, NULL, w};
+    sv_shard_hooks hooks = {a->shard_index, a->shard_count, sv_shard_take, NULL, w, 0, 0};
     sv_verify_config cfg = *whole;
     cfg.shard = &hooks;
     cfg.rerun_suspects = 0;

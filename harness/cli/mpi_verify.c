@@ -4,8 +4,18 @@
  * at K = 8 fits any message limit), and rank 0 then runs verify again with
  * the summed counts in place of the runs, as merge does: the same report,
  * byte for byte but for the seconds, as one process. A rank whose run fails
- * says why and aborts every rank (MPI_Abort) with its exit status. */
+ * says why and aborts every rank (MPI_Abort) with its exit status.
+ *
+ * While a case runs, each rank tells rank 0 its draws (a message on a
+ * communicator of their own, every half second), and rank 0's progress line
+ * shows them summed. A signal on any rank stops every rank: the rank tells
+ * rank 0, which tells the others; all stop at their next batch, and since
+ * their counts meet case by case they decide together, at the reduction,
+ * after which case to stop (a signal that lands between cases counts from
+ * the next one). Rank 0 then writes the report of the cases that ran, marked
+ * partial, as one process does. */
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sv_cli.h"
@@ -15,6 +25,14 @@
 #endif
 
 #define CHUNK ((size_t)1 << 20) /* counts per MPI_Reduce */
+#define TELL_SECONDS 0.5        /* how often a rank tells rank 0 its draws */
+enum { TAG_DRAWS = 1, TAG_STOP = 2 };
+
+/* What a rank tells rank 0 while a case runs. */
+typedef struct draws_msg {
+    uint64_t seq, done, total; /* seq: the cases taken before this run */
+    int64_t signal;
+} draws_msg;
 
 /* One case's summed counts at rank 0, and its probe (rank 0's). */
 typedef struct held {
@@ -26,7 +44,85 @@ typedef struct mpi_run {
     int rank, size;
     size_t n_cases;
     held *cases; /* rank 0: [n_cases] */
+    MPI_Comm talk; /* draws and stops, apart from the reductions */
+    uint64_t seq;  /* cases taken so far */
+    draws_msg *latest; /* rank 0: each rank's last word */
+    double told;       /* when this rank last told rank 0 */
+    int signal_told, stop_sent;
+    atomic_int in_run, stop, decided; /* see mpi_interrupted */
 } mpi_run;
+
+static mpi_run *the_run; /* for sv_interrupted's override, which takes no context */
+
+/* When a signal counts: within a run, this rank's or the stop rank 0 sent,
+ * so that the run stops at its next batch; between runs, only what every
+ * rank agreed at the last reduction, so that all stop after the same case. */
+static int mpi_interrupted(void)
+{
+    const mpi_run *m = the_run;
+    if (!atomic_load(&m->in_run))
+        return atomic_load(&m->decided);
+    const int local = sv_interrupt_local();
+    return local ? local : atomic_load(&m->stop);
+}
+
+/* Rank 0: every rank's word so far; a signal anywhere sent on to all. */
+static void hear(mpi_run *m, int local)
+{
+    int flag = 1, signal = local;
+    while (flag) {
+        MPI_Status st;
+        draws_msg msg;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_DRAWS, m->talk, &flag, &st) != MPI_SUCCESS || !flag)
+            break;
+        MPI_Recv(&msg, (int)sizeof msg, MPI_BYTE, st.MPI_SOURCE, TAG_DRAWS, m->talk,
+                 MPI_STATUS_IGNORE);
+        if (st.MPI_SOURCE > 0 && st.MPI_SOURCE < m->size)
+            m->latest[st.MPI_SOURCE] = msg;
+        if (msg.signal && !signal)
+            signal = (int)msg.signal;
+    }
+    if (signal && !m->stop_sent) {
+        const int64_t sig = signal;
+        for (int r = 1; r < m->size; r++)
+            MPI_Send(&sig, 1, MPI_INT64_T, r, TAG_STOP, m->talk);
+        m->stop_sent = 1;
+        atomic_store(&m->stop, signal);
+    }
+}
+
+/* The run's watcher: tell rank 0, or hear every rank and show their sum. */
+static void poll(void *ctx, uint64_t done, uint64_t total, uint64_t *shown_done,
+                 uint64_t *shown_total)
+{
+    mpi_run *m = ctx;
+    atomic_store(&m->in_run, 1);
+    const int local = sv_interrupt_local();
+    if (m->rank == 0) {
+        hear(m, local);
+        *shown_done = done, *shown_total = total;
+        for (int r = 1; r < m->size; r++) { /* a rank not heard from yet: a share like ours */
+            const int heard = m->latest[r].seq == m->seq && m->latest[r].total;
+            *shown_done += heard ? m->latest[r].done : 0;
+            *shown_total += heard ? m->latest[r].total : total;
+        }
+        return;
+    }
+    const double now = sv_now();
+    if (now - m->told >= TELL_SECONDS || (local && !m->signal_told)) {
+        draws_msg msg = {m->seq, done, total, local};
+        MPI_Send(&msg, (int)sizeof msg, MPI_BYTE, 0, TAG_DRAWS, m->talk);
+        m->told = now;
+        m->signal_told |= local != 0;
+    }
+    int flag = 0;
+    if (MPI_Iprobe(0, TAG_STOP, m->talk, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && flag) {
+        int64_t sig = 0;
+        MPI_Recv(&sig, 1, MPI_INT64_T, 0, TAG_STOP, m->talk, MPI_STATUS_IGNORE);
+        atomic_store(&m->stop, (int)sig);
+    }
+    *shown_done = done, *shown_total = total;
+}
 
 /* Notes and error status of one rank, gathered to rank 0. */
 typedef struct rank_notes {
@@ -43,7 +139,8 @@ int sv_mpi_launched(int *rank, int *size)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *v = getenv(names[i]);
         if (v && strtol(v, NULL, 10) > 1) {
-            if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+            int provided = 0; /* MPI from the thread that called sv_run alone */
+            if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
                 return sv_fail(SV_EENV, "MPI_Init failed under mpirun (%s = %s)", names[i], v);
             MPI_Comm_rank(MPI_COMM_WORLD, rank);
             MPI_Comm_size(MPI_COMM_WORLD, size);
@@ -82,6 +179,16 @@ static int take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
                 const sv_tally *t, const sv_shard_probe *probe)
 {
     mpi_run *m = ctx;
+    /* the ranks agree here whether a signal stops them after this case */
+    atomic_store(&m->in_run, 0);
+    int mine_sig = sv_interrupt_local(), agreed = 0;
+    if (!mine_sig)
+        mine_sig = atomic_load(&m->stop);
+    if (MPI_Allreduce(&mine_sig, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return sv_fail(SV_EENV, "MPI_Allreduce of the ranks' signals failed");
+    if (agreed)
+        atomic_store(&m->decided, agreed);
+    m->seq++;
     sv_tally *sum = NULL;
     int rc = m->rank == 0 ? sv_tally_alloc(c, plan, &sum) : SV_OK;
     if (rc != SV_OK) /* rank 0 cannot hold the sums: every rank stops */
@@ -169,30 +276,52 @@ int sv_mpi_verify(const sv_verify_config *whole, int rank, int size,
                   int (*report)(const sv_verify_config *cfg, void *ctx), void *ctx)
 {
     bind_gpu(whole->sampler, rank);
-    mpi_run m = {rank, size, whole->n_cases, NULL};
-    if (rank == 0 && !(m.cases = calloc(whole->n_cases ? whole->n_cases : 1, sizeof *m.cases)))
+    mpi_run m = {.rank = rank, .size = size, .n_cases = whole->n_cases};
+    if (rank == 0 && (!(m.cases = calloc(whole->n_cases ? whole->n_cases : 1, sizeof *m.cases)) ||
+                      !(m.latest = calloc((size_t)size, sizeof *m.latest)))) {
+        free(m.cases);
         return sv_fail(SV_EENV, "out of memory for %zu cases", whole->n_cases);
-    sv_shard_hooks run_hooks = {(uint32_t)rank, (uint32_t)size, take, NULL, &m};
+    }
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &m.talk) != MPI_SUCCESS) {
+        free(m.cases), free(m.latest);
+        return sv_fail(SV_EENV, "MPI_Comm_dup failed");
+    }
+    sv_shard_hooks run_hooks = {(uint32_t)rank, (uint32_t)size, take, NULL, &m, 0, 0};
+    const sv_run_watch watch = {poll, &m};
     sv_verify_config cfg = *whole;
     cfg.shard = &run_hooks;
+    cfg.watch = &watch;
     cfg.rerun_suspects = 0; /* rank 0 re-runs a suspect, as one process would */
     cfg.progress = whole->progress && rank == 0;
     sv_report *r = NULL;
     const double start = sv_now();
+    the_run = &m;
+    sv_interrupt_override(mpi_interrupted);
     int rc = sv_verify(&cfg, &r);
-    const int interrupted = r ? r->interrupted : 0;
+    sv_interrupt_override(NULL);
+    const int interrupted = atomic_load(&m.decided);
+    if (interrupted) /* a signal elsewhere is this rank's too: a re-run would not start */
+        sv_interrupt_raise(interrupted);
+    size_t counted = r ? r->n_cases : 0;
     sv_report_free(r);
-    if (rc == SV_OK && interrupted)
+    if (rc == SV_OK && interrupted && rank != 0)
         rc = 128 + interrupted;
     if (rc == SV_OK && rank == 0) { /* the whole run's report, from the sums */
-        sv_shard_hooks sums = {0, 0, NULL, give, &m};
+        if (interrupted)
+            fprintf(stderr, "specverify: interrupted by %s on a rank: every rank stopped; the "
+                    "report holds the %zu cases that ran\n", sv_signal_name(interrupted),
+                    counted);
+        sv_shard_hooks sums = {0, 0, NULL, give, &m, interrupted, counted};
         cfg = *whole;
         cfg.shard = &sums;
         cfg.seconds_before = sv_now() - start; /* the ranks' runs: the report's rate is theirs */
         rc = report(&cfg, ctx);
     }
+    if (rank == 0) /* words still on their way: heard, so none is left unreceived */
+        hear(&m, 0);
     for (size_t i = 0; m.cases && i < whole->n_cases; i++)
         sv_tally_free(m.cases[i].t);
     free(m.cases);
+    free(m.latest);
     return rc;
 }

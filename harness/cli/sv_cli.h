@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "sv_base.h"
+#include "sv_check.h"
 #include "sv_registry.h"
 #include "sv_run.h"
 #include "sv_syntax.h"
@@ -169,6 +170,59 @@ int sv_mpi_verify(const struct sv_verify_config *cfg, int rank, int size,
 void sv_mpi_end(int rc);
 /* verify with a merge's hooks (cmd_merge.c): argv as the shards stored it. */
 int sv_verify_command(int argc, char **argv, const struct sv_shard_hooks *merge);
+
+/* ---- shard_run.c: --shard I/N of mutants, sweep and calibrate; merge's side -- */
+/* The cases a command runs, numbered in the order it meets them (mutants:
+ * each variant's; sweep: each point's), in one shard file; merge replays the
+ * command with each number's summed counts in its place. */
+typedef struct sv_cmd_shard {
+    const char *text, *file;      /* --shard I/N and --shard-file, when given */
+    uint32_t index, count;        /* shard `index` (0-based) of `count` */
+    const char **command;         /* the run's name: argv but the shard flags */
+    size_t n_command;
+    const sv_shard_hooks *merge;  /* a merge's hooks, or NULL */
+    struct sv_shard_writer *w;    /* the shard file, while it is written */
+    size_t slot;                  /* the next case's number */
+    char path[64];                /* the default file: shard-I-of-N.h5 */
+} sv_cmd_shard;
+/* sv_cmd_shard_next's hooks: the base's, case numbers moved by offset, each
+ * case labelled with whose it is (a variant, a sampler) so that a merge whose
+ * command meets other cases than the shards' (a GPU variant run there, not
+ * here) says so instead of giving one's counts to another. */
+typedef struct sv_shard_at {
+    sv_shard_hooks hooks, base;
+    size_t offset;
+    char label[128];
+} sv_shard_at;
+enum { SV_O_SHARD = 960, SV_O_SHARD_FILE };
+#define SV_SHARD_OPTIONS                                                \
+    {"shard", required_argument, NULL, SV_O_SHARD},                     \
+    {"shard-file", required_argument, NULL, SV_O_SHARD_FILE}
+#define SV_SHARD_HELP                                                                     \
+    "  --shard I/N     run shard I of N (each case's I-th contiguous share of its\n"       \
+    "                  sequences) and write its raw counts to a shard file, not a\n"      \
+    "                  verdict; 'specverify merge' of the N files prints and writes what\n" \
+    "                  the whole run would (docs/shards.md)\n"                            \
+    "  --shard-file FILE  where (default shard-I-of-N.h5)\n"
+/* Keeps the command (argv before getopt permutes it) and a merge's hooks. */
+int sv_cmd_shard_init(sv_cmd_shard *s, int argc, char **argv, const sv_shard_hooks *merge);
+/* 1 if opt is --shard or --shard-file (taken, *rc its parse), else 0. */
+int sv_cmd_shard_option(int opt, const char *value, sv_cmd_shard *s, int *rc);
+/* After parsing: refuses --shard-file alone; with --shard, opens the file. */
+int sv_cmd_shard_open(sv_cmd_shard *s, const char *command);
+/* The hooks for the next n_cases cases, whose they are in label (held in
+ * *at), or NULL for a whole run that is neither a shard nor a merge. */
+const sv_shard_hooks *sv_cmd_shard_next(sv_cmd_shard *s, size_t n_cases, const char *label,
+                                        sv_shard_at *at);
+/* A shard: the file kept when rc is SV_OK and nothing interrupted, and a
+ * line saying so (what: what ran); else removed. Returns the status. */
+int sv_cmd_shard_close(sv_cmd_shard *s, int rc, int interrupted, const char *what);
+void sv_cmd_shard_free(sv_cmd_shard *s);
+/* mutants, sweep and calibrate with a merge's hooks (cmd_merge.c). */
+int sv_mutants_command(int argc, char **argv, const sv_shard_hooks *merge);
+int sv_sweep_command(int argc, char **argv, const sv_shard_hooks *merge);
+struct sv_shard_set;
+int sv_calibrate_command(int argc, char **argv, struct sv_shard_set *merge);
 
 /* ---- python_args.c: --python and --python-config (verify, calibrate, list) ---- */
 

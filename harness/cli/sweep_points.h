@@ -31,6 +31,7 @@ typedef struct sweep_args {
     const sv_tree *tree;      /* &shape for a tree sampler, else NULL */
     char label[160];          /* the sampler, with its tree: what sweep.h5 and resume name */
     sv_sweep_setup set;       /* the cost ratios, the batch axis and its costs; run once parsed */
+    sv_cmd_shard *shard;      /* --shard: each point's counts to the file; a merge's sums */
 } sweep_args;
 
 /* 1 when spec is a whole recording ("recorded:..." without step=), with

@@ -41,9 +41,6 @@ int sv_shard_writer_open(const char *path, const char *const *command, size_t n_
     snprintf(text, sizeof text, "%u", count);
     if (rc == SV_OK)
         rc = sv_h5_attr(&w->f, "shards", text);
-    snprintf(text, sizeof text, "%zu", n_cases);
-    if (rc == SV_OK)
-        rc = sv_h5_attr(&w->f, "cases", text);
     if (rc == SV_OK)
         rc = sv_h5_strings(&w->f, "command", command, n_command);
     if (rc != SV_OK) {
@@ -113,14 +110,23 @@ int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
     return rc;
 }
 
+sv_h5 *sv_shard_writer_file(sv_shard_writer *w)
+{
+    return &w->f;
+}
+
 int sv_shard_writer_close(sv_shard_writer *w, int commit)
 {
     if (!w)
         return SV_OK;
     int rc = SV_OK;
-    if (commit && w->taken != w->n_cases)
+    if (commit && w->n_cases && w->taken != w->n_cases)
         rc = sv_fail(SV_EVERIFY, "the shard holds %zu of its %zu cases: not written", w->taken,
                      w->n_cases);
+    char cases[32]; /* those planned, or with none planned those taken */
+    snprintf(cases, sizeof cases, "%zu", w->n_cases ? w->n_cases : w->taken);
+    if (rc == SV_OK && commit)
+        rc = sv_h5_attr(&w->f, "cases", cases);
     if (rc == SV_OK && commit) {
         rc = sv_h5_attr(&w->f, "specverify_version", SV_VERSION);
         if (rc == SV_OK)

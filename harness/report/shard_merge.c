@@ -59,7 +59,7 @@ static int read_head(sv_h5_reader *r, double *index, double *count, double *case
     if (rc == SV_OK)
         rc = sv_h5_read_number(r, "shard", 0, *count - 1, SV_H5_WHOLE, index);
     if (rc == SV_OK)
-        rc = sv_h5_read_number(r, "cases", 1, 1e6, SV_H5_WHOLE, cases);
+        rc = sv_h5_read_number(r, "cases", 0, 1e9, SV_H5_WHOLE, cases);
     if (rc == SV_OK)
         rc = sv_h5_read_strings(r, "command", cmd, n_cmd);
     return rc;
@@ -188,6 +188,16 @@ const char *const *sv_shard_set_command(const sv_shard_set *s, size_t *n)
 size_t sv_shard_set_cases(const sv_shard_set *s)
 {
     return s->cases;
+}
+
+size_t sv_shard_set_shards(const sv_shard_set *s)
+{
+    return s->n;
+}
+
+sv_h5_reader *sv_shard_set_file(sv_shard_set *s, size_t k)
+{
+    return k < s->n ? &s->files[k] : NULL;
 }
 
 /* Shard r's part of case i into t (allocated for the case), and its probe. */

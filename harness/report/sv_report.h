@@ -17,13 +17,16 @@ int sv_report_junit(const sv_report *r, const char *path);
 /* ---- shard_h5.c, shard_merge.c: shard files (verify --shard, merge) ----------- */
 typedef struct sv_shard_writer sv_shard_writer;
 /* A shard file at path for shard `index` of `count` of a run of n_cases
- * cases, the run named by its command (verify's arguments without --shard
- * and --shard-file); sv_shard_take is its sv_shard_hooks.take. */
+ * cases (0: as many as are taken), the run named by its command (the
+ * command's arguments without --shard and --shard-file); sv_shard_take is
+ * its sv_shard_hooks.take. */
 int sv_shard_writer_open(const char *path, const char *const *command, size_t n_command,
                          uint32_t index, uint32_t count, size_t n_cases, sv_shard_writer **out);
 int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
                   const sv_tally *t, const sv_shard_probe *probe);
-/* commit: the file put in place (every case taken), else removed. */
+/* The file, for what a command keeps besides counts (calibrate's runs). */
+sv_h5 *sv_shard_writer_file(sv_shard_writer *w);
+/* commit: the file put in place (every case planned taken), else removed. */
 int sv_shard_writer_close(sv_shard_writer *w, int commit);
 
 typedef struct sv_shard_set sv_shard_set;
@@ -33,6 +36,10 @@ typedef struct sv_shard_set sv_shard_set;
 int sv_shard_set_open(const char *const *paths, size_t n, sv_shard_set **out);
 const char *const *sv_shard_set_command(const sv_shard_set *s, size_t *n);
 size_t sv_shard_set_cases(const sv_shard_set *s);
+/* How many shards, and shard k's file (in shard order), for what a command
+ * keeps besides counts. */
+size_t sv_shard_set_shards(const sv_shard_set *s);
+sv_h5_reader *sv_shard_set_file(sv_shard_set *s, size_t k);
 /* sv_shard_hooks.give: case i's counts summed over the shards. */
 int sv_shard_give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
                   sv_tally *into, sv_shard_probe *probe);

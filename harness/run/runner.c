@@ -339,7 +339,10 @@ static int run_workers(shared *sh, int32_t threads, const sv_host_config *host,
     for (long ns = 1000000; atomic_load(&sh->finished) < started; ns = ns < 50000000 ? 2 * ns : ns) {
         struct timespec pause = {0, ns};
         nanosleep(&pause, NULL);
-        sv_progress_update(&progress, atomic_load(&sh->done));
+        uint64_t done = atomic_load(&sh->done);
+        if (cfg->watch) /* others' draws too (MPI ranks): shown summed */
+            cfg->watch->poll(cfg->watch->ctx, done, total, &done, &progress.total);
+        sv_progress_update(&progress, done);
         if (sv_interrupted()) { /* the workers stop after their current batch */
             atomic_store(&sh->stop, 1);
             sv_host_tell_waits(sh->host, stderr); /* once per call: what it waits for */

@@ -186,7 +186,17 @@ typedef struct sv_run_config {
      * the run's units, cut the same way whatever the threads, so that the
      * shards' tallies sum to the whole run's (verify --shard, merge) */
     uint32_t shard, shards;
+    const struct sv_run_watch *watch; /* NULL, or what the watcher also asks each poll */
 } sv_run_config;
+
+/* The watcher of a run (the thread that called sv_run, every 1 to 50 ms)
+ * tells this of the draws done of total and shows the progress it gives
+ * back: MPI's ranks, whose progress rank 0 shows summed (mpi_verify.c). */
+typedef struct sv_run_watch {
+    void (*poll)(void *ctx, uint64_t done, uint64_t total, uint64_t *shown_done,
+                 uint64_t *shown_total);
+    void *ctx;
+} sv_run_watch;
 
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
 /* Keeps text as a note about sequence `at` if it is among the SV_MAX_NOTES

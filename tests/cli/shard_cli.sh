@@ -5,7 +5,9 @@
 # and Markov) and of a broken variant, `merge` must print the whole run's
 # report line for line and write its JSON field for field, but for the
 # seconds each took; a shard missing, given twice, of another run, or a
-# file that is no shard, exits 2 naming it. Deterministic: fixed seeds.
+# file that is no shard, exits 2 naming it. Shards of mutants, sweep and
+# calibrate (a share of its runs) merge into the whole command's output and
+# files. Deterministic: fixed seeds.
 set -u
 sv=$1 out=$2
 . "$(dirname "$0")/cli_lib.sh"
@@ -45,6 +47,88 @@ for N in 1 2 3 7; do
 done
 compare tree 0 3 --suite smoke --sampler ref_tree --siblings distinct --draws 40000
 compare broken 1 2 --suite smoke --sampler residual_swapped --no-rerun
+
+# mutants, sweep and calibrate: their shards merged print and write what the
+# whole command does (the files' creation times aside)
+# whole_then_merged NAME N ARGS...: the whole command into NAME-whole/, its
+# output in NAME-whole.txt; N shards, merged into NAME-merged/ (the same
+# --out, renamed after each), in NAME-merged.txt
+whole_then_merged() {
+  local name=$1 N=$2
+  shift 2
+  rm -rf out && "$sv" "$@" --threads 2 >"$name-whole.txt" 2>/dev/null
+  local rc=$?
+  [ "$rc" -eq 0 ] || fail "$name: the whole command exited $rc"
+  [ -d out ] && mv out "$name-whole"
+  for i in $(seq 1 "$N"); do
+    "$sv" "$@" --threads $((1 + i % 2)) --shard "$i/$N" --shard-file "$name-s$i.h5" \
+      >/dev/null 2>"$name-err$i" || fail "$name: shard $i/$N exited $?: $(tail -1 "$name-err$i")"
+  done
+  [ -d out ] && fail "$name: a shard wrote its command's outputs (out/)"
+  "$sv" merge "$name"-s*.h5 >"$name-merged.txt" 2>"$name-merge.err"
+  rc=$?
+  [ "$rc" -eq 0 ] || fail "$name: merge exited $rc: $(tail -2 "$name-merge.err")"
+  [ -d out ] && mv out "$name-merged"
+  if diff "$name-whole.txt" "$name-merged.txt" >"$name.diff"; then
+    pass "$name, $N shards: merge prints the whole command's output"
+  else
+    fail "$name, $N shards: the merged output differs: $(head -8 "$name.diff")"
+  fi
+}
+# same_files A B FILE...: the text files equal, the HDF5 files equal but for
+# the time they were created
+same_files() {
+  local a=$1 b=$2 f
+  shift 2
+  for f in "$@"; do
+    if [[ $f == *.h5 ]]; then
+      /usr/bin/python3 - "$a/$f" "$b/$f" <<'PY' || { fail "$a/$f and $b/$f differ"; continue; }
+import sys, h5py, numpy as np
+def same(g, h):
+    if sorted(g.attrs) != sorted(h.attrs) or sorted(g) != sorted(h):
+        return False
+    for k in g.attrs:
+        if k != "created" and not np.array_equal(g.attrs[k], h.attrs[k]):
+            return False
+    for k in g:
+        if isinstance(g[k], h5py.Group):
+            if not same(g[k], h[k]):
+                return False
+        else:
+            x, y = g[k][()], h[k][()]
+            kind = getattr(x, "dtype", np.dtype("O")).kind
+            if not np.array_equal(x, y, equal_nan=kind == "f"):
+                return False
+    return True
+sys.exit(0 if same(h5py.File(sys.argv[1]), h5py.File(sys.argv[2])) else 1)
+PY
+    else
+      cmp -s "$a/$f" "$b/$f" || { fail "$a/$f and $b/$f differ"; continue; }
+    fi
+    pass "$f: the merged command writes the whole command's"
+  done
+}
+whole_then_merged mutants 3 mutants --suite smoke --seed 2 --out out \
+  --variants residual_swapped,ratio_inverted,tree_siblings_replaced,seed_ignored
+same_files mutants-whole mutants-merged mutants-smoke.md mutants-smoke.h5
+whole_then_merged sweep 2 sweep --case logits:V=200,K=3 --T 0.5,1 --K 1,3 --draws 30000 \
+  --sampler ref,ref_tree --tree 2x2x1 --out out
+same_files sweep-whole sweep-merged rules.md ref/sweep.md ref/sweep.h5 ref_tree/sweep.md \
+  ref_tree/sweep.h5 ref/plot.gp
+whole_then_merged calibrate 5 calibrate --suite smoke --runs 12 --seed 5
+whole_then_merged calibrate-few 4 calibrate --suite smoke --runs 2 --seed 5
+"$sv" calibrate --suite smoke --runs 12 --seed 5 --shard 2/5 --shard-file c-other.h5 \
+  --runs 13 >/dev/null 2>&1
+expect 2 "c-other.h5 is a shard of another run" merge calibrate-s1.h5 c-other.h5 \
+  calibrate-s3.h5 calibrate-s4.h5 calibrate-s5.h5
+expect 2 "missing: shard 3 (of 5)" merge calibrate-s1.h5 calibrate-s2.h5 calibrate-s4.h5 \
+  calibrate-s5.h5
+expect 2 "--shard-file is where --shard I/N writes" mutants --shard-file x.h5
+expect 2 "--shard-file is where --shard I/N writes" calibrate --shard-file x.h5
+expect 2 "--resume takes points from DIR/sweep.h5" sweep --case zipf:V=50,K=2 --out o \
+  --resume --shard 1/2
+expect 2 "--shard '2/1': give I/N" sweep --case zipf:V=50,K=2 --shard 2/1
+expect 2 "--shard '0/4': give I/N" mutants --shard 0/4
 
 # what merge refuses, naming it
 d=smoke-7
