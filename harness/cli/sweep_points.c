@@ -115,7 +115,7 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
                              1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
                              a->iso.in_process, a->iso.call_timeout, a->tree ? &cut : NULL,
-                             0, 0};
+                             0, 0, 0};
         rc = sv_run(&cfg, c, d, &plan, t);
     }
     if (rc == SV_OK && (t->sampler_error || t->violations))

@@ -16,7 +16,7 @@ static sv_tally *run_sampler(const sv_sampler *s, const sv_case *c, const sv_dra
                              int in_process)
 {
     sv_tally *t = NULL;
-    sv_run_config cfg = {s, 300001, 99, batch, threads, 0, "repro", 0, in_process, 0.0, NULL, 0, 0};
+    sv_run_config cfg = {s, 300001, 99, batch, threads, 0, "repro", 0, in_process, 0.0, NULL, 0, 0, 0};
     if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK)
         return NULL;
     return t;
@@ -32,7 +32,7 @@ static sv_tally *run_shards(const sv_sampler *s, const sv_case *c, const sv_draf
     for (uint32_t i = 0; i < N; i++) {
         sv_tally *t = NULL;
         sv_run_config cfg = {s,         300001,  99,   batch, threads, 0, "shard", 0, 0, 0.0,
-                             NULL,      i,       N};
+                             NULL,      i,       N,   0};
         if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK) {
             sv_tally_free(t);
             sv_tally_free(sum);
