@@ -96,7 +96,7 @@ static int run_probe(const sv_verify_config *cfg, const sv_mix *from, const int3
         return sv_fail(SV_EENV, "out of memory for a probe");
     }
     sv_run_config run = {cfg->sampler, (uint64_t)L, seed, batch, 1, 0, "probe", cfg->input,
-                         cfg->in_process, cfg->call_timeout, NULL, 0, 0, NULL};
+                         cfg->in_process, cfg->call_timeout, NULL, 0, 0, NULL, 0};
     rc = sv_run_mix(&run, out->mix, drafters, plans, tallies, xor_seed, out->capture);
     free(plans);
     return rc;

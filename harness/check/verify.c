@@ -34,11 +34,10 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
             sv_tree_cut(cfg->tree, c->K, &cut);
         sv_run_config run = {cfg->sampler, draws, seed, cfg->batch, cfg->threads,
                              cfg->progress, label, cfg->input, cfg->in_process,
-                             cfg->call_timeout, cfg->tree ? &cut : NULL, 0, 0, NULL};
+                             cfg->call_timeout, cfg->tree ? &cut : NULL, 0, 0, NULL,
+                             cfg->device_staging};
         if (sh && sh->take)
-            run.watch = cfg->watch;
-        if (sh && sh->take)
-            run.shard = sh->index, run.shards = sh->count;
+            run.shard = sh->index, run.shards = sh->count, run.watch = cfg->watch;
         if (sh && sh->give) { /* a merge: the shards' counts, not a run */
             sv_shard_probe none;
             rc = sh->give(sh->ctx, index, c, &plan, tally, &none);
@@ -56,6 +55,23 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
     sv_tally_free(tally);
     sv_pair_plan_free(&plan);
     return rc;
+}
+
+/* What --device-staging cannot serve, refused before any case is built
+ * (docs/verify.md): a host sampler, a tree, mixed batches. */
+static int device_staging_refusal(const sv_verify_config *cfg)
+{
+    if (cfg->sampler->memspace != SV_MEM_CUDA)
+        return sv_fail(SV_EBAD, "--device-staging: sampler %s runs on the host; device staging "
+                       "drafts and counts on a GPU, for a CUDA sampler (cuda_fused, cuda_naive)",
+                       cfg->sampler->name);
+    if (cfg->tree)
+        return sv_fail(SV_EBAD, "--device-staging: sampler %s drafts trees; device staging "
+                       "covers chains of drafts only", cfg->sampler->name);
+    if (!cfg->uniform)
+        return sv_fail(SV_EBAD, "--device-staging needs --batches uniform: it drafts and "
+                       "counts one case a batch, and mixed batches are staged on the host");
+    return SV_OK;
 }
 
 /* Says at once, before the re-run's minutes start, why it happens. */
@@ -182,6 +198,8 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
         rc = sv_fail(SV_EBAD, "--batches uniform: sampler %s takes only the packed layout, "
                      "which cannot broadcast one row set to every sequence; run it with mixed "
                      "batches (the default)", cfg->sampler->name);
+    if (rc == SV_OK && cfg->device_staging)
+        rc = device_staging_refusal(cfg);
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         char err[512];
         if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0 ||

@@ -22,6 +22,7 @@ static void usage(FILE *out)
         "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
         "                         [--input probs|logits-f32|logits-bf16]\n"
         "                         [--batches mixed|uniform] [--seeding mixed|all|none]\n"
+        "                         [--device-staging]\n"
         "                         [--call-timeout S] [--in-process]\n"
         "                         [--tree SHAPE] [--siblings iid|distinct]\n"
         "\n"
@@ -68,6 +69,10 @@ static void usage(FILE *out)
         "  --junit FILE    write JUnit XML (one test case per case and check)\n"
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
         SV_BATCHES_HELP
+        "  --device-staging  a CUDA sampler's batches drafted, checked and counted on\n"
+        "                  the GPU, not the host (with --batches uniform; Markov-pair\n"
+        "                  cases are staged on the host, saying so): the same counts and\n"
+        "                  verdicts, at the kernel's speed (docs/gpu.md#device-staging)\n"
         SV_ISOLATION_HELP
         SV_TREE_HELP
         "  --measure       for a lossy rule (typical acceptance): report how far each\n"
@@ -112,6 +117,7 @@ typedef struct verify_args {
     int rerun;
     int32_t input;
     int uniform, seeding;
+    int device_staging; /* --device-staging */
     int measure; /* --measure: distances from p, no verdicts */
     sv_recorded_opts recorded;
     sv_isolation iso;
@@ -145,7 +151,7 @@ static int distinct_outputs(const char *json, const char *junit)
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
-       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS };
+       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -171,6 +177,7 @@ static const struct option options[] = {
     {"input", required_argument, NULL, O_INPUT},
     {"batches", required_argument, NULL, O_BATCHES},
     {"seeding", required_argument, NULL, O_SEEDING},
+    {"device-staging", no_argument, NULL, O_DEVICE_STAGING},
     {"measure", no_argument, NULL, O_MEASURE},
     {"shard", required_argument, NULL, O_SHARD},
     {"shard-file", required_argument, NULL, O_SHARD_FILE},
@@ -236,6 +243,7 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_BATCHES: rc = sv_parse_batches("--batches", optarg, &a->uniform); break;
         case O_SEEDING: rc = sv_parse_seeding("--seeding", optarg, &a->seeding); break;
         case O_MEASURE: a->measure = 1; break;
+        case O_DEVICE_STAGING: a->device_staging = 1; break;
         case O_SHARD:
             a->shard = optarg;
             rc = sv_parse_shard("--shard", optarg, &a->shard_index, &a->shard_count);
@@ -357,6 +365,7 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         .threads = a->threads, .progress = 1, .rerun_suspects = a->rerun,
         .input = a->input, .in_process = a->iso.in_process,
         .call_timeout = a->iso.call_timeout, .uniform = a->uniform, .seeding = a->seeding,
+        .device_staging = a->device_staging,
         .tree = tree, .shard = a->merge,
     };
     if (a->plan || (suite_name && strcmp(suite_name, "deep") == 0 && a->mpi_rank == 0 &&

@@ -115,7 +115,7 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         sv_run_config cfg = {a->sampler, draws, seed, a->batch, a->threads,
                              1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
                              a->iso.in_process, a->iso.call_timeout, a->tree ? &cut : NULL,
-                             0, 0, NULL};
+                             0, 0, NULL, 0};
         sv_shard_at at; /* a shard runs its share of the point; a merge sums the shards' */
         const sv_shard_hooks *sh = sv_cmd_shard_next(a->shard, 1, a->label, &at);
         sv_shard_probe none;

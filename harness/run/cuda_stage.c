@@ -4,13 +4,16 @@
  * copied once and kept while the host pointer stays the same. Markov cases
  * give every sequence its own rows: they are copied with every batch. A
  * tree's parents go down as the draft tokens do, and its out_path down
- * (poisoned) and back as out_tokens. Every
+ * (poisoned) and back as out_tokens. With device staging (cuda_dstage.c)
+ * the drafts are drawn on the device and the outputs checked and counted
+ * there, and come back only for a batch the host must count. Every
  * CUDA call is checked and a failure says which call and CUDA's message.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime_api.h>
 #include "cuda_stage.h"
+#include "cuda_dstage.h"
 
 /* A device buffer that grows to the largest size asked for. */
 typedef struct device_buffer {
@@ -35,6 +38,8 @@ struct sv_cuda_stage {
     size_t resident_bytes;
     device_buffer resident;
     int resident_ready;
+    int32_t max_B;
+    sv_dstage *dev; /* device staging, or NULL */
 };
 
 int sv_cuda_device_count(char *why, size_t whylen)
@@ -127,6 +132,7 @@ void sv_cuda_stage_free(sv_cuda_stage *s)
 {
     if (!s)
         return;
+    sv_dstage_close(s->dev); /* its counts back before the stream goes */
     if (s->inner_state)
         s->inner->destroy(s->inner_state);
     device_buffer *bufs[] = {&s->target, &s->draft,    &s->tokens,  &s->out_tokens,
@@ -150,6 +156,7 @@ int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, const v
         return SV_SAMPLER_ENOMEM;
     }
     s->inner = inner;
+    s->max_B = limits->max_B;
     s->resident_host = resident;
     s->resident_bytes = resident ? resident_bytes : 0;
     cudaError_t e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
@@ -223,7 +230,9 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     if (rc == SV_SAMPLER_OK)
         rc = place(s, &s->draft, draft, draft_elems * elem, hb->draft_stride == 0 && !packed,
                    "copying draft rows", &dd);
-    if (rc == SV_SAMPLER_OK && drafted > 0)
+    if (rc == SV_SAMPLER_OK && s->dev)
+        rc = sv_dstage_drafts(s->dev, hb, (const int32_t **)&dx);
+    else if (rc == SV_SAMPLER_OK && drafted > 0)
         rc = place(s, &s->tokens, hb->draft_tokens, drafted * sizeof(int32_t), 0,
                    "copying draft tokens", &dx);
     /* the outputs go down too: the runner poisoned them, and a sampler that
@@ -265,6 +274,11 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     rc = s->inner->verify(s->inner_state, &db);
     if (rc != SV_SAMPLER_OK)
         return rc;
+    if (s->dev) { /* checked and counted there: the outputs come back only to be counted here */
+        rc = sv_dstage_finish(s->dev, hb->B, db.out_tokens, db.out_accepted);
+        if (rc != SV_SAMPLER_OK || !sv_dstage_fallback(s->dev))
+            return rc;
+    }
     cudaError_t e = cudaMemcpyAsync(hb->out_tokens, db.out_tokens, slots * sizeof(int32_t),
                                     cudaMemcpyDeviceToHost, s->stream);
     if (e == cudaSuccess)
@@ -278,4 +292,16 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *hb)
     if (e != cudaSuccess)
         return stage_error("copying outputs back", 0, e);
     return SV_SAMPLER_OK;
+}
+
+int sv_cuda_stage_use_device(sv_cuda_stage *s, sv_staging_slot *slot, char *err, size_t errlen)
+{
+    if (s->dev)
+        return SV_SAMPLER_OK;
+    return sv_dstage_open(slot, s->max_B, s->stream, &s->dev, err, errlen);
+}
+
+int sv_cuda_stage_read_drafts(const sv_cuda_stage *s, int32_t B, int32_t *out)
+{
+    return s->dev ? sv_dstage_read_drafts(s->dev, B, out) : SV_SAMPLER_EINVAL;
 }

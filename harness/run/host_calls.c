@@ -9,6 +9,7 @@
 #include "cuda_stage.h"
 #endif
 
+
 const char *sv_status_name(int rc)
 {
     switch (rc) {
@@ -38,8 +39,14 @@ int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, cha
             *env_error = 1;
             return SV_SAMPLER_EDEVICE;
         }
-        return sv_cuda_stage_init(s, limits, ctl->resident, ctl->resident_bytes,
-                                  (sv_cuda_stage **)state, err, errlen);
+        int rc = sv_cuda_stage_init(s, limits, ctl->resident, ctl->resident_bytes,
+                                    (sv_cuda_stage **)state, err, errlen);
+        if (rc == SV_SAMPLER_OK && ctl->staging &&
+            (rc = sv_cuda_stage_use_device(*state, ctl->staging, err, errlen)) != SV_SAMPLER_OK) {
+            sv_cuda_stage_free(*state);
+            *state = NULL;
+        }
+        return rc;
 #else
         snprintf(err, errlen, "sampler %s needs CUDA, and this specverify was built without "
                  "it (no nvcc at configure time)", s->name);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "device_staging.h"
 #include "sampler_host.h"
 
 /* ---- sizes -------------------------------------------------------------------- */
@@ -43,33 +44,6 @@ int sv_rows_bytes(const char *what, uint64_t B, int64_t K, int64_t V, uint64_t *
     return SV_OK;
 }
 
-/* ---- checking and counting one batch -------------------------------------------- */
-
-static void count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan,
-                        uint64_t first, int32_t B, const int32_t *drafts, const int32_t *out,
-                        const int32_t *accepted, unsigned char *valid)
-{
-    const int32_t K = c->K, V = c->V;
-    for (int32_t b = 0; b < B; b++) {
-        const int32_t *y = out + (size_t)b * (K + 1);
-        int32_t n = accepted[b];
-        valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, first + (uint64_t)b,
-                                                    drafts + (size_t)b * K, y, n);
-        if (valid[b])
-            sv_tally_count(t, plan, y, n);
-    }
-    /* pairs (2m, 2m+1): `first` is even, so b even is a global even index */
-    for (int32_t b = 0; plan->seq_ok && b + 1 < B; b += 2) {
-        if (!valid[b] || !valid[b + 1])
-            continue;
-        int32_t r = plan->seq_rows.bin[out[(size_t)b * (K + 1)]];
-        int32_t s = plan->seq_cols.bin[out[(size_t)(b + 1) * (K + 1)]];
-        if (r >= 0 && s >= 0)
-            t->pairs_seq[r * plan->seq_cols.nbins + s]++;
-    }
-    t->draws += (uint64_t)B;
-}
-
 /* ---- workers -------------------------------------------------------------------- */
 
 typedef struct shared {
@@ -80,6 +54,7 @@ typedef struct shared {
     const sv_drafter *d;
     const sv_pair_plan *plan;
     const sv_tree_rows *tree; /* a tree run's rows, or NULL */
+    sv_staging *staging;      /* device staging's shared parts, or NULL */
     sv_host *host;
     int32_t batch;     /* sequences per verify call */
     uint64_t n_units;  /* chunks of draws, or of streams for chain cases */
@@ -94,20 +69,31 @@ typedef struct worker {
     int32_t slot;
     sv_tally **tallies;      /* [sh->n_cases] */
     sv_worker_buffers buf;
+    uint64_t device_counted;  /* device staging: sequences its slot's device counted */
     int status;
     char error[SV_CASE_NAME_MAX + 256];
 } worker;
 
-/* Chunk `unit` of a fixed-row case: drafts, one verify call, counting. */
-static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally *t)
+static void draw_batch(const shared *sh, sv_worker_buffers *w, uint64_t first, int32_t B)
+{
+    for (int32_t b = 0; b < B; b++)
+        sv_drafter_draw(sh->d, w->philox, sh->cfg->seed, first + (uint64_t)b,
+                        w->drafts + (size_t)b * sh->c->K);
+}
+
+/* Chunk `unit` of a fixed-row case: drafts, one verify call, counting; with
+ * device staging the device drafts and counts unless it finds the batch
+ * broken, when the host drafts the same tokens and counts as without. */
+static int fixed_unit(shared *sh, worker *wk, uint64_t unit, sv_tally *t)
 {
     const sv_case *c = sh->c;
     const int32_t K = c->K;
+    sv_worker_buffers *w = &wk->buf;
+    const sv_staging_slot *staged = sh->staging ? &sh->staging->slot[w->slot] : NULL;
     uint64_t first = unit * (uint64_t)sh->batch, left = sh->cfg->draws - first;
     int32_t B = left < (uint64_t)sh->batch ? (int32_t)left : sh->batch;
-    for (int32_t b = 0; b < B; b++)
-        sv_drafter_draw(sh->d, w->philox, sh->cfg->seed, first + (uint64_t)b,
-                        w->drafts + (size_t)b * K);
+    if (!staged)
+        draw_batch(sh, w, first, B);
     /* the rows as the sampler sees them: the host's read-only copies */
     sv_batch bt = {
         .B = B, .K = K, .V = c->V,
@@ -131,9 +117,15 @@ static int fixed_unit(shared *sh, sv_worker_buffers *w, uint64_t unit, sv_tally 
     }
     sv_batch_uniform_v3(&bt, w, sh->cfg);
     int rc = sv_host_verify(w->host, w->slot, &bt, t);
-    if (rc == SV_SAMPLER_OK)
-        count_batch(t, c, sh->plan, first, B, w->drafts, bt.out_tokens, bt.out_accepted,
-                    w->valid);
+    if (rc == SV_SAMPLER_OK && staged && !staged->fallback) {
+        t->draws += (uint64_t)B;
+        wk->device_counted += (uint64_t)B;
+    } else if (rc == SV_SAMPLER_OK) {
+        if (staged)
+            draw_batch(sh, w, first, B);
+        sv_count_batch(t, c, sh->plan, first, B, w->drafts, bt.out_tokens, bt.out_accepted,
+                       w->valid);
+    }
     atomic_fetch_add(&sh->done, (uint64_t)B);
     return rc;
 }
@@ -201,6 +193,22 @@ static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, cons
     return ok ? 0 : -1;
 }
 
+/* Adds what the slot's device counted into the worker's tally; counts a
+ * device that stopped before giving them back as a failed call. */
+static void collect_device(const sv_staging_slot *s, worker *w)
+{
+    sv_tally *t = w->tallies[0];
+    if (s->counted) {
+        sv_staging_collect(s, t);
+    } else if (w->device_counted && !t->sampler_error) {
+        char text[SV_NOTE_LEN];
+        snprintf(text, sizeof text, "--device-staging: the counts of %llu sequences never "
+                 "came back from the device", (unsigned long long)w->device_counted);
+        sv_tally_note(t, 0, text);
+        t->sampler_error = SV_SAMPLER_EDEVICE;
+    }
+}
+
 /* The signal stack of a worker: in process, a sampler that overflows its
  * stack is caught too. */
 #define ALT_STACK_BYTES ((size_t)256 * 1024)
@@ -242,13 +250,15 @@ static void *work(void *arg)
                                                 unit, &w->buf, w->tallies[0], &sh->done)
                      : c->chain  ? sv_chain_unit(sh->cfg, c, sh->batch, sh->steps, unit, &w->buf,
                                                  w->tallies[0], &sh->done)
-                                 : fixed_unit(sh, &w->buf, unit, w->tallies[0]);
+                                 : fixed_unit(sh, w, unit, w->tallies[0]);
                 if (rc != SV_SAMPLER_OK) {
                     atomic_store(&sh->stop, 1);
                     break;
                 }
             }
             sv_host_destroy(sh->host, w->slot, w->tallies[0]);
+            if (sh->staging)
+                collect_device(&sh->staging->slot[w->slot], w);
         }
         free_buffers(&w->buf);
     }
@@ -372,6 +382,22 @@ static int run_workers(shared *sh, int32_t threads, const sv_host_config *host,
 static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
                     const sv_case *seen, int32_t threads, sv_tally *tally);
 
+/* Device staging's shared parts, where it is asked for and the run is one
+ * it covers: a CUDA sampler's fixed-row case (verify refuses the rest but
+ * Markov pairs, which it stages on the host, saying so). */
+static int open_staging(shared *sh, const sv_run_config *cfg, const sv_case *c, int32_t threads)
+{
+    sh->staging = NULL;
+    if (!cfg->device_staging)
+        return SV_OK;
+    if (c->chain || cfg->tree || cfg->sampler->memspace != SV_MEM_CUDA) {
+        fprintf(stderr, "specverify: case %s: --device-staging covers a CUDA sampler's "
+                "fixed-row cases; this one is staged on the host\n", c->name);
+        return SV_OK;
+    }
+    return sv_staging_open(c, sh->d, sh->plan, threads, &sh->staging);
+}
+
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally)
 {
@@ -432,7 +458,13 @@ static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
                            .call_timeout = cfg->call_timeout, .slots = threads,
                            .batch = sh->batch, .c = seen, .rows_per_sequence = c->chain != NULL};
-    return run_workers(sh, threads, &host, sh->plan, &tally, total);
+    int rc = open_staging(sh, cfg, c, threads);
+    host.staging = sh->staging;
+    if (rc == SV_OK)
+        rc = run_workers(sh, threads, &host, sh->plan, &tally, total);
+    sv_staging_close(sh->staging);
+    sh->staging = NULL;
+    return rc;
 }
 
 int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "device_staging.h"
 #include "host_internal.h"
 
 /* The status a crashed call counts as; the finding says what happened. */
@@ -316,6 +317,7 @@ int sv_host_init(sv_host *h, int32_t i, sv_tally *t)
     ctl->limits = (sv_limits){h->cfg.batch, h->K, h->V, NULL, 0};
     ctl->resident = h->cfg.mix ? h->in_base : NULL; /* the mix's part leads the inputs */
     ctl->resident_bytes = h->cfg.mix ? h->fixed_bytes : 0;
+    ctl->staging = h->cfg.staging ? &h->cfg.staging->slot[i] : NULL;
     ctl->err[0] = '\0';
     ctl->env_error = 0;
     ctl->first = 1;

@@ -30,6 +30,7 @@ typedef struct sv_host_config {
                             * with a mix, its first case */
     int rows_per_sequence; /* each slot holds [batch][K+1][V] target and [batch][K][V] draft rows */
     const sv_mix *mix;     /* or the mix's slots' rows and arrays, laid out once, read-only */
+    struct sv_staging *staging; /* device staging's shared parts, one a slot; or NULL */
 } sv_host_config;
 
 /* Maps the shared memory and, isolated, starts the child (before any

@@ -187,6 +187,9 @@ typedef struct sv_run_config {
      * shards' tallies sum to the whole run's (verify --shard, merge) */
     uint32_t shard, shards;
     const struct sv_run_watch *watch; /* NULL, or what the watcher also asks each poll */
+    /* verify --device-staging: a CUDA sampler's fixed-row cases drafted,
+     * checked and counted on the device (device_staging.h); others as without */
+    int device_staging;
 } sv_run_config;
 
 /* The watcher of a run (the thread that called sv_run, every 1 to 50 ms)
@@ -299,6 +302,12 @@ void sv_pair_plan_free(sv_pair_plan *plan);
 /* tally.c: one checked sequence's emitted tokens y_1..y_{n+1} into the
  * histograms, the length and the positions' pair table. */
 void sv_tally_count(sv_tally *t, const sv_pair_plan *plan, const int32_t *y, int32_t n);
+/* A fixed-row batch of B sequences first.. (first even): each checked
+ * (sv_check_sequence; valid[b] says if kept), the kept ones counted, and
+ * the kept pairs (2m, 2m+1) in the sequences' pair table; draws += B. */
+void sv_count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan, uint64_t first,
+                    int32_t B, const int32_t *drafts, const int32_t *out,
+                    const int32_t *accepted, unsigned char *valid);
 
 /* ---- tree.c, tree_law.c, tree_unit.c: trees of drafts (contract v6) ---------------
  * A tree is drafted level by level: every node at depth d-1 has widths[d-1]

@@ -109,6 +109,32 @@ void sv_tally_count(sv_tally *t, const sv_pair_plan *plan, const int32_t *y, int
     }
 }
 
+/* A fixed-row batch: each sequence checked, the kept ones counted. */
+void sv_count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan, uint64_t first,
+                    int32_t B, const int32_t *drafts, const int32_t *out,
+                    const int32_t *accepted, unsigned char *valid)
+{
+    const int32_t K = c->K, V = c->V;
+    for (int32_t b = 0; b < B; b++) {
+        const int32_t *y = out + (size_t)b * (K + 1);
+        int32_t n = accepted[b];
+        valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, first + (uint64_t)b,
+                                                    drafts + (size_t)b * K, y, n);
+        if (valid[b])
+            sv_tally_count(t, plan, y, n);
+    }
+    /* pairs (2m, 2m+1): `first` is even, so b even is a global even index */
+    for (int32_t b = 0; plan->seq_ok && b + 1 < B; b += 2) {
+        if (!valid[b] || !valid[b + 1])
+            continue;
+        int32_t r = plan->seq_rows.bin[out[(size_t)b * (K + 1)]];
+        int32_t s = plan->seq_cols.bin[out[(size_t)(b + 1) * (K + 1)]];
+        if (r >= 0 && s >= 0)
+            t->pairs_seq[r * plan->seq_cols.nbins + s]++;
+    }
+    t->draws += (uint64_t)B;
+}
+
 /* ---- the pair plan: bins for the independence tables --------------------------- */
 
 int sv_pair_plan_build(const sv_case *c, uint64_t draws, sv_pair_plan *plan)

@@ -49,7 +49,7 @@ static sv_tally *run(const sv_sampler *s, const sv_case *c, uint64_t draws)
     sv_drafter *d = NULL;
     sv_tally *t = NULL;
     sv_pair_plan plan = {0};
-    sv_run_config cfg = {s, draws, 7, 4096, 2, 0, "measure", 0, 1, 0.0, NULL, 0, 0, NULL};
+    sv_run_config cfg = {s, draws, 7, 4096, 2, 0, "measure", 0, 1, 0.0, NULL, 0, 0, NULL, 0};
     if (sv_drafter_alloc(c, &d) != SV_OK || sv_tally_alloc(c, &plan, &t) != SV_OK ||
         sv_run(&cfg, c, d, &plan, t) != SV_OK) {
         sv_tally_free(t);

@@ -150,6 +150,8 @@ void __threadfence(void);
 unsigned atomicAdd(unsigned *p, unsigned v);
 unsigned atomicMin(unsigned *p, unsigned v);
 double atomicAdd(double *p, double v);
+unsigned long long atomicAdd(unsigned long long *p, unsigned long long v);
+unsigned atomicOr(unsigned *p, unsigned v);
 template <typename T> static inline T __ldcg(const T *p)
 {
     return *p;

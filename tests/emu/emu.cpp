@@ -266,3 +266,17 @@ double atomicAdd(double *p, double v)
     *p = old + v;
     return old;
 }
+
+unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+    unsigned long long old = *p;
+    *p = old + v;
+    return old;
+}
+
+unsigned atomicOr(unsigned *p, unsigned v)
+{
+    unsigned old = *p;
+    *p = old | v;
+    return old;
+}

@@ -17,7 +17,7 @@ static sv_tally *run_sampler(const sv_sampler *s, const sv_case *c, const sv_dra
 {
     sv_tally *t = NULL;
     sv_run_config cfg = {s,    300001,     99,   batch,  threads, 0,   "repro",
-                         0,    in_process, 0.0,  NULL,   0,       0,   NULL};
+                         0,    in_process, 0.0,  NULL,   0,       0,   NULL, 0};
     if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK)
         return NULL;
     return t;
@@ -33,7 +33,7 @@ static sv_tally *run_shards(const sv_sampler *s, const sv_case *c, const sv_draf
     for (uint32_t i = 0; i < N; i++) {
         sv_tally *t = NULL;
         sv_run_config cfg = {s,         300001,  99,   batch, threads, 0, "shard", 0, 0, 0.0,
-                             NULL,      i,       N,    NULL};
+                             NULL,      i,       N,    NULL, 0};
         if (sv_tally_alloc(c, plan, &t) != SV_OK || sv_run(&cfg, c, d, plan, t) != SV_OK) {
             sv_tally_free(t);
             sv_tally_free(sum);
