@@ -332,7 +332,7 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
     const uint64_t hi = sh->text ? runs * (sh->index + 1) / sh->count : runs;
     if (merge)
         rc = merged_runs(merge, runs, &kept);
-    else if ((rc = sv_cmd_shard_open(sh, "calibrate")) == SV_OK)
+    else if ((rc = sv_cmd_shard_open(sh, "calibrate", sampler->name, seed, alpha)) == SV_OK)
         rc = run_runs(&cfg, seed, lo, hi, &kept, &interrupted);
     free(specs);
     free(draws);

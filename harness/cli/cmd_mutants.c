@@ -342,7 +342,7 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
         n_planned += runs_here(variants, sv_registry_broken_get(i), gpu);
     int interrupted = 0;
     sv_interrupt_install();
-    if ((rc = sv_cmd_shard_open(sh, "mutants")) != SV_OK)
+    if ((rc = sv_cmd_shard_open(sh, "mutants", NULL, seed, alpha)) != SV_OK)
         return rc;
     uint64_t shard_draws = 0;
     for (size_t i = 0; i < sv_registry_broken_count() && n_rows < 64 && rc == SV_OK; i++) {

@@ -439,7 +439,7 @@ static int sweep_command(int argc, char **argv, sv_cmd_shard *sh)
         return SV_OK;
     }
     if (rc == SV_OK)
-        rc = sv_cmd_shard_open(sh, "sweep");
+        rc = sv_cmd_shard_open(sh, "sweep", NULL, a.seed, 0.0);
     if (rc != SV_OK) {
         sv_batch_cost_free(&a.set.cost);
         return rc;

@@ -312,8 +312,12 @@ static int verify_shard(const verify_args *a, const sv_verify_config *whole)
     if (rc == SV_OK)
         rc = sv_shard_writer_open(file, a->command, a->n_command, a->shard_index,
                                   a->shard_count, whole->n_cases, &w);
-    if (rc != SV_OK)
+    if (rc == SV_OK)
+        rc = sv_shard_writer_about(w, whole->sampler->name, whole->seed, whole->alpha);
+    if (rc != SV_OK) {
+        sv_shard_writer_close(w, 0); /* removed: nothing half written stays */
         return rc;
+    }
     sv_shard_hooks hooks = {a->shard_index, a->shard_count, sv_shard_take, NULL, w, 0, 0};
     sv_verify_config cfg = *whole;
     cfg.shard = &hooks;

@@ -32,7 +32,8 @@ int sv_cmd_shard_option(int opt, const char *value, sv_cmd_shard *s, int *rc)
     }
 }
 
-int sv_cmd_shard_open(sv_cmd_shard *s, const char *command)
+int sv_cmd_shard_open(sv_cmd_shard *s, const char *command, const char *sampler, uint64_t seed,
+                      double alpha)
 {
     if (s->file && !s->text)
         return sv_fail(SV_EBAD, "%s: --shard-file is where --shard I/N writes; give --shard",
@@ -49,6 +50,8 @@ int sv_cmd_shard_open(sv_cmd_shard *s, const char *command)
     if (rc == SV_OK)
         rc = sv_shard_writer_open(s->file, s->command, s->n_command, s->index, s->count, 0,
                                   &s->w);
+    if (rc == SV_OK)
+        rc = sv_shard_writer_about(s->w, sampler, seed, alpha);
     return rc;
 }
 

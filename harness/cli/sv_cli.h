@@ -208,8 +208,10 @@ enum { SV_O_SHARD = 960, SV_O_SHARD_FILE };
 int sv_cmd_shard_init(sv_cmd_shard *s, int argc, char **argv, const sv_shard_hooks *merge);
 /* 1 if opt is --shard or --shard-file (taken, *rc its parse), else 0. */
 int sv_cmd_shard_option(int opt, const char *value, sv_cmd_shard *s, int *rc);
-/* After parsing: refuses --shard-file alone; with --shard, opens the file. */
-int sv_cmd_shard_open(sv_cmd_shard *s, const char *command);
+/* After parsing: refuses --shard-file alone; with --shard, opens the file,
+ * naming the run's sampler (NULL: its cases' labels do), seed and alpha. */
+int sv_cmd_shard_open(sv_cmd_shard *s, const char *command, const char *sampler, uint64_t seed,
+                      double alpha);
 /* The hooks for the next n_cases cases, whose they are in label (held in
  * *at), or NULL for a whole run that is neither a shard nor a merge. */
 const sv_shard_hooks *sv_cmd_shard_next(sv_cmd_shard *s, size_t n_cases, const char *label,

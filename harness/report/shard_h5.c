@@ -7,7 +7,9 @@
  *
  * Layout (docs/formats.md, "Shard files"): root attributes kind = "shard",
  * shard, shards, cases, specverify_version; the strings `command` (verify's
- * arguments without --shard and --shard-file); per case i, datasets cI_shape
+ * arguments without --shard and --shard-file), and what the command made of
+ * them: sampler, seed, alpha; per case i, the string cI_case (its spec),
+ * datasets cI_shape
  * (K, V, the pair tables' sizes, transitions or not), cI_scalars, cI_reached,
  * cI_length, cI_law, cI_law2, cI_hist, cI_pairs_seq, cI_pairs_pos,
  * cI_transitions, cI_note_at and cI_notes, cI_seconds, and the probes' cI_probe,
@@ -72,7 +74,10 @@ int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
     const uint64_t scalars[SCALARS] = {t->draws,          t->first_accepted, t->first_chance_fx,
                                        t->first_variance_fx, t->violations, (uint64_t)t->tree,
                                        (uint64_t)(int64_t)t->sampler_error, (uint64_t)t->n_notes};
-    int rc = sv_h5_u64s(f, NAME("shape"), shape, SHAPE);
+    const char *spec = c->name; /* the case as the shard made it: merge checks its own */
+    int rc = sv_h5_strings(f, NAME("case"), &spec, 1);
+    if (rc == SV_OK)
+        rc = sv_h5_u64s(f, NAME("shape"), shape, SHAPE);
     if (rc == SV_OK)
         rc = sv_h5_u64s(f, NAME("scalars"), scalars, SCALARS);
     sv_tally_counts counts[SV_TALLY_COUNTS];
@@ -105,8 +110,22 @@ int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
     if (rc == SV_OK)
         rc = sv_h5_strings(f, NAME("probe_findings"), findings, (size_t)p->n_findings);
 #undef NAME
-    (void)c;
     w->taken += rc == SV_OK;
+    return rc;
+}
+
+int sv_shard_writer_about(sv_shard_writer *w, const char *sampler, uint64_t seed, double alpha)
+{
+    char text[64];
+    int rc = sampler ? sv_h5_attr(&w->f, "sampler", sampler) : SV_OK;
+    snprintf(text, sizeof text, "%llu", (unsigned long long)seed);
+    if (rc == SV_OK)
+        rc = sv_h5_attr(&w->f, "seed", text);
+    snprintf(text, sizeof text, "%.15g", alpha); /* 1e-06, not 9.9999999999999995e-07 */
+    if (strtod(text, NULL) != alpha)
+        snprintf(text, sizeof text, "%.17g", alpha);
+    if (rc == SV_OK && alpha > 0)
+        rc = sv_h5_attr(&w->f, "alpha", text);
     return rc;
 }
 

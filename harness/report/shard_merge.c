@@ -201,12 +201,25 @@ sv_h5_reader *sv_shard_set_file(sv_shard_set *s, size_t k)
 }
 
 /* Shard r's part of case i into t (allocated for the case), and its probe. */
-static int read_case(sv_h5_reader *r, size_t i, const sv_pair_plan *plan, sv_tally *t,
-                     sv_shard_probe *probe)
+static int read_case(sv_h5_reader *r, size_t i, const sv_case *c, const sv_pair_plan *plan,
+                     sv_tally *t, sv_shard_probe *probe)
 {
     char name[64];
 #define NAME(what) (snprintf(name, sizeof name, "c%zu_%s", i, what), name)
     uint64_t shape[SHAPE], scalars[SCALARS], fields[PROBE];
+    char **spec = NULL;
+    size_t n_spec = 0;
+    const int same = sv_h5_has_dataset(r, NAME("case")) &&
+                     sv_h5_read_strings(r, NAME("case"), &spec, &n_spec) == SV_OK &&
+                     n_spec == 1 && strcmp(spec[0], c->name) == 0;
+    const int made = n_spec == 1;
+    char held[160];
+    snprintf(held, sizeof held, "%.150s", made ? spec[0] : "");
+    strings_free(spec, n_spec);
+    if (!same)
+        return made ? sv_fail(SV_EBAD, "merge: %s: case %zu is %s, where the command here makes "
+                              "it %s", r->path, i + 1, held, c->name)
+                    : sv_fail(SV_EBAD, "merge: %s holds no case %zu", r->path, i + 1);
     const uint64_t want[SHAPE] = {(uint64_t)t->K, (uint64_t)t->V,
                                   (uint64_t)plan->seq_rows.nbins * (uint64_t)plan->seq_cols.nbins,
                                   (uint64_t)plan->pos_rows.nbins * (uint64_t)plan->pos_cols.nbins,
@@ -291,7 +304,7 @@ int sv_shard_give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
         sv_shard_probe p = {0};
         rc = sv_tally_alloc(c, plan, &part);
         if (rc == SV_OK)
-            rc = read_case(&s->files[k], i, plan, part, &p);
+            rc = read_case(&s->files[k], i, c, plan, part, &p);
         if (rc == SV_OK) {
             sv_tally_add(into, part, plan);
             seconds += part->seconds;

@@ -24,6 +24,9 @@ int sv_shard_writer_open(const char *path, const char *const *command, size_t n_
                          uint32_t index, uint32_t count, size_t n_cases, sv_shard_writer **out);
 int sv_shard_take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
                   const sv_tally *t, const sv_shard_probe *probe);
+/* What names the run besides its command, as the command resolved it: the
+ * sampler (NULL: none), the seed and the family-wise alpha (0: none). */
+int sv_shard_writer_about(sv_shard_writer *w, const char *sampler, uint64_t seed, double alpha);
 /* The file, for what a command keeps besides counts (calibrate's runs). */
 sv_h5 *sv_shard_writer_file(sv_shard_writer *w);
 /* commit: the file put in place (every case planned taken), else removed. */

@@ -139,6 +139,12 @@ expect 2 "shard 1 of 7 is given twice" merge $d/s1.h5 $d/s1.h5 $d/s2.h5 $d/s3.h5
   --shard-file other.h5 >/dev/null 2>&1
 expect 2 "other.h5 is a shard of another run" merge $d/s1.h5 other.h5 $d/s3.h5 $d/s4.h5 \
   $d/s5.h5 $d/s6.h5 $d/s7.h5
+# a shard whose case 1 is not the case its command makes (a file edited,
+# or a suite changed under the same version): named, not summed
+cp smoke-1/s1.h5 edited.h5
+/usr/bin/python3 -c 'import h5py, sys
+f = h5py.File(sys.argv[1], "r+"); del f["c0_case"]; f.copy("c1_case", "c0_case")' edited.h5
+expect 2 "edited.h5: case 1 is " merge edited.h5
 expect 2 "not an HDF5 file" merge smoke-whole.json
 "$sv" sweep --case zipf:V=50,K=2 --draws 1000 --out sweep >/dev/null 2>&1
 expect 2 "is not a shard file" merge sweep/sweep.h5
