@@ -182,6 +182,12 @@ typedef struct sv_verify_config {
     const struct sv_run_watch *watch; /* each first run's watcher asks it too (MPI's ranks) */
 } sv_verify_config;
 
+/* One fixed run through shard hooks (NULL: a whole run): a merge's summed
+ * counts in place of the run (give), or the run, cut to a shard's share and
+ * its counts handed on (take) under number `index`. */
+int sv_shard_run(const sv_shard_hooks *sh, size_t index, sv_run_config *run, const sv_case *c,
+                 const sv_drafter *d, const sv_pair_plan *plan, sv_tally *tally);
+
 /* ---- verify_mix.c: cases verified together in mixed batches ---------------------- */
 /* Fills what a case report says of the case itself. */
 void sv_case_report_init(sv_case_report *cr, const sv_case *c);

@@ -15,6 +15,19 @@ uint64_t sv_rerun_seed(uint64_t seed)
     return z ^ (z >> 31);
 }
 
+int sv_shard_run(const sv_shard_hooks *sh, size_t index, sv_run_config *run, const sv_case *c,
+                 const sv_drafter *d, const sv_pair_plan *plan, sv_tally *tally)
+{
+    if (sh && sh->give) { /* a merge: the shards' counts, not a run */
+        sv_shard_probe none;
+        return sh->give(sh->ctx, index, c, plan, tally, &none);
+    }
+    if (sh && sh->take)
+        run->shard = sh->index, run->shards = sh->count;
+    int rc = sv_run(run, c, d, plan, tally);
+    return rc == SV_OK && sh && sh->take ? sh->take(sh->ctx, index, c, plan, tally, NULL) : rc;
+}
+
 /* One run of case c; `index`, its number in cfg->specs, for the first run
  * (a shard's or merge's part is taken there), SIZE_MAX for a re-run. */
 static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_drafter *d,
@@ -37,15 +50,8 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
                              cfg->call_timeout, cfg->tree ? &cut : NULL, 0, 0, NULL,
                              cfg->device_staging};
         if (sh && sh->take)
-            run.shard = sh->index, run.shards = sh->count, run.watch = cfg->watch;
-        if (sh && sh->give) { /* a merge: the shards' counts, not a run */
-            sv_shard_probe none;
-            rc = sh->give(sh->ctx, index, c, &plan, tally, &none);
-        } else {
-            rc = sv_run(&run, c, d, &plan, tally);
-        }
-        if (rc == SV_OK && sh && sh->take)
-            rc = sh->take(sh->ctx, index, c, &plan, tally, NULL);
+            run.watch = cfg->watch;
+        rc = sv_shard_run(sh, index, &run, c, d, &plan, tally);
     }
     if (rc == SV_OK) {
         ev->seed = seed;

@@ -10,9 +10,13 @@
 #include <string.h>
 #include "calibrate_runs.h"
 
+#define MAX_CASES 1024 /* a suite's cases, far more than any has */
+
 int calibrate_runs_init(calibrate_runs *runs, size_t n_cases)
 {
     memset(runs, 0, sizeof *runs);
+    if (n_cases > MAX_CASES)
+        return sv_fail(SV_EBAD, "calibrate: %zu cases, at most %d", n_cases, MAX_CASES);
     runs->n_cases = n_cases;
     runs->cols = n_cases * CALIBRATE_CHECKS;
     runs->K = calloc(n_cases ? n_cases : 1, sizeof *runs->K);
@@ -60,10 +64,7 @@ void calibrate_runs_free(calibrate_runs *runs)
 
 int calibrate_runs_write(sv_h5 *f, const calibrate_runs *runs, uint64_t first)
 {
-    uint64_t K[1024];
-    if (runs->n_cases > sizeof K / sizeof K[0])
-        return sv_fail(SV_EBAD, "calibrate: %zu cases, at most %zu", runs->n_cases,
-                       sizeof K / sizeof K[0]);
+    uint64_t K[MAX_CASES];
     for (size_t i = 0; i < runs->n_cases; i++)
         K[i] = (uint64_t)runs->K[i];
     int rc = sv_h5_u64s(f, "calibrate_first", &first, 1);
@@ -83,10 +84,7 @@ int calibrate_runs_write(sv_h5 *f, const calibrate_runs *runs, uint64_t first)
 
 int calibrate_runs_read(sv_h5_reader *r, calibrate_runs *runs, uint64_t next)
 {
-    uint64_t first = 0, K[1024];
-    if (runs->n_cases > sizeof K / sizeof K[0])
-        return sv_fail(SV_EBAD, "calibrate: %zu cases, at most %zu", runs->n_cases,
-                       sizeof K / sizeof K[0]);
+    uint64_t first = 0, K[MAX_CASES];
     int rc = sv_h5_read_u64s(r, "calibrate_first", &first, 1);
     if (rc == SV_OK && first != next)
         rc = sv_fail(SV_EBAD, "merge: %s starts at run %llu, where the shards before it end "

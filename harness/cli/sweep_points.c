@@ -118,17 +118,9 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
                              0, 0, NULL, 0};
         sv_shard_at at; /* a shard runs its share of the point; a merge sums the shards' */
         const sv_shard_hooks *sh = sv_cmd_shard_next(a->shard, 1, a->label, &at);
-        sv_shard_probe none;
-        if (sh && sh->give) {
-            rc = sh->give(sh->ctx, 0, c, &plan, t, &none);
-        } else {
-            if (sh)
-                cfg.shard = sh->index, cfg.shards = sh->count;
-            rc = sv_run(&cfg, c, d, &plan, t);
-        }
-        if (rc == SV_OK && sh && sh->take) /* a shard holds whole points or nothing */
-            rc = sv_interrupted() ? 128 + sv_interrupted()
-                                  : sh->take(sh->ctx, 0, c, &plan, t, NULL);
+        rc = sv_shard_run(sh, 0, &cfg, c, d, &plan, t);
+        if (rc == SV_OK && sh && sh->take && sv_interrupted()) /* whole points or no file */
+            rc = 128 + sv_interrupted();
     }
     if (rc == SV_OK && (t->sampler_error || t->violations))
         rc = sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run 'specverify "
