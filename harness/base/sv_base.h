@@ -1,7 +1,8 @@
 /* sv_base.h: what every room of the harness stands on. Errors (one
  * reporting path; the statuses are specverify's exit codes; GSL's errors
  * recorded, never an abort), the clock and the progress line, interruption
- * by SIGINT or SIGTERM, and another program's output without a shell.
+ * by SIGINT or SIGTERM, another program's output without a shell, and text
+ * from outside the harness made printable (escape.c).
  * Depends on nothing else of the harness. */
 #ifndef SV_BASE_H
 #define SV_BASE_H
@@ -87,6 +88,26 @@ const char *sv_signal_name(int signo);
 /* Runs argv (posix_spawnp, no shell; stderr to /dev/null) and keeps the first
  * line it prints in out. 0 when it ran and exited 0; -1 otherwise. */
 int sv_program_line(char *const argv[], char *out, size_t len);
+
+/* ---- escape.c: text from outside made printable ------------------------------
+ * What a sampler says, what a file holds and what a user typed is escaped
+ * where it enters the harness, before any report prints or writes it. */
+/* Copies in (n bytes, NUL or not) to out as printable text: control characters and
+ * bytes that are not valid UTF-8 become \n, \r, \t, \\, \xHH; never cuts an escape
+ * in two; out is always NUL-terminated. Returns the length written. */
+size_t sv_escape(char *out, size_t len, const char *in, size_t n);
+/* sv_escape of the string s (NULL: "") into buf; returns buf, for a format's %s. */
+const char *sv_escaped(char *buf, size_t len, const char *s);
+/* 1 when s holds something sv_escape would escape other than a backslash:
+ * text that sv_escape did not write. */
+int sv_escape_needed(const char *s);
+/* Text read back from a file that holds escaped text (a shard's notes): kept
+ * as it is when it is what sv_escape writes (so it is not escaped twice),
+ * escaped when not (a file made by someone else); cut to len at a character. */
+void sv_escape_stored(char *out, size_t len, const char *s);
+/* Escaped text s as a Markdown table's cell: '|' as "\|", so that it cannot
+ * split the cell (sv_escape already took the newlines out). Returns buf. */
+const char *sv_md_cell(char *buf, size_t len, const char *s);
 
 /* ---- args.c: numbers and lists from text, errors naming the flag -------------------------------------- */
 int sv_parse_u64(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out);
