@@ -131,7 +131,9 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
         rc = sv_fail(SV_EBAD, "%s: a '%s' file, not a bench file (made by specverify bench "
                      "--out)", path, text);
     if (rc == SV_OK)
-        rc = sv_h5_read_attr(&r, "device", d->name, sizeof d->name);
+        rc = sv_h5_read_attr(&r, "device", text, sizeof text);
+    if (rc == SV_OK) /* the file's words are printed and tabled: escaped */
+        sv_escape(d->name, sizeof d->name, text, strlen(text));
     if (rc == SV_OK)
         rc = sv_h5_read_number(&r, "copy_gbps", 0, INFINITY, SV_H5_ABOVE_LO, &d->copy_gbps);
     double sm = 0.0; /* optional: 0 when a file lacks it */
@@ -177,7 +179,8 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
     }
     for (size_t i = 0; samplers && i < *n; i++) {
         if (rc == SV_OK)
-            snprintf((*pts)[i].sampler, sizeof (*pts)[i].sampler, "%s", samplers[i]);
+            sv_escape((*pts)[i].sampler, sizeof (*pts)[i].sampler, samplers[i],
+                      strlen(samplers[i]));
         free(samplers[i]);
     }
     free(samplers);

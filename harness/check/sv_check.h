@@ -119,6 +119,7 @@ typedef struct sv_report {
     char tree[96];              /* a tree rule's tree ("3x2x1 iid"), cut to each case's K; "" */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
+    char description[1024];     /* the sampler's words about itself, escaped: a plugin's */
 } sv_report;
 
 /* ---- shards (issue 28): a verification cut into shards of every case's

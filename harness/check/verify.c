@@ -224,10 +224,16 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
                 cases[i]->K = cut.depth;
             }
             r->n_tests += sv_tests_per_case(cases[i]);
+            /* a recording's name holds its path, which the user chose: escaped */
+            char name[sizeof cases[i]->name];
+            sv_escaped(name, sizeof name, cases[i]->name);
+            memcpy(cases[i]->name, name, sizeof name);
         }
     }
     r->sampler = cfg->sampler->name;
-    r->sampler_description = cfg->sampler->description;
+    /* the plugin's own words: escaped, as everything a sampler says is */
+    r->sampler_description = sv_escaped(r->description, sizeof r->description,
+                                        cfg->sampler->description);
     r->suite = cfg->suite;
     r->seed = cfg->seed;
     r->alpha = cfg->alpha;

@@ -67,6 +67,7 @@ static const char *verdict(const sv_bench_point *base, const sv_bench_point *oth
 
 typedef struct bench_file {
     const char *path;
+    char shown[1024]; /* the path as printed: escaped (an argument's bytes) */
     sv_bench_device device;
     sv_bench_point *pts;
     size_t n;
@@ -124,9 +125,9 @@ static void write_script(FILE *f, const bench_file *files, int n_files)
     }
     fprintf(f, "set xtics rotate by 60 right font ',8'\nset logscale y 2\n");
     fprintf(f, "set offsets 0.5, 0.5, 0, 0\nset bmargin 14\nset xlabel 'point'\n");
-    snprintf(text, sizeof text, "median time ratio to %s (lower is faster)", base->path);
+    snprintf(text, sizeof text, "median time ratio to %s (lower is faster)", base->shown);
     fprintf(f, "set ylabel %s\n", sv_gp_string(text, quoted, sizeof quoted));
-    snprintf(text, sizeof text, "bench comparison against %s (%s)", base->path,
+    snprintf(text, sizeof text, "bench comparison against %s (%s)", base->shown,
              base->device.name);
     fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
     for (int fmt = 0; fmt < 2; fmt++) {
@@ -135,7 +136,7 @@ static void write_script(FILE *f, const bench_file *files, int n_files)
         fprintf(f, "set output 'compare.%s'\n", fmt ? "svg" : "png");
         fprintf(f, "plot ");
         for (int j = 1; j < n_files; j++) {
-            snprintf(text, sizeof text, "%s (%s)", files[j].path, files[j].device.name);
+            snprintf(text, sizeof text, "%s (%s)", files[j].shown, files[j].device.name);
             fprintf(f, "%s'compare.dat' using 1:%d with linespoints pt 7 title %s",
                     j > 1 ? ", " : "", j + 1, sv_gp_string(text, quoted, sizeof quoted));
         }
@@ -203,17 +204,21 @@ int sv_cmd_compare(int argc, char **argv)
     int rc = plot_dir ? plot_ready(plot_dir) : SV_OK;
     for (int j = 0; rc == SV_OK && j < n_files; j++) {
         files[j].path = argv[optind + j];
+        sv_escaped(files[j].shown, sizeof files[j].shown, files[j].path);
         rc = sv_bench_read_h5(files[j].path, &files[j].device, &files[j].pts, &files[j].n);
     }
     const bench_file *base = &files[0];
     for (int j = 1; rc == SV_OK && j < n_files; j++) {
         const bench_file *o = &files[j];
         if (strcmp(o->device.name, base->device.name) != 0)
-            printf("warning: devices differ: %s ran on %s, %s on %s\n", base->path,
-                   base->device.name, o->path, o->device.name);
-        printf("\n%s against %s\n\n", o->path, base->path);
+            printf("warning: devices differ: %s ran on %s, %s on %s\n", base->shown,
+                   base->device.name, o->shown, o->device.name);
+        printf("\n%s against %s\n\n", o->shown, base->shown);
+        char cell_base[2048], cell_other[2048], cell[512];
+        sv_md_cell(cell_base, sizeof cell_base, base->shown);
+        sv_md_cell(cell_other, sizeof cell_other, o->shown);
         printf("| point | %s median us | %s median us | ratio | threshold | verdict |\n",
-               base->path, o->path);
+               cell_base, cell_other);
         printf("|---|---:|---:|---:|---:|---|\n");
         size_t faster = 0, slower = 0, same = 0, only_base = 0;
         for (size_t i = 0; i < base->n; i++) {
@@ -225,8 +230,8 @@ int sv_cmd_compare(int argc, char **argv)
             point_label(b, label, sizeof label);
             if (!m) {
                 only_base++;
-                printf("| %s | %.2f | - | - | - | only in %s |\n", label, b->median_us,
-                       base->path);
+                printf("| %s | %.2f | - | - | - | only in %s |\n",
+                       sv_md_cell(cell, sizeof cell, label), b->median_us, cell_base);
                 continue;
             }
             double lr, thr;
@@ -234,7 +239,8 @@ int sv_cmd_compare(int argc, char **argv)
             faster += strcmp(v, "FASTER") == 0; /* "FASTER"[1] is 'A' too, as in "SAME" */
             slower += strcmp(v, "SLOWER") == 0;
             same += strcmp(v, "SAME") == 0;
-            printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n", label, b->median_us,
+            printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n",
+                   sv_md_cell(cell, sizeof cell, label), b->median_us,
                    m->median_us, exp(lr), 100.0 * (exp(thr) - 1.0), v);
         }
         size_t only_other = 0;
@@ -245,15 +251,15 @@ int sv_cmd_compare(int argc, char **argv)
             if (!found) {
                 char label[256];
                 point_label(&o->pts[k], label, sizeof label);
-                printf("| %s | - | %.2f | - | - | only in %s |\n", label, o->pts[k].median_us,
-                       o->path);
+                printf("| %s | - | %.2f | - | - | only in %s |\n",
+                       sv_md_cell(cell, sizeof cell, label), o->pts[k].median_us, cell_other);
                 only_other++;
             }
         }
         printf("\n%zu faster, %zu slower, %zu same", faster, slower, same);
         if (only_base || only_other)
             printf("; warning: parameters differ: %zu points only in %s, %zu only in %s",
-                   only_base, base->path, only_other, o->path);
+                   only_base, base->shown, only_other, o->shown);
         printf("\n");
     }
     if (rc == SV_OK && plot_dir)

@@ -245,7 +245,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return 0; /* the first error is the one reported */
     if (strcmp(section, "experiment") == 0) {
         if (strcmp(key, "description") == 0) {
-            snprintf(x->description, sizeof x->description, "%s", value);
+            sv_escape(x->description, sizeof x->description, value, strlen(value)); /* printed */
             return 1;
         }
         return bad(x, "[experiment] has no key '%s' (only description)", key);
@@ -397,11 +397,14 @@ static int run_one(const run_spec *r, int *signal)
     return WEXITSTATUS(status);
 }
 
+/* The command as the file gives it, each word escaped (the file's text). */
 static void print_command(FILE *out, const run_spec *r)
 {
+    char word[4 * MAX_TEXT + 1];
     fprintf(out, "specverify %s", r->command);
     for (int i = 0; i < r->argc; i++)
-        fprintf(out, strpbrk(r->argv[i], " \t'\"") ? " '%s'" : " %s", r->argv[i]);
+        fprintf(out, strpbrk(r->argv[i], " \t'\"") ? " '%s'" : " %s",
+                sv_escaped(word, sizeof word, r->argv[i]));
     fprintf(out, "\n");
 }
 
@@ -473,14 +476,16 @@ int sv_cmd_run(int argc, char **argv)
         return rc;
     }
 
+    char shown[4 * MAX_TEXT + 1];
     if (x.description[0])
-        printf("%s: %s\n", x.path, x.description);
+        printf("%s: %s\n", sv_escaped(shown, sizeof shown, x.path), x.description);
     int worst = SV_OK;
     for (int i = 0; i < x.n_runs; i++) {
         const run_spec *r = &x.runs[i];
         if (only && strcmp(only, r->name) != 0)
             continue;
-        printf("== run %s (%d of %d): ", r->name, i + 1, x.n_runs);
+        printf("== run %s (%d of %d): ", sv_escaped(shown, sizeof shown, r->name), i + 1,
+               x.n_runs);
         print_command(stdout, r);
         if (dry)
             continue;

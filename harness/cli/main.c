@@ -101,8 +101,11 @@ int main(int argc, char **argv)
     } else {
         rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, merge, mutants, calibrate, sweep, bench, compare, plot, run, record, list, help)", cmd);
     }
-    if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) /* 128 + signal: already said */
-        fprintf(stderr, "specverify: %s\n", sv_error_message());
+    if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) { /* 128 + signal: already said */
+        /* an error names paths, arguments and what files hold: escaped */
+        char said[4 * 1024 + 1]; /* the message holds at most 1023 bytes */
+        fprintf(stderr, "specverify: %s\n", sv_escaped(said, sizeof said, sv_error_message()));
+    }
     char gsl[320];
     if (sv_gsl_error_take(gsl, sizeof gsl)) { /* one no caller reported: numbers may be off */
         fprintf(stderr, "specverify: %s; a number above may be wrong\n", gsl);

@@ -222,7 +222,7 @@ static int take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
         sum->first_variance_fx = sums[3], sum->violations = sums[4], sum->seconds = seconds;
         for (int r = 0; r < m->size; r++) {
             for (int32_t k = 0; k < all[r].n_notes && k < SV_MAX_NOTES; k++)
-                sv_tally_note(sum, all[r].at[k], all[r].text[k]);
+                sv_tally_note_escaped(sum, all[r].at[k], all[r].text[k]);
             sum->tree |= all[r].tree;
             if (!sum->sampler_error)
                 sum->sampler_error = all[r].sampler_error;

@@ -1,12 +1,20 @@
 /* report_junit.c: JUnit XML for CI systems: one <testcase> per case and check
  * (contract, each position, accepted length, each independence test; for a
  * Markov-pair case, contract and the sequence transitions). */
+#include <stdlib.h>
 #include <string.h>
 #include "sv_report.h"
 
-static void xml_text(FILE *f, const char *s)
+/* s as XML text or attribute. What reaches here was escaped where it came in
+ * (sv_escape); text that was not is escaped now, since XML 1.0 allows no
+ * control character but tab and newline, even written as a reference. */
+static void xml_text(FILE *f, const char *text)
 {
-    for (; *s; s++) {
+    const size_t room = 4 * strlen(text) + 1;
+    char *safe = malloc(room);
+    if (safe)
+        sv_escape_stored(safe, room, text);
+    for (const char *s = safe ? safe : ""; *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
@@ -15,6 +23,7 @@ static void xml_text(FILE *f, const char *s)
         default: fputc(*s, f);
         }
     }
+    free(safe);
 }
 
 /* A contract finding: a draw that broke it, or a sampler that failed or crashed. */

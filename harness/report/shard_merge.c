@@ -257,8 +257,8 @@ static int read_case(sv_h5_reader *r, size_t i, const sv_case *c, const sv_pair_
     if (rc == SV_OK && n_notes != (size_t)t->n_notes)
         rc = sv_fail(SV_EBAD, "merge: %s: case %zu has %zu notes for %d", r->path, i + 1,
                      n_notes, t->n_notes);
-    for (size_t k = 0; rc == SV_OK && k < n_notes; k++)
-        snprintf(t->notes[k], SV_NOTE_LEN, "%s", notes[k]);
+    for (size_t k = 0; rc == SV_OK && k < n_notes; k++) /* a file's text: never printed raw */
+        sv_escape_stored(t->notes[k], SV_NOTE_LEN, notes[k]);
     double *seconds = NULL, *chance = NULL;
     size_t rows, cols;
     if (rc == SV_OK)
@@ -279,7 +279,7 @@ static int read_case(sv_h5_reader *r, size_t i, const sv_case *c, const sv_pair_
                                   (sv_verdict)fields[5], (sv_verdict)fields[6],
                                   (int32_t)fields[7], {{0}}};
         for (size_t k = 0; k < n_findings && k < SV_MAX_FINDINGS; k++)
-            snprintf(probe->findings[k], SV_FINDING_LEN, "%s", findings[k]);
+            sv_escape_stored(probe->findings[k], SV_FINDING_LEN, findings[k]);
     }
 #undef NAME
     strings_free(notes, n_notes);

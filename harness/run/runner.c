@@ -504,7 +504,7 @@ int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *cons
             continue;
         tallies[c]->sampler_error = failed->sampler_error;
         for (int32_t i = 0; i < failed->n_notes; i++)
-            sv_tally_note(tallies[c], failed->note_at[i], failed->notes[i]);
+            sv_tally_note_escaped(tallies[c], failed->note_at[i], failed->notes[i]);
     }
     return rc;
 }

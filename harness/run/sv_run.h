@@ -204,8 +204,11 @@ typedef struct sv_run_watch {
 int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out);
 /* Keeps text as a note about sequence `at` if it is among the SV_MAX_NOTES
  * lowest so far (notes stay in order of `at`), so that the notes a run
- * reports do not depend on which thread met which sequence first. */
+ * reports do not depend on which thread met which sequence first. The text
+ * is escaped (sv_escape): it may carry a sampler's words. */
 void sv_tally_note(sv_tally *t, uint64_t at, const char *text);
+/* The same for text already escaped: another tally's note. */
+void sv_tally_note_escaped(sv_tally *t, uint64_t at, const char *text);
 void sv_tally_free(sv_tally *t);
 /* A tally's count arrays, named, in one order: what sv_tally_add sums,
  * shard files keep and MPI ranks reduce. A Markov pair's transitions only

@@ -29,7 +29,8 @@ int sv_tally_alloc(const sv_case *c, const sv_pair_plan *plan, sv_tally **out)
     return SV_OK;
 }
 
-void sv_tally_note(sv_tally *t, uint64_t at, const char *text)
+/* Keeps text, already printable, as a note about sequence `at`. */
+void sv_tally_note_escaped(sv_tally *t, uint64_t at, const char *text)
 {
     int32_t i = t->n_notes;
     while (i > 0 && t->note_at[i - 1] > at) /* where it goes: after the notes at or before it */
@@ -45,6 +46,15 @@ void sv_tally_note(sv_tally *t, uint64_t at, const char *text)
     t->note_at[i] = at;
     if (t->n_notes < SV_MAX_NOTES)
         t->n_notes++;
+}
+
+/* A note carries the sampler's own words (its message, its exception's
+ * text): escaped here, once, so that every report shows the same safe text. */
+void sv_tally_note(sv_tally *t, uint64_t at, const char *text)
+{
+    char safe[SV_NOTE_LEN];
+    sv_escape(safe, sizeof safe, text, strlen(text));
+    sv_tally_note_escaped(t, at, safe);
 }
 
 void sv_tally_free(sv_tally *t)
@@ -90,7 +100,7 @@ void sv_tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan)
     into->draws += t->draws;
     into->violations += t->violations;
     for (int32_t i = 0; i < t->n_notes; i++)
-        sv_tally_note(into, t->note_at[i], t->notes[i]);
+        sv_tally_note_escaped(into, t->note_at[i], t->notes[i]);
     if (!into->sampler_error)
         into->sampler_error = t->sampler_error;
 }

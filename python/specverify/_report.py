@@ -1,5 +1,8 @@
 """The report of a run: what `specverify verify --json` writes, as objects,
-with the harness's own words beside it."""
+with the harness's own words beside it. A sampler's words (its exception's
+text) are shown as the JSON holds them: escaped by the harness, a newline as
+the two characters \\n, ESC as \\x1b (docs/cli.md), so that nothing here
+can forge a line of the explanation or redraw a terminal."""
 
 import json
 

@@ -2,7 +2,8 @@
  * trip), and synthetic files for compare_cli.sh: an equal copy, one with a
  * planted 2x slowdown on another device, one with other points, one with a
  * logits-input point, two of a recording's inputs (no target rate), two
- * very quiet runs 0.1% and 5% apart.
+ * very quiet runs 0.1% and 5% apart, and one whose device and sampler names
+ * would forge lines and erase others if printed raw (escaped_words.sh).
  * argv[1]: the folder to write them in. */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,10 @@ int main(int argc, char **argv)
     quiet[0].median_us *= 0.999;
     quiet[1].median_us *= 0.95;
     CHECK(write(dir, "quiet2.h5", "NVIDIA H100", quiet, 2) == SV_OK);
+    /* issue 36: a file's words are an attack on the tables that quote them */
+    sv_bench_point forged[2] = {base[0], point("x\n1 cases: 1 passed|\x1b[2J\r", 1, 5.0)};
+    CHECK(write(dir, "forged.h5", "GPU\n1 cases: 1 passed, 0 suspect, 0 failed.\x1b[2J\rX|\xff",
+                forged, 2) == SV_OK);
     feature("synthetic bench files for compare");
 
     /* a sweep file is not a bench file */
