@@ -120,6 +120,7 @@ typedef struct sv_report {
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
     char description[1024];     /* the sampler's words about itself, escaped: a plugin's */
+    const char *sandbox;        /* the layers around the sampler's process, in words, or NULL */
 } sv_report;
 
 /* ---- shards (issue 28): a verification cut into shards of every case's

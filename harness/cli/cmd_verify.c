@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "sv_cli.h"
+#include "sv_sandbox.h"
 #include "sv_cases.h"
 #include "sv_check.h"
 #include "sv_output.h"
@@ -397,6 +398,9 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     if (rc != SV_OK)
         return rc;
     report->measure = a->measure;
+    report->sandbox = a->iso.in_process ? "sandbox: none (--in-process: the sampler runs in "
+                                          "the harness's own process)"
+                                        : sv_sandbox_summary();
     /* the verdict first: a report that cannot be written loses nothing else */
     sv_report_text(report, stdout);
     fflush(stdout);

@@ -79,16 +79,17 @@ int sv_experiment_check(FILE *file, const char *path, const char *out_root);
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out);
 
-/* ---- isolation_args.c: --in-process and --call-timeout, the same in every
- * command that runs the sampler under test (verify, calibrate, mutants,
- * sweep). */
+/* ---- isolation_args.c: --in-process, --call-timeout and --sandbox, the
+ * same in every command that runs the sampler under test (verify,
+ * calibrate, mutants, sweep). */
 
-enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
+enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT, SV_O_SANDBOX };
 
-/* Two getopt_long entries for a command's option table. */
+/* Three getopt_long entries for a command's option table. */
 #define SV_ISOLATION_OPTIONS                                           \
     {"in-process", no_argument, NULL, SV_O_IN_PROCESS},                \
-    {"call-timeout", required_argument, NULL, SV_O_CALL_TIMEOUT}
+    {"call-timeout", required_argument, NULL, SV_O_CALL_TIMEOUT},      \
+    {"sandbox", required_argument, NULL, SV_O_SANDBOX}
 
 #define SV_CALL_TIMEOUT_DEFAULT 600.0
 
@@ -99,7 +100,11 @@ enum { SV_O_IN_PROCESS = 900, SV_O_CALL_TIMEOUT };
     "                  for a debugger, or a little speed; an exit, an abort or a crash\n"   \
     "                  on a thread of the sampler's then ends the run without reports,\n"   \
     "                  and a call that passes --call-timeout ends it too\n"         \
-    "                  (docs/isolation.md)\n"
+    "                  (docs/isolation.md)\n"                                          \
+    "  --sandbox MODE  the layers that confine the sampler's process (its memory,\n"    \
+    "                  signals, files; the report's header names them): auto, every\n" \
+    "                  layer this machine allows (default); strict, exit 3 unless\n"   \
+    "                  all of them; off, none (docs/isolation.md)\n"
 
 /* ---- tree_args.c: --tree and --siblings, for the tree rules' samplers
  * (verify, calibrate, mutants, sweep) ---- */
@@ -252,7 +257,9 @@ typedef struct sv_isolation {
     double call_timeout;
 } sv_isolation;
 
-/* Takes getopt_long's opt when it is one of the two: returns 1 (with *rc
+/* Takes getopt_long's opt when it is one of the three (--sandbox sets the
+ * process's sandbox mode, and under strict finds at once whether this
+ * machine allows it: SV_EENV if not): returns 1 (with *rc
  * SV_OK or SV_EBAD and a message), else 0. */
 int sv_isolation_option(int opt, const char *arg, sv_isolation *iso, int *rc);
 

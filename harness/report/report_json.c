@@ -127,6 +127,8 @@ int sv_report_json(const sv_report *r, const char *path)
         cJSON_AddStringToObject(root, "seeding", seedings[r->seeding % 3]);
     if (r->not_taken)
         cJSON_AddStringToObject(root, "checks_not_taken", r->not_taken);
+    if (r->sandbox)
+        cJSON_AddStringToObject(root, "sandbox", r->sandbox);
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_case_report *cr = &r->cases[i];

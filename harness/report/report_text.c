@@ -79,6 +79,8 @@ void sv_report_text(const sv_report *r, FILE *out)
 {
     fprintf(out, "specverify %s: sampler %s (%s)\n", SV_VERSION, r->sampler,
             r->sampler_description);
+    if (r->sandbox)
+        fprintf(out, "%s\n", r->sandbox);
     if (r->input != SV_INPUT_PROBS)
         fprintf(out, "input: %s (each case's logits; the checks use the p and q they imply)\n",
                 sv_input_name(r->input));

@@ -10,7 +10,9 @@
  * address, which slot's thread, whether in a call) and then kills it; an
  * exit, a hang or an abort the parent sees as its end or its silence. The
  * child ignores SIGINT and SIGTERM (the harness decides when to stop) and
- * dies with the harness (PR_SET_PDEATHSIG). */
+ * dies with the harness (PR_SET_PDEATHSIG). It runs in the sandbox
+ * (harness/sandbox): what it prints is relayed, it can neither reach the
+ * harness's memory nor signal it, and writes only its scratch folder. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -28,6 +30,7 @@
 static sv_host *child_host;
 static const sv_sampler *child_sampler;
 static char resolve_error[SV_NOTE_LEN];
+static int sandbox_failed; /* the sandbox could not be set up: every init says so, exit 3 */
 static _Thread_local int child_slot = -1;
 static _Thread_local volatile sig_atomic_t child_in_call;
 
@@ -46,12 +49,15 @@ static void on_fault(int signo, siginfo_t *info, void *context)
         r->write_fault = signo == SIGSEGV ? sv_fault_is_write(context) : -1;
         r->slot = child_slot;
         r->in_call = child_in_call;
+        if (!sv_sandbox_trapped_call(info, context, &r->syscall, r->args))
+            r->syscall = -1;
     }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigaction(signo, &dfl, NULL);
-    if (info->si_code <= 0) /* sent (abort, raise, kill): send it again */
+    if (info->si_code <= 0 || signo == SIGSYS) /* sent (abort, raise, kill), or a system
+                                                 * call trapped: nothing faults again */
         raise(signo);
     /* a fault: the instruction faults again and the default action ends the child */
 }
@@ -91,7 +97,11 @@ static void serve(int32_t i)
         child_in_call = 1;
         switch (ctl->command) {
         case CMD_INIT:
-            if (!child_sampler) {
+            if (sandbox_failed) {
+                snprintf(ctl->err, sizeof ctl->err, "%s", resolve_error);
+                ctl->env_error = 1;
+                ctl->rc = SV_SAMPLER_EINTERNAL;
+            } else if (!child_sampler) {
                 snprintf(ctl->err, sizeof ctl->err, "%s", resolve_error);
                 ctl->rc = SV_SAMPLER_EINTERNAL;
             } else {
@@ -139,7 +149,9 @@ __attribute__((noreturn)) static void child_main(sv_host *h)
 {
     child_host = h;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != h->parent) /* the harness died before the line above */
+    /* the harness died before the line above (in a PID namespace the parent
+     * is the namespace's init, and the harness's end ends the namespace) */
+    if (!h->box.pidns && getppid() != h->parent)
         _exit(0);
     set_signals();
     /* the inputs again, read-only: the seal refuses a writable mapping or
@@ -147,10 +159,18 @@ __attribute__((noreturn)) static void child_main(sv_host *h)
     if (sv_host_map_readonly(h) != 0)
         mprotect(h->in_base, h->in_bytes, PROT_READ);
     close(h->memfd);
+    /* confined before any of the sampler's code runs; it keeps its sockets */
+    int *keep = malloc((size_t)h->cfg.slots * sizeof *keep);
+    for (int32_t i = 0; keep && i < h->cfg.slots; i++)
+        keep[i] = h->slots[i].fd;
+    if (!keep || sv_sandbox_enter(keep, h->cfg.slots, resolve_error, sizeof resolve_error) != SV_OK)
+        sandbox_failed = 1;
+    free(keep);
     /* loading a plugin runs its code: count it as slot 0's init */
     child_slot = 0;
     child_in_call = 1;
-    child_sampler = sv_sampler_resolve(h->cfg.sampler, resolve_error, sizeof resolve_error);
+    if (!sandbox_failed)
+        child_sampler = sv_sampler_resolve(h->cfg.sampler, resolve_error, sizeof resolve_error);
     child_in_call = 0;
 
     pthread_t *threads = calloc((size_t)h->cfg.slots, sizeof *threads);
@@ -192,9 +212,8 @@ int sv_host_fork(sv_host *h, char *err, size_t len)
         free(theirs);
         return -1;
     }
-    fflush(NULL); /* nothing buffered is written twice */
     h->parent = getpid();
-    pid_t pid = fork();
+    pid_t pid = sv_sandbox_fork(&h->box, h->cfg.sampler->name);
     if (pid == 0) {
         for (int32_t i = 0; i < n; i++) {
             close(h->slots[i].fd);

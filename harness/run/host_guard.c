@@ -7,7 +7,8 @@
  * not destroyed. SIGABRT (abort, a failed assert, or the C library finding a
  * corrupt heap, its locks perhaps held) is told at once and the process
  * exits with 1: writing reports on such a heap could hang. An exit() inside
- * a call is told and turned into exit status 1. A crash outside a sampler
+ * a call is told and turned into exit status 1, and so is an _exit (its
+ * exit_group is trapped on the calling threads). A crash outside a sampler
  * call is the harness's own: it gets the action it had before (the default,
  * or a sanitizer's). Isolation (host_child.c) has none of these limits. */
 #define _GNU_SOURCE /* REG_ERR */
@@ -64,7 +65,29 @@ __attribute__((noreturn)) static void end_process(char *msg, size_t n, size_t ca
                       "run would go on and report it)\n");
     ssize_t w = write(STDERR_FILENO, msg, n);
     (void)w;
-    _exit(SV_EVERIFY);
+    sv_sandbox_exit(SV_EVERIFY);
+}
+
+/* SIGSYS from the exit trap (sv_sandbox_trap_exits): an exit_group on a
+ * thread that calls the sampler, or one it started. While a call runs it is
+ * the sampler's (its _exit, os._exit): told, and the run ends with 1;
+ * otherwise the harness's own exit, let through. */
+static void on_trapped_exit(int signo, siginfo_t *info, void *context)
+{
+    (void)signo;
+    int status;
+    if (!sv_sandbox_is_trapped_exit(info, context, &status))
+        return; /* no other call is trapped here */
+    if (atomic_load(&calls_running) == 0)
+        sv_sandbox_exit(status);
+    char msg[512];
+    size_t n = 0;
+    put(msg, &n, sizeof msg, "specverify: sampler ");
+    put(msg, &n, sizeof msg, running_sampler);
+    put(msg, &n, sizeof msg, " ended the process inside a call (_exit or exit_group, status ");
+    put_u64(msg, &n, sizeof msg, (uint64_t)(status & 0xff));
+    put(msg, &n, sizeof msg, "): a sampler must return, not exit");
+    end_process(msg, n, sizeof msg);
 }
 
 int sv_fault_is_write(void *context)
@@ -145,6 +168,12 @@ static void on_exit_in_call(void)
 static void register_exit_check(void)
 {
     atexit(on_exit_in_call);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_trapped_exit;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSYS, &sa, NULL);
 }
 
 int sv_guard_open(sv_host *h)
@@ -192,6 +221,9 @@ void sv_guard_call(sv_host *h, int32_t i, guarded_call *call)
     g->signo = 0;
     current_guard = g;
     running_sampler = h->sampler->name;
+    static _Thread_local int exits_trapped;
+    if (!exits_trapped) /* this thread and those the sampler starts from it */
+        exits_trapped = sv_sandbox_trap_exits() == 0 ? 1 : -1;
     atomic_fetch_add(&calls_running, 1);
     if (sigsetjmp(g->jump, 1) != 0) { /* the handler cleared active */
         atomic_fetch_sub(&calls_running, 1);

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <sys/types.h>
 #include "sampler_host.h"
+#include "sv_sandbox.h"
 
 enum { CMD_NONE = 0, CMD_INIT, CMD_VERIFY, CMD_DESTROY };
 
@@ -35,6 +36,8 @@ typedef struct crash_record {
     int slot;                    /* the slot whose thread faulted; -1: another thread */
     int in_call;                 /* that thread was inside a sampler call */
     uintptr_t addr;
+    int syscall;                 /* SIGSYS from the sandbox's rules: the call, else -1 */
+    long args[3];
     atomic_int done;             /* the child ended as asked, not on its own */
 } crash_record;
 
@@ -77,6 +80,7 @@ struct sv_host {
     crash_record *crash;
     slot *slots;
     /* the child */
+    sv_sandboxed box;            /* its sandbox (harness/sandbox) */
     pid_t child, parent;
     pthread_mutex_t lock;
     int reaped, status;          /* its wait status, once reaped */

@@ -93,6 +93,8 @@ static void reap(sv_host *h, double seconds)
         }
     }
     h->reaped = 1;
+    /* the sampler's own end (an init may stand between), and nothing it started left */
+    h->status = sv_sandbox_end(&h->box, h->status);
 }
 
 /* A finding about the call whose sequences start at `at` (0 for init). */
@@ -140,6 +142,16 @@ void sv_host_close(sv_host *h, sv_tally *t)
                     h->cfg.sampler->name, how, h->cfg.c->name);
             note(t, CRASHED, UINT64_MAX, "sampler %s %s outside any call (on a thread of its own)",
                  h->cfg.sampler->name, how);
+        }
+        if (h->box.left > 0 && t) { /* a daemon, or a worker it never ended */
+            fprintf(stderr, "specverify: sampler %s left %d process%s running when its process "
+                    "ended, case %s; the sandbox killed %s\n", h->cfg.sampler->name,
+                    h->box.left, h->box.left == 1 ? "" : "es", h->cfg.c->name,
+                    h->box.left == 1 ? "it" : "them");
+            note(t, CRASHED, UINT64_MAX, "sampler %s left %d process%s running when its process "
+                 "ended (a sampler must end what it starts, in destroy at the latest); the "
+                 "sandbox killed %s", h->cfg.sampler->name, h->box.left,
+                 h->box.left == 1 ? "" : "es", h->box.left == 1 ? "it" : "them");
         }
     }
     if (h->cfg.in_process)
@@ -217,7 +229,15 @@ static void tell_end(sv_host *h, int32_t i, int command, sv_tally *t)
             ctl = h->slots[r->slot].ctl;
             command = ctl->command;
         }
-        fault_words(h, r->slot, r->signo, r->addr, r->write_fault, what, sizeof what);
+        if (r->signo == SIGSYS && r->syscall >= 0) {
+            char call[160];
+            sv_sandbox_describe_call(r->syscall, r->args[0], r->args[1], r->args[2], call,
+                                     sizeof call);
+            snprintf(what, sizeof what, "made a system call the sandbox forbids: %s (it was "
+                     "stopped)", call);
+        } else {
+            fault_words(h, r->slot, r->signo, r->addr, r->write_fault, what, sizeof what);
+        }
         if (r->slot < 0) { /* not a serving thread: one the sampler made */
             size_t n = strlen(what);
             snprintf(what + n, sizeof what - n, " on a thread it created, during");
@@ -461,6 +481,6 @@ void sv_host_watch(sv_host *h)
                 "specverify ends here without reports (without --in-process it would stop "
                 "the call and report it)\n", h->cfg.sampler->name, call_text,
                 h->cfg.call_timeout, h->cfg.c->name);
-        _exit(SV_EVERIFY);
+        sv_sandbox_exit(SV_EVERIFY);
     }
 }

@@ -1,0 +1,37 @@
+/* sandbox_internal.h: the sandbox's parts (sandbox_layers.c the layers a
+ * process puts on itself, sandbox_mode.c the mode and the probe,
+ * sandbox_spawn.c the sampler's process, sandbox_relay.c its output,
+ * sandbox_sweep.c what it leaves behind, sandbox_traps.c trapped calls and in-process
+ * exits). */
+#ifndef SV_SANDBOX_INTERNAL_H
+#define SV_SANDBOX_INTERNAL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "sv_sandbox.h"
+
+#define SV_WHY_LEN 200
+
+/* sandbox_layers.c: each 0, or -1 with why */
+int sv_layer_nopriv(char *why, size_t len);
+/* own_signals_only > 0: signals only to that pid (no PID namespace) */
+int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len);
+int sv_layer_landlock(const char *scratch, char *why, size_t len);
+
+/* sandbox_mode.c: layers denied by SPECVERIFY_SANDBOX_DENY (for the
+ * fallbacks' tests), as SV_LAYER_ bits */
+unsigned sv_sandbox_denied(void);
+
+/* sandbox_relay.c */
+int sv_relay_start(sv_sandboxed *box);
+void sv_relay_stop(sv_sandboxed *box);
+
+/* sandbox_sweep.c: without a PID namespace, kills every process of the
+ * session sid and every stray child of this process (a subreaper) outside
+ * the sessions of the sampler processes still live. */
+void sv_sweep_register(pid_t sid);
+/* How many processes it killed. */
+int sv_sweep(pid_t sid);
+void sv_sweep_become_subreaper(void);
+
+#endif

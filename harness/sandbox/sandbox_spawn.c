@@ -1,0 +1,283 @@
+/* sandbox_spawn.c: the sampler's process, started and ended.
+ *
+ * With a PID namespace the harness forks an init of its own into a new
+ * namespace, and the init forks the sampler's process: the sampler then sees
+ * and signals only its own tree, and when the init ends (the sampler's
+ * process ended, the harness killed the init, or the harness died) the
+ * kernel kills everything left in the namespace. The init is the harness's
+ * code alone: it closes every descriptor but the pipe on which it tells the
+ * harness how the sampler's process ended, and it cannot be signalled or
+ * traced from inside. Without a namespace the sampler's process is forked
+ * directly, in a session of its own, and what it leaves is swept
+ * (sandbox_sweep.c). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "sandbox_internal.h"
+#include "sv_base.h"
+
+/* ---- the scratch folder ------------------------------------------------------ */
+
+static char scratch[PATH_MAX];
+static pid_t scratch_owner;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path); /* a link the sampler made is removed, never followed */
+    return 0;
+}
+
+static void remove_scratch(void)
+{
+    if (scratch[0] && getpid() == scratch_owner)
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static void make_scratch(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/specverify-sampler-XXXXXX", tmp) >= (int)sizeof path ||
+        !mkdtemp(path))
+        return;
+    memcpy(scratch, path, sizeof scratch);
+    scratch_owner = getpid();
+    atexit(remove_scratch);
+}
+
+const char *sv_sandbox_scratch(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_scratch);
+    return scratch[0] ? scratch : NULL;
+}
+
+/* ---- starting it --------------------------------------------------------------- */
+
+/* What the sampler's process was forked under, for sv_sandbox_enter there. */
+static unsigned child_layers;
+static int child_off; /* --sandbox off */
+static int child_relay = -1;
+static const char *child_scratch;
+
+/* Closes every descriptor from `from` on but those in keep (sorted). */
+static void close_all_but(int from, const int *keep, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (keep[i] < from)
+            continue;
+        if (keep[i] > from)
+            close_range((unsigned)from, (unsigned)keep[i] - 1, 0);
+        from = keep[i] + 1;
+    }
+    close_range((unsigned)from, ~0u, 0);
+}
+
+/* What the init tells the harness: the sampler's end, and what it left. */
+typedef struct init_report {
+    int status;
+    int left; /* processes still running when the sampler's process ended */
+} init_report;
+
+/* This process's children not yet dead (zombies are not counted). */
+static int live_children(void)
+{
+    FILE *f = fopen("/proc/thread-self/children", "re");
+    if (!f)
+        return 0;
+    int pid, n = 0;
+    while (fscanf(f, "%d", &pid) == 1) {
+        char path[64], buf[256];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        FILE *st = fopen(path, "re");
+        if (!st)
+            continue;
+        size_t got = fread(buf, 1, sizeof buf - 1, st);
+        fclose(st);
+        buf[got] = '\0';
+        const char *end = strrchr(buf, ')');
+        n += end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+    }
+    fclose(f);
+    return n;
+}
+
+/* The namespace's init: waits for the sampler's process and tells its end. */
+__attribute__((noreturn)) static void init_main(pid_t sampler, int status_fd)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* the harness gone: the namespace goes too */
+    int keep[1] = {status_fd};
+    close_all_but(0, keep, 1);
+    for (;;) {
+        init_report rep;
+        pid_t r = waitpid(-1, &rep.status, 0);
+        if (r == sampler) {
+            rep.left = live_children(); /* its orphans are this init's now */
+            ssize_t w = write(status_fd, &rep, sizeof rep);
+            _exit(w == (ssize_t)sizeof rep ? 0 : 1); /* the kernel kills the rest */
+        }
+        if (r < 0 && errno != EINTR)
+            _exit(1);
+    }
+}
+
+pid_t sv_sandbox_fork(sv_sandboxed *box, const char *label)
+{
+    memset(box, 0, sizeof *box);
+    box->status_fd = box->relay_fd = -1;
+    box->label = label;
+    box->layers = sv_sandbox_layers();
+    int relay[2], status[2] = {-1, -1};
+    if (pipe2(relay, O_CLOEXEC) != 0)
+        return -1;
+    int ns = -1;
+    if (box->layers & SV_LAYER_PIDNS) {
+        ns = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+        if (ns < 0 || pipe2(status, O_CLOEXEC) != 0 || unshare(CLONE_NEWPID) != 0) {
+            /* the probe said it would work: go on without, and say so */
+            box->layers &= ~(unsigned)SV_LAYER_PIDNS;
+            if (status[0] >= 0) {
+                close(status[0]);
+                close(status[1]);
+            }
+        } else {
+            box->pidns = 1;
+        }
+    }
+    child_layers = box->layers;
+    child_off = sv_sandbox_get_mode() == SV_SANDBOX_OFF;
+    child_scratch = sv_sandbox_scratch(); /* made here: the child takes no locks */
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = fork();
+    int e = errno;
+    if (box->pidns && pid != 0 && setns(ns, CLONE_NEWPID) != 0) {
+        /* the harness's later children would land in the namespace: fatal */
+        fprintf(stderr, "specverify: cannot return to its own PID namespace: %s\n",
+                strerror(errno));
+        _exit(SV_EENV);
+    }
+    if (pid == 0) {
+        close(relay[0]);
+        child_relay = relay[1];
+        if (!box->pidns)
+            return 0;
+        pid_t sampler = fork();
+        if (sampler == 0) {
+            close(status[0]);
+            close(status[1]);
+            return 0;
+        }
+        init_main(sampler, status[1]);
+    }
+    if (ns >= 0)
+        close(ns);
+    close(relay[1]);
+    if (box->pidns)
+        close(status[1]);
+    if (pid < 0) {
+        close(relay[0]);
+        if (box->pidns)
+            close(status[0]);
+        errno = e;
+        return -1;
+    }
+    box->pid = pid;
+    box->status_fd = box->pidns ? status[0] : -1;
+    box->relay_fd = relay[0];
+    if (!box->pidns && box->layers)
+        sv_sweep_register(pid); /* its session, once it makes one */
+    sv_relay_start(box);
+    return pid;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
+{
+    const unsigned layers = child_layers;
+    /* its own session: no signal to a group or a terminal reaches the harness */
+    setsid();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0)
+        dup2(null, 0);
+    if (child_relay >= 0) { /* what it prints goes through the harness's relay */
+        dup2(child_relay, 1);
+        dup2(child_relay, 2);
+    }
+    int keep[64], kept = 0;
+    for (int i = 0; i < n && kept < 64; i++)
+        if (keep_fds[i] > 2)
+            keep[kept++] = keep_fds[i];
+    qsort(keep, (size_t)kept, sizeof *keep, by_value);
+    close_all_but(3, keep, kept);
+    if (child_off)
+        return SV_OK;
+    const char *home = child_scratch;
+    if (home) { /* caches and temporary files (torch's, Triton's, Python's) go here */
+        char pycache[PATH_MAX];
+        snprintf(pycache, sizeof pycache, "%s/pycache", home);
+        setenv("HOME", home, 1);
+        setenv("TMPDIR", home, 1);
+        setenv("XDG_CACHE_HOME", home, 1);
+        setenv("PYTHONPYCACHEPREFIX", pycache, 1);
+    }
+    char why[SV_WHY_LEN] = "";
+    const char *failed = NULL;
+    if ((layers & SV_LAYER_NOPRIV) && sv_layer_nopriv(why, sizeof why) != 0)
+        failed = "nopriv";
+    else if ((layers & SV_LAYER_LANDLOCK) && sv_layer_landlock(home, why, sizeof why) != 0)
+        failed = "landlock";
+    else if ((layers & SV_LAYER_SECCOMP) &&
+             sv_layer_seccomp(layers & SV_LAYER_PIDNS ? 0 : getpid(), why, sizeof why) != 0)
+        failed = "seccomp";
+    if (!failed)
+        return SV_OK;
+    snprintf(err, len, "the sampler's sandbox could not be set up: layer %s: %s", failed, why);
+    return SV_EENV;
+}
+
+/* ---- ending it ------------------------------------------------------------------ */
+
+int sv_sandbox_end(sv_sandboxed *box, int status)
+{
+    box->left = 0;
+    if (box->status_fd >= 0) { /* the init has ended: what it wrote is there, or nothing */
+        init_report rep;
+        ssize_t r;
+        do
+            r = read(box->status_fd, &rep, sizeof rep);
+        while (r < 0 && errno == EINTR);
+        if (r == (ssize_t)sizeof rep) {
+            status = rep.status;
+            box->left = rep.left;
+        }
+        close(box->status_fd);
+        box->status_fd = -1;
+    }
+    if (!box->pidns && box->layers && box->pid > 0)
+        box->left = sv_sweep(box->pid);
+    sv_relay_stop(box);
+    return status;
+}
