@@ -16,7 +16,7 @@ import sys
 # bottom first: the public contract (samplers/sv_sampler.h, which needs
 # nothing), the kernels, the cases, the samplers, then the harness's rooms in
 # the order harness/CMakeLists.txt links them
-ORDER = ["contract", "kernels", "distributions", "samplers", "base", "stats", "store", "run", "check",
+ORDER = ["contract", "kernels", "distributions", "samplers", "base", "sandbox", "stats", "store", "run", "check",
          "report", "plot", "bench", "sweep", "cli"]
 SOURCES = (".c", ".h", ".cu", ".cuh", ".cpp")
 
