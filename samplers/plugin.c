@@ -158,8 +158,18 @@ static void put_text(FILE *f, const char *s)
         fwrite(s, 1, n, f);
 }
 
+static void (*confine_before)(void), (*confine_child)(void);
+
+void sv_plugin_set_confine(void (*before_fork)(void), void (*in_child)(void))
+{
+    confine_before = before_fork;
+    confine_child = in_child;
+}
+
 __attribute__((noreturn)) static void probe(const char *path, int fd)
 {
+    if (confine_child) /* a plugin is untrusted from its first constructor on */
+        confine_child();
     /* a fault ends the probe by its signal, which the harness names; not
      * through a handler (a sanitizer's) that would exit with a status */
     static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP};
@@ -447,6 +457,8 @@ int sv_plugin_load(const char *path, char *err, size_t errlen)
                  strerror(errno));
         return -1;
     }
+    if (confine_before)
+        confine_before();
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {

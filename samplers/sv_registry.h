@@ -78,6 +78,10 @@ const sv_sampler *sv_registry_find(const char *name);
 /* Loads a plugin and adds its samplers. Returns 0, or -1 with a message in
  * err that names the file and says what is wrong and what to do. */
 int sv_plugin_load(const char *path, char *err, size_t errlen);
+/* What confines a plugin's load probe (the harness's sandbox, set by
+ * specverify's main): before_fork in this process, in_child in the probe
+ * before the plugin's code runs. Either may be NULL. */
+void sv_plugin_set_confine(void (*before_fork)(void), void (*in_child)(void));
 /* The sampler to call for s: s itself for a built-in; for a plugin's (the
  * registry holds what its probe said, without functions), the plugin's own,
  * loading the library in this process first. NULL with err set when it

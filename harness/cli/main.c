@@ -3,6 +3,7 @@
 #include <string.h>
 #include "fused_tuning.h"
 #include "sv_cli.h"
+#include "sv_sandbox.h"
 
 int sv_cmd_record(int argc, char **argv); /* cmd_record.c */
 
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
         return SV_EBAD;
     }
     sv_gsl_errors_install(); /* GSL's errors are kept and named, never an abort */
+    /* a plugin's load probe runs its code: sandboxed as the sampler's process is */
+    sv_plugin_set_confine(sv_sandbox_before_probe, sv_sandbox_confine_probe);
     const char *cmd = argv[1];
     const int asks_help = strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
                           strcmp(cmd, "-h") == 0 || strcmp(cmd, "--version") == 0;

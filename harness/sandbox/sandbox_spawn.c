@@ -214,27 +214,10 @@ static int by_value(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
-int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
+/* The environment and the layers of one process (the sampler's, or a
+ * plugin's load probe); without a PID namespace its signals are its own. */
+static int confine(unsigned layers, const char *home, char *err, size_t len)
 {
-    const unsigned layers = child_layers;
-    /* its own session: no signal to a group or a terminal reaches the harness */
-    setsid();
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null >= 0)
-        dup2(null, 0);
-    if (child_relay >= 0) { /* what it prints goes through the harness's relay */
-        dup2(child_relay, 1);
-        dup2(child_relay, 2);
-    }
-    int keep[64], kept = 0;
-    for (int i = 0; i < n && kept < 64; i++)
-        if (keep_fds[i] > 2)
-            keep[kept++] = keep_fds[i];
-    qsort(keep, (size_t)kept, sizeof *keep, by_value);
-    close_all_but(3, keep, kept);
-    if (child_off)
-        return SV_OK;
-    const char *home = child_scratch;
     if (home) { /* caches and temporary files (torch's, Triton's, Python's) go here */
         char pycache[PATH_MAX];
         snprintf(pycache, sizeof pycache, "%s/pycache", home);
@@ -256,6 +239,54 @@ int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
         return SV_OK;
     snprintf(err, len, "the sampler's sandbox could not be set up: layer %s: %s", failed, why);
     return SV_EENV;
+}
+
+int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
+{
+    const unsigned layers = child_layers;
+    /* its own session: no signal to a group or a terminal reaches the harness */
+    setsid();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0)
+        dup2(null, 0);
+    if (child_relay >= 0) { /* what it prints goes through the harness's relay */
+        dup2(child_relay, 1);
+        dup2(child_relay, 2);
+    }
+    int *keep = malloc((size_t)(n > 0 ? n : 1) * sizeof *keep), kept = 0;
+    if (!keep) {
+        snprintf(err, len, "the sampler's sandbox could not be set up: out of memory");
+        return SV_EENV;
+    }
+    for (int i = 0; i < n; i++)
+        if (keep_fds[i] > 2)
+            keep[kept++] = keep_fds[i];
+    qsort(keep, (size_t)kept, sizeof *keep, by_value);
+    close_all_but(3, keep, kept);
+    free(keep);
+    if (child_off)
+        return SV_OK;
+    return confine(layers, child_scratch, err, len);
+}
+
+void sv_sandbox_before_probe(void)
+{
+    sv_sandbox_layers(); /* the probe of the layers, and the harness made not dumpable */
+    sv_sandbox_scratch();
+}
+
+void sv_sandbox_confine_probe(void)
+{
+    if (sv_sandbox_get_mode() == SV_SANDBOX_OFF)
+        return;
+    setsid();
+    dup2(2, 1); /* what a constructor prints never reaches a report on stdout */
+    char err[SV_WHY_LEN + 80];
+    if (confine(sv_sandbox_layers() & ~(unsigned)SV_LAYER_PIDNS, sv_sandbox_scratch(), err,
+                sizeof err) != SV_OK) {
+        fprintf(stderr, "specverify: %s\n", err);
+        _exit(SV_EENV);
+    }
 }
 
 /* ---- ending it ------------------------------------------------------------------ */

@@ -81,6 +81,13 @@ pid_t sv_sandbox_fork(sv_sandboxed *box, const char *label);
  * keep_fds[0..n) are the descriptors it keeps besides 0-2 (sockets, memory
  * files); the rest are closed. SV_OK, or SV_EENV with why in err. */
 int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len);
+/* A plugin's load probe (samplers/plugin.c, through sv_plugin_set_confine):
+ * the harness side before its fork, and in the probe before the plugin's
+ * code runs: a session of its own, stdout onto stderr, and the layers but
+ * the PID namespace (its signals are its own). */
+void sv_sandbox_before_probe(void);
+void sv_sandbox_confine_probe(void);
+
 /* In the parent once the process is reaped (status from waitpid): the
  * sampler's own wait status where an init relayed it, else status. Then
  * kills whatever the sampler left running (the namespace is gone with its

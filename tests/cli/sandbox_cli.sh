@@ -147,6 +147,10 @@ else
   pass "prints_forgery: relayed on stderr, escaped and labelled; the run PASSES as it should"
 fi
 
+# ---- a plugin's load probe runs its constructors sandboxed too: refused
+expect 2 "load_ctor_ptrace.so crashed while loading (Bad system call)" \
+  verify --plugin "$(dirname "$hostile")/load_ctor_ptrace.so" --suite smoke
+
 # ---- --sandbox: bad values, and off
 expect 2 "--sandbox: 'loose' is not auto, strict or off" verify --suite smoke --sandbox loose
 "$sv" verify --suite smoke --draws 2000 --sandbox off >off.out 2>&1

@@ -4,6 +4,8 @@
  * and what happened, never crash or exit with it:
  *   HOSTILE_CTOR_SEGV     a constructor writes through a null pointer
  *   HOSTILE_CTOR_EXIT     a constructor calls exit(0)
+ *   HOSTILE_CTOR_PTRACE   a constructor ptraces the harness (the probe's
+ *                         parent): the sandbox traps it (issue 36)
  *   HOSTILE_WILD_PLUGIN   sv_plugin_get returns a wild pointer
  *   HOSTILE_WILD_SAMPLERS the plugin's samplers pointer is wild
  *   HOSTILE_BAD_NAME      a sampler named "bad,name" (breaks list flags)
@@ -35,6 +37,11 @@ static int volatile *volatile nowhere;
 __attribute__((constructor)) static void on_load(void) { *nowhere = 1; }
 #elif defined(HOSTILE_CTOR_EXIT)
 __attribute__((constructor)) static void on_load(void) { exit(0); }
+#elif defined(HOSTILE_CTOR_PTRACE)
+#include <sys/ptrace.h>
+#include <unistd.h>
+/* attached, it would go on loading: the harness then said nothing */
+__attribute__((constructor)) static void on_load(void) { ptrace(PTRACE_SEIZE, getppid(), 0, 0); }
 #endif
 
 #if defined(HOSTILE_BAD_NAME)
