@@ -66,6 +66,16 @@ int main(int argc, char **argv)
     sv_gsl_errors_install(); /* GSL's errors are kept and named, never an abort */
     /* a plugin's load probe runs its code: sandboxed as the sampler's process is */
     sv_plugin_set_confine(sv_sandbox_before_probe, sv_sandbox_confine_probe);
+    /* --sandbox holds for the plugins' probes too, wherever it stands among
+     * the options that load them (a bad value is the option parser's to name) */
+    for (int i = 2; i < argc; i++) {
+        const char *value = strncmp(argv[i], "--sandbox=", 10) == 0 ? argv[i] + 10
+                            : strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc ? argv[i + 1]
+                                                                                : NULL;
+        const int mode = value ? sv_sandbox_mode_parse(value) : -1;
+        if (mode >= 0 && mode != SV_SANDBOX_STRICT) /* strict's refusal is the parser's */
+            sv_sandbox_setup((sv_sandbox_mode)mode);
+    }
     const char *cmd = argv[1];
     const int asks_help = strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
                           strcmp(cmd, "-h") == 0 || strcmp(cmd, "--version") == 0;
