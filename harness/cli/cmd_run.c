@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sv_cli.h"
+#include "sv_input.h"
 #include "sv_store.h"
 
 #define MAX_RUNS 32
@@ -457,7 +458,11 @@ int sv_cmd_run(int argc, char **argv)
     }
     if (!root)
         root = "out";
-    FILE *file = fopen(argv[optind], "r");
+    char err[4200];
+    int why = 0;
+    FILE *file = sv_input_fopen(argv[optind], &why, err, sizeof err);
+    if (!file && why == SV_INPUT_NOT_FILE)
+        return sv_fail(SV_EBAD, "run: %s", err);
     if (!file)
         return sv_fail(SV_EBAD, "run: cannot open %s: %s", argv[optind], strerror(errno));
     static experiment x; /* large: not on the stack */

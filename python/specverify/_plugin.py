@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import re
+import stat
 import sys
 import traceback
 import warnings
@@ -43,6 +44,17 @@ class _Loaded:
         self.max_bytes = meta.get("max_bytes")
 
 
+def _kind(path):
+    """What a path that is not a regular file is, in the harness's words."""
+    mode = os.stat(path).st_mode
+    for test, words in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a file"
+
+
 def _resolve(spec):
     """The object a spec names: "path/to/file.py:qualname" or "module:qualname"."""
     where, sep, qualname = spec.rpartition(":")
@@ -50,6 +62,9 @@ def _resolve(spec):
         raise ValueError("python sampler '%s': want FILE.py:NAME or MODULE:NAME" % spec)
     if where.endswith(".py") or os.sep in where:
         path = os.path.abspath(where)
+        if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the import
+            raise ValueError("python sampler '%s': %s: is %s, not a regular file"
+                             % (spec, path, _kind(path)))
         if not os.path.isfile(path):
             raise ValueError("python sampler '%s': no such file %s" % (spec, path))
         folder = os.path.dirname(path)
