@@ -48,6 +48,13 @@ void sv_outputs_note(sv_outputs_status *s, int rc);
  * said on stderr here), else the write error's, with its message for main. */
 int sv_outputs_end(const sv_outputs_status *s, int verdict);
 
+/* ---- real_path.c: where a path really leads ---------------------------------- */
+/* path with every link followed, as absolute: its deepest part that exists
+ * resolved (realpath), the rest appended, a link to nothing yet followed to
+ * where it leads (writing through it makes the file there). 0, or -1 with
+ * errno. */
+int sv_real_path(const char *path, char *out, size_t len);
+
 /* ---- results_h5.c: HDF5 result files, written atomically ------------------------- */
 typedef struct sv_h5 {
     int64_t file; /* hid_t */
