@@ -37,6 +37,9 @@ def failed_with(name, words):
     ("sys_exit", "SystemExit: 3 (bad_samplers.py:"),
     ("writes_rows_numpy", "ValueError: assignment destination is read-only"),
     ("ignores_bonus", "accepted all 2 drafts, then emitted"),
+    # int64 values beyond int32, reported as returned (it said "token 2147483647")
+    ("wide_token", "draw 500: position 1 emitted token 4294967296 outside [0, 50)"),
+    ("wide_accepted", "draw 3: accepted count -1099511627776 outside [0, 2]"),
     ("exits", "sampler exits exited (exit status 0; a sampler must return, not exit)"),
 ])
 def test_misbehaving_sampler_is_a_finding(name, words):
