@@ -213,6 +213,20 @@ static void collect_device(const sv_staging_slot *s, worker *w)
  * stack is caught too. */
 #define ALT_STACK_BYTES ((size_t)256 * 1024)
 
+/* An init that fails with SV_SAMPLER_EDEVICE has no device to run on (a
+ * Python sampler declared device="cuda" on a machine without one): the
+ * environment's failure, exit 3, as a CUDA sampler's is, in the words the
+ * host noted (the worker's tally is new: its one note is init's). */
+static void init_env_error(worker *w, int rc)
+{
+    const sv_tally *t = w->tallies[0];
+    if (w->status != SV_OK || rc != SV_SAMPLER_EDEVICE)
+        return;
+    w->status = SV_EENV;
+    snprintf(w->error, sizeof w->error, "%s",
+             t->n_notes ? t->notes[t->n_notes - 1] : "the sampler's init found no device");
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -235,6 +249,7 @@ static void *work(void *arg)
         int rc = sv_host_init(sh->host, w->slot, w->tallies[0]);
         if (rc != SV_SAMPLER_OK) {
             w->status = sv_host_env_error(sh->host, w->slot, w->error, sizeof w->error);
+            init_env_error(w, rc);
             atomic_store(&sh->stop, 1);
         } else {
             for (;;) {

@@ -141,10 +141,35 @@ class _Slot:
     __slots__ = ("loaded", "fn")
 
 
+class DeviceMissing(Exception):
+    """The device a sampler declares is not on this machine: the environment's
+    failure (exit 3, as a C CUDA sampler's), not the sampler's; sv_python.c
+    returns SV_SAMPLER_EDEVICE from init for it."""
+
+
+def _device_missing(device):
+    """Why the CUDA device a sampler declares is not here, or None."""
+    if not str(device).startswith("cuda"):
+        return None
+    try:
+        import torch
+    except ImportError:
+        return "no CUDA device is available (torch is not installed)"
+    if not torch.cuda.is_available():
+        return "no CUDA device is available (torch.cuda.is_available() is False)"
+    index, count = torch.device(device).index, torch.cuda.device_count()
+    if index is not None and index >= count:
+        return "no CUDA device %d is available (this machine has %d)" % (index, count)
+    return None
+
+
 def init(i, max_b, max_k, max_v):
     """One harness slot's state: the callable its calls go to (a class named
     by the spec is made once per slot, with the configuration)."""
     loaded, slot = _loaded[i], _Slot()
+    missing = _device_missing(loaded.device)
+    if missing:
+        raise DeviceMissing("the sampler declares device=%r, and %s" % (loaded.device, missing))
     slot.loaded = loaded
     if isinstance(loaded.obj, type):
         slot.fn = loaded.obj(**loaded.config)

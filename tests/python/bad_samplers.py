@@ -69,6 +69,12 @@ def wide_accepted(batch):
     return _tokens(batch), n
 
 
+@specverify.sampler(device="cuda")
+def needs_cuda(batch):
+    """declares a GPU, which a machine without one does not have"""
+    return _tokens(batch)
+
+
 @specverify.sampler(tensors="torch")
 def wrong_device(batch):
     """returns tensors on another device ('meta', which every torch has)"""

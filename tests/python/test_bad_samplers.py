@@ -98,6 +98,27 @@ def cli(*args):
     return p.returncode, p.stdout, p.stderr
 
 
+def _has_cuda():
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+@pytest.mark.skipif(_has_cuda(), reason="this machine has a CUDA device")
+def test_cuda_sampler_without_a_gpu_is_the_environment():
+    """device="cuda" on a machine without a GPU is the environment's failure
+    (exit 3), as a C CUDA sampler's is, not a FAIL of the sampler (exit 1)."""
+    with pytest.raises(specverify.SpecverifyError) as e:
+        specverify.verify("%s:needs_cuda" % BAD, **RUN)
+    assert e.value.exit_code == 3, str(e.value)
+    assert "the sampler declares device='cuda', and no CUDA device is available" in str(e.value)
+    code, out, err = cli("verify", "--python", BAD + ":needs_cuda", "--case", "zipf:V=50,K=2",
+                         "--draws", "2000", "--threads", "2", "--in-process")
+    assert code == 3 and "no CUDA device is available" in err, out + err
+
+
 def test_cli_python_flags():
     code, out, err = cli("list", "--python", BAD + ":raises", "--python", BAD + ":not_marked")
     assert code == 0 and "raises" in out and "not_marked" in out and "[python numpy" in out
