@@ -22,7 +22,12 @@ int sv_h5_open(sv_h5_reader *r, const char *path)
     if (H5Fis_hdf5(path) <= 0)
         return sv_fail(SV_EBAD, "%s: not an HDF5 file (or not readable)", path);
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    return r->file < 0 ? sv_fail(SV_EBAD, "%s: cannot open it as HDF5", path) : SV_OK;
+    if (r->file < 0)
+        return sv_fail(SV_EBAD, "%s: cannot open it as HDF5", path);
+    int rc = sv_h5_own_data(r); /* before any link is followed */
+    if (rc != SV_OK)
+        sv_h5_close(r);
+    return rc;
 }
 
 void sv_h5_close(sv_h5_reader *r)

@@ -81,7 +81,12 @@ typedef struct sv_h5_reader {
     int64_t file; /* hid_t */
     char path[1024];
 } sv_h5_reader;
+/* Opens a result file to read: a regular file (sv_input.h), HDF5, holding
+ * its own data (sv_h5_own_data); else SV_EBAD naming it. */
 int sv_h5_open(sv_h5_reader *r, const char *path);
+/* results_h5_links.c: SV_EBAD naming the first external, soft or
+ * user-defined link of the file, or dataset kept in other files. */
+int sv_h5_own_data(const sv_h5_reader *r);
 void sv_h5_close(sv_h5_reader *r);
 /* A 1-D (cols = 0) or 2-D dataset as doubles, malloc'ed into *data. */
 int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t *rows,
