@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "ngram.h"
+#include "sv_input.h"
 #include "sv_output.h"
 
 int sv_ngram_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -193,9 +194,9 @@ static int tokenize(const char *text, size_t len, intern *t, stream *s)
 static int read_file(const char *path, char **out, size_t *len, size_t *nul_at, char *err,
                      size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = sv_input_fopen(path, NULL, err, errlen); /* its words: "PATH: why" */
     if (!f)
-        return sv_ngram_fail(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
     char *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {

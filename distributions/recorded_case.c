@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sv_cases.h"
+#include "sv_input.h"
 #include "sv_recorded.h"
 #include "sv_syntax.h"
 
@@ -232,11 +233,10 @@ int sv_recorded_spec(const char *path_group, char *out, size_t len, char *err, s
     }
     /* the reader's rule: a path that exists as given is a file, else FILE:GROUP */
     const char *colon = strrchr(path_group, ':');
-    FILE *f = fopen(path_group, "rb");
-    if (f)
-        fclose(f);
+    char why[64 + 4096];
+    const int exists = sv_input_check(path_group, why, sizeof why) != SV_INPUT_UNREADABLE;
     int n;
-    if (!f && colon && colon[1])
+    if (!exists && colon && colon[1])
         n = snprintf(out, len, "recorded:file=%.*s,group=%s", (int)(colon - path_group),
                      path_group, colon + 1);
     else

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "recorded_private.h"
+#include "sv_input.h"
 
 /* Opens target_X or draft_X, where X is logits or probs, and says how the
  * values are stored: floats of 2, 4 or 8 bytes, or bfloat16 bits in uint16. */
@@ -263,12 +264,16 @@ int sv_rec_open_here(const char *path_group, sv_recorded **out, char *err, size_
     sv_rec_split_path(path_group, r->path, sizeof r->path, r->group_name, sizeof r->group_name);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported here, in words */
     int rc = -1;
-    FILE *probe = fopen(r->path, "rb");
-    if (!probe) {
+    char why[sizeof r->path + 64];
+    int state = sv_input_check(r->path, why, sizeof why);
+    if (state == SV_INPUT_NOT_FILE) {
+        snprintf(err, errlen, "%s", why);
+        goto done;
+    }
+    if (state != 0) {
         snprintf(err, errlen, "%s: cannot read the recording: %s", r->path, strerror(errno));
         goto done;
     }
-    fclose(probe);
     if (H5Fis_hdf5(r->path) <= 0) {
         snprintf(err, errlen, "%s: not an HDF5 file (a recording is HDF5: see "
                  "distributions/sv_recorded.h)", r->path);

@@ -18,10 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "sv_input.h"
 #include "sv_registry.h"
 
 /* How long a plugin may take to load. */
@@ -442,9 +442,15 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
 
 int sv_plugin_load(const char *path, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "plugin %s: no such file", path);
+    char why[4200];
+    int state = sv_input_check(path, why, sizeof why); /* a FIFO would hang its probe */
+    if (state == SV_INPUT_NOT_FILE) {
+        snprintf(err, errlen, "plugin %s", why);
+        return -1;
+    }
+    if (state != 0) {
+        snprintf(err, errlen, "plugin %s: %s", path,
+                 errno == ENOENT ? "no such file" : strerror(errno));
         return -1;
     }
     /* dlopen needs a slash to take a path rather than search the library path */

@@ -142,9 +142,11 @@ typedef struct sv_shard_hooks {
     int (*take)(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
                 const sv_tally *t, const sv_shard_probe *probe);
     /* a merge: the shards' summed tally of case i's first run, instead of
-     * running it, and its probes; re-runs of suspects run as usual */
+     * running it, and its probes; re-runs of suspects run as usual. shares:
+     * the draws each of the `count` shards takes of it (NULL: not known),
+     * which a shard's counts must be */
     int (*give)(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan, sv_tally *into,
-                sv_shard_probe *probe);
+                sv_shard_probe *probe, const uint64_t *shares);
     void *ctx;
     /* a merge of shards that a signal stopped (MPI's ranks): the signal, and
      * how many cases have counts; the report is then partial after them */

@@ -18,9 +18,16 @@ uint64_t sv_rerun_seed(uint64_t seed)
 int sv_shard_run(const sv_shard_hooks *sh, size_t index, sv_run_config *run, const sv_case *c,
                  const sv_drafter *d, const sv_pair_plan *plan, sv_tally *tally)
 {
-    if (sh && sh->give) { /* a merge: the shards' counts, not a run */
+    if (sh && sh->give) { /* a merge: the shards' counts, not a run, each its share */
         sv_shard_probe none;
-        return sh->give(sh->ctx, index, c, plan, tally, &none);
+        uint64_t *shares = sh->count ? calloc(sh->count, sizeof *shares) : NULL;
+        if (sh->count && !shares)
+            return sv_fail(SV_EENV, "out of memory for %u shards", sh->count);
+        for (uint32_t k = 0; k < sh->count; k++)
+            shares[k] = sv_run_share(run, c, k, sh->count);
+        int rc = sh->give(sh->ctx, index, c, plan, tally, &none, shares);
+        free(shares);
+        return rc;
     }
     if (sh && sh->take)
         run->shard = sh->index, run->shards = sh->count;

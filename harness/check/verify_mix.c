@@ -122,6 +122,29 @@ static int probe_alone(const sv_verify_config *cfg, const mix_parts *p, uint64_t
     return rc;
 }
 
+/* A merge's counts of every case of the mix, each shard's held to its share
+ * of each case (shares[i * count + k]: case i's in shard k). */
+static int give_mix(const sv_shard_hooks *sh, const sv_run_config *run, const mix_parts *p,
+                    const sv_case *const *cases, const size_t *index, sv_shard_probe *probes)
+{
+    const size_t n = (size_t)p->n, count = sh->count;
+    uint64_t *shares = calloc(n * (count ? count : 1), sizeof *shares);
+    uint64_t *of_shard = calloc(n, sizeof *of_shard);
+    int rc = shares && of_shard ? SV_OK : sv_fail(SV_EENV, "out of memory for %zu shards", count);
+    for (size_t k = 0; k < count && rc == SV_OK; k++) {
+        if (sv_run_mix_share(run, p->mix, (uint32_t)k, (uint32_t)count, of_shard) != SV_OK)
+            rc = sv_fail(SV_EENV, "out of memory for the mix's shares");
+        for (size_t i = 0; i < n && rc == SV_OK; i++)
+            shares[i * count + k] = of_shard[i];
+    }
+    for (size_t i = 0; i < n && rc == SV_OK; i++)
+        rc = sh->give(sh->ctx, index[i], cases[i], &p->plans[i], p->tallies[i], &probes[i],
+                      count ? &shares[i * count] : NULL);
+    free(shares);
+    free(of_shard);
+    return rc;
+}
+
 int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
                   const uint64_t *draws, int32_t n, uint64_t seed, uint64_t scale,
                   double split, int probe, const char *label, sv_run_eval *evals,
@@ -141,8 +164,7 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
     if (sh && sh->take)
         run.shard = sh->index, run.shards = sh->count, run.watch = cfg->watch;
     if (rc == SV_OK && sh && sh->give) /* a merge: the shards' counts, not a run */
-        for (int32_t i = 0; i < n && rc == SV_OK; i++)
-            rc = sh->give(sh->ctx, index[i], cases[i], &p.plans[i], p.tallies[i], &probes[i]);
+        rc = give_mix(sh, &run, &p, cases, index, probes);
     else if (rc == SV_OK)
         rc = sv_run_mix(&run, p.mix, (const sv_drafter *const *)p.drafters, p.plans, p.tallies,
                         0, NULL);

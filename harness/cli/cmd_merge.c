@@ -29,7 +29,8 @@ static void usage(FILE *out)
             "\n"
             "Exit status: the command's (verify's: 0 all passed, 1 a verification failed, 2 bad usage\n"
             "or input (a file that is no shard, a shard of another run, a shard given\n"
-            "twice or missing: each named), 3 environment).\n");
+            "twice or missing, counts its run cannot have made, a link out of the file:\n"
+            "each named), 3 environment).\n");
 }
 
 int sv_cmd_merge(int argc, char **argv)
@@ -59,7 +60,8 @@ int sv_cmd_merge(int argc, char **argv)
     }
     for (size_t i = 0; i < n; i++)
         command[i] = (char *)stored[i];
-    sv_shard_hooks hooks = {0, 0, NULL, sv_shard_give, set, 0, 0};
+    sv_shard_hooks hooks = {0, (uint32_t)sv_shard_set_shards(set), NULL, sv_shard_give, set, 0,
+                            0}; /* count: each case's shares are held to the run's cut */
     optind = 0; /* glibc: start afresh */
     if (n < 1)
         rc = sv_fail(SV_EBAD, "merge: %s holds no command", argv[1]);

@@ -16,7 +16,8 @@
  * flags (its getopt_long table) as the file is read, so a bad one stops the
  * experiment before anything runs. `args` holds positional arguments
  * (compare's files), split at spaces. Outputs (out, json, junit, plot) are
- * put under --out-root and must stay there: no absolute path, no '..'.
+ * put under --out-root and must stay there: no absolute path, no '..', no
+ * link on the way that leads out of it (their real paths are checked).
  * Inputs (recorded, plugin, latency, a recorded: case's file=, args) are
  * relative to the experiment file's folder, as a file's own references are.
  * Each run is this program run again (/proc/self/exe), so runs share no
@@ -25,6 +26,7 @@
 #include <stdarg.h>
 #include <getopt.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sv_cli.h"
+#include "sv_input.h"
 #include "sv_store.h"
 
 #define MAX_RUNS 32
@@ -430,6 +433,34 @@ static void usage(FILE *out)
             "that exits 2 or 3 stops the experiment.\n");
 }
 
+/* An output under the root can still leave it through a link on the way
+ * (a folder under the root that links elsewhere): each output's real path,
+ * links followed, must lie under the root's, checked before anything runs. */
+static int outputs_inside(const experiment *x, const char *only)
+{
+    char root[PATH_MAX], real[PATH_MAX];
+    if (sv_real_path(x->out_root, root, sizeof root) != 0)
+        return sv_fail(SV_EBAD, "run: --out-root %s: %s", x->out_root, strerror(errno));
+    const size_t n = strlen(root);
+    for (int i = 0; i < x->n_runs; i++) {
+        const run_spec *r = &x->runs[i];
+        for (int j = 0; j + 1 < r->argc && !(only && strcmp(only, r->name) != 0); j++) {
+            const char *path = r->argv[j + 1];
+            if (strncmp(r->argv[j], "--", 2) != 0 || !is_output_flag(r->argv[j] + 2))
+                continue;
+            if (sv_real_path(path, real, sizeof real) != 0)
+                return sv_fail(SV_EBAD, "%s: [run %s]: %s %s: %s", x->path, r->name,
+                               r->argv[j], path, strerror(errno));
+            if (strncmp(real, root, n) != 0 ||
+                (root[n - 1] != '/' && real[n] != '/' && real[n] != '\0'))
+                return sv_fail(SV_EBAD, "%s: [run %s]: %s %s really leads to %s, outside "
+                               "--out-root %s (%s): a link on the way leaves it", x->path,
+                               r->name, r->argv[j], path, real, x->out_root, root);
+        }
+    }
+    return SV_OK;
+}
+
 int sv_cmd_run(int argc, char **argv)
 {
     enum { O_ONLY = 256, O_ROOT, O_DRY };
@@ -460,7 +491,11 @@ int sv_cmd_run(int argc, char **argv)
     }
     if (!root)
         root = "out";
-    FILE *file = fopen(argv[optind], "r");
+    char err[4200];
+    int why = 0;
+    FILE *file = sv_input_fopen(argv[optind], &why, err, sizeof err);
+    if (!file && why == SV_INPUT_NOT_FILE)
+        return sv_fail(SV_EBAD, "run: %s", err);
     if (!file)
         return sv_fail(SV_EBAD, "run: cannot open %s: %s", argv[optind], strerror(errno));
     static experiment x; /* large: not on the stack */
@@ -471,6 +506,8 @@ int sv_cmd_run(int argc, char **argv)
         found |= strcmp(only, x.runs[i].name) == 0;
     if (rc == SV_OK && only && !found)
         rc = sv_fail(SV_EBAD, "%s: no [run %s]", x.path, only);
+    if (rc == SV_OK)
+        rc = outputs_inside(&x, only);
     if (rc != SV_OK) {
         experiment_free(&x);
         return rc;

@@ -238,10 +238,10 @@ static int take(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
 }
 
 static int give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan, sv_tally *into,
-                sv_shard_probe *probe)
+                sv_shard_probe *probe, const uint64_t *shares)
 {
     const mpi_run *m = ctx;
-    (void)c;
+    (void)c, (void)shares; /* the ranks' counts came from this run, not from files */
     if (i >= m->n_cases || !m->cases[i].t)
         return sv_fail(SV_EBAD, "mpi: case %zu has no counts from the ranks", i + 1);
     sv_tally_add(into, m->cases[i].t, plan);

@@ -71,7 +71,7 @@ static int take_at(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pl
 }
 
 static int give_at(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
-                   sv_tally *into, sv_shard_probe *probe)
+                   sv_tally *into, sv_shard_probe *probe, const uint64_t *shares)
 {
     const sv_shard_at *at = ctx;
     sv_h5_reader *r = sv_shard_set_file(at->base.ctx, 0);
@@ -91,7 +91,9 @@ static int give_at(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pl
     for (size_t k = 0; k < n; k++)
         free(label[k]);
     free(label);
-    return rc == SV_OK ? at->base.give(at->base.ctx, at->offset + i, c, plan, into, probe) : rc;
+    return rc == SV_OK ? at->base.give(at->base.ctx, at->offset + i, c, plan, into, probe,
+                                           shares)
+                       : rc;
 }
 
 const sv_shard_hooks *sv_cmd_shard_next(sv_cmd_shard *s, size_t n_cases, const char *label,

@@ -4,7 +4,10 @@
  * or version), a shard given twice, a shard missing. sv_shard_give then
  * sums each case's counts over the shards, in shard order, into the tally
  * verify would have counted; every size is checked against the case
- * rebuilt from the command before a count is read. */
+ * rebuilt from the command before a count is read, and every shard's
+ * counts against what its share of the run makes (check_part) before they
+ * are summed, each sum short of 2^64 (add_part). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,8 +292,78 @@ static int read_case(sv_h5_reader *r, size_t i, const sv_case *c, const sv_pair_
     return rc;
 }
 
+/* Shard k's part of case i holds the draws the run's cut gives it (fewer
+ * only where its sampler failed, which stops a run), and counts that agree:
+ * each position's histogram sums to the draws that reached it, no more
+ * draws counted than drawn, and a Markov pair's transitions one a token its
+ * accepted lengths emitted. */
+static int check_part(const char *path, size_t i, const sv_tally *t, const uint64_t *share,
+                      uint32_t shard, uint32_t count)
+{
+    if (share && t->draws != *share && !(t->sampler_error && t->draws < *share))
+        return sv_fail(SV_EBAD, "merge: %s: dataset 'c%zu_scalars': %llu draws, where shard %u "
+                       "of %u of this run draws %llu of case %zu (its share of the case's "
+                       "units)", path, i, (unsigned long long)t->draws, shard + 1, count,
+                       (unsigned long long)*share, i + 1);
+    const size_t V = (size_t)t->V;
+    unsigned __int128 counted = 0, emitted = 0; /* draws kept; the tokens they emitted */
+    for (int32_t k = 0; k <= SV_MAX_K; k++) {
+        counted += t->length[k];
+        emitted += (unsigned __int128)t->length[k] * (uint64_t)(k + 1);
+        unsigned __int128 sum = 0;
+        for (size_t v = 0; !t->transitions && k <= t->K && v < V; v++)
+            sum += t->hist[(size_t)k * V + v];
+        if (!t->transitions && sum != t->reached[k])
+            return sv_fail(SV_EBAD, "merge: %s: dataset 'c%zu_hist', position %d: the counts "
+                           "sum to %.0f, not the %llu draws that reached it (dataset "
+                           "'c%zu_reached')", path, i, k + 1, (double)sum,
+                           (unsigned long long)t->reached[k], i);
+    }
+    if (t->reached[0] > t->draws || counted > t->draws)
+        return sv_fail(SV_EBAD, "merge: %s: dataset 'c%zu_%s': %.0f draws counted, more than "
+                       "its %llu draws", path, i, t->reached[0] > t->draws ? "reached" : "length",
+                       (double)(t->reached[0] > t->draws ? t->reached[0] : counted),
+                       (unsigned long long)t->draws);
+    unsigned __int128 moves = 0;
+    for (size_t a = 0; t->transitions && a < V * V; a++)
+        moves += t->transitions[a];
+    if (t->transitions && moves != emitted)
+        return sv_fail(SV_EBAD, "merge: %s: dataset 'c%zu_transitions': the counts sum to %.0f, "
+                       "not the %.0f tokens its accepted lengths emitted", path, i,
+                       (double)moves, (double)emitted);
+    return SV_OK;
+}
+
+/* into += part, refusing a sum past 2^64 - 1: a count that wrapped would
+ * read as a small one. */
+static int add_part(const char *path, size_t i, sv_tally *into, const sv_tally *part,
+                    const sv_pair_plan *plan)
+{
+    sv_tally_counts to[SV_TALLY_COUNTS], from[SV_TALLY_COUNTS];
+    sv_tally_counts_of(into, plan, to);
+    sv_tally_counts_of(part, plan, from);
+    for (int a = 0; a < SV_TALLY_COUNTS; a++)
+        for (size_t k = 0; to[a].data && from[a].data && k < from[a].n; k++)
+            if (to[a].data[k] > UINT64_MAX - from[a].data[k])
+                return sv_fail(SV_EBAD, "merge: %s: dataset 'c%zu_%s', element %zu: %llu, and "
+                               "%llu in the shards before it: the sum passes 2^64 - 1", path, i,
+                               from[a].name, k, (unsigned long long)from[a].data[k],
+                               (unsigned long long)to[a].data[k]);
+    const uint64_t *sums[] = {&into->draws, &into->first_accepted, &into->first_chance_fx,
+                              &into->first_variance_fx, &into->violations};
+    const uint64_t parts[] = {part->draws, part->first_accepted, part->first_chance_fx,
+                              part->first_variance_fx, part->violations};
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) /* cI_scalars' first five */
+        if (*sums[k] > UINT64_MAX - parts[k])
+            return sv_fail(SV_EBAD, "merge: %s: dataset 'c%zu_scalars', element %zu: %llu, and "
+                           "%llu in the shards before it: the sum passes 2^64 - 1", path, i, k,
+                           (unsigned long long)parts[k], (unsigned long long)*sums[k]);
+    sv_tally_add(into, part, plan);
+    return SV_OK;
+}
+
 int sv_shard_give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
-                  sv_tally *into, sv_shard_probe *probe)
+                  sv_tally *into, sv_shard_probe *probe, const uint64_t *shares)
 {
     const sv_shard_set *s = ctx;
     memset(probe, 0, sizeof *probe);
@@ -305,8 +378,12 @@ int sv_shard_give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *pla
         rc = sv_tally_alloc(c, plan, &part);
         if (rc == SV_OK)
             rc = read_case(&s->files[k], i, c, plan, part, &p);
+        if (rc == SV_OK)
+            rc = check_part(s->files[k].path, i, part, shares ? &shares[k] : NULL, (uint32_t)k,
+                            (uint32_t)s->n);
+        if (rc == SV_OK)
+            rc = add_part(s->files[k].path, i, into, part, plan);
         if (rc == SV_OK) {
-            sv_tally_add(into, part, plan);
             seconds += part->seconds;
             if (p.present && !probe->present) /* shard 0 probes, for every shard */
                 *probe = p;

@@ -43,9 +43,12 @@ size_t sv_shard_set_cases(const sv_shard_set *s);
  * keeps besides counts. */
 size_t sv_shard_set_shards(const sv_shard_set *s);
 sv_h5_reader *sv_shard_set_file(sv_shard_set *s, size_t k);
-/* sv_shard_hooks.give: case i's counts summed over the shards. */
+/* sv_shard_hooks.give: case i's counts summed over the shards; each shard's
+ * checked first (SV_EBAD naming the file and the dataset): its draws its
+ * share of the run (shares[k], where given), its histograms summing to the
+ * draws that reached each position, no sum past 2^64 - 1. */
 int sv_shard_give(void *ctx, size_t i, const sv_case *c, const sv_pair_plan *plan,
-                  sv_tally *into, sv_shard_probe *probe);
+                  sv_tally *into, sv_shard_probe *probe, const uint64_t *shares);
 void sv_shard_set_close(sv_shard_set *s);
 
 #endif

@@ -213,6 +213,20 @@ static void collect_device(const sv_staging_slot *s, worker *w)
  * stack is caught too. */
 #define ALT_STACK_BYTES ((size_t)256 * 1024)
 
+/* An init that fails with SV_SAMPLER_EDEVICE has no device to run on (a
+ * Python sampler declared device="cuda" on a machine without one): the
+ * environment's failure, exit 3, as a CUDA sampler's is, in the words the
+ * host noted (the worker's tally is new: its one note is init's). */
+static void init_env_error(worker *w, int rc)
+{
+    const sv_tally *t = w->tallies[0];
+    if (w->status != SV_OK || rc != SV_SAMPLER_EDEVICE)
+        return;
+    w->status = SV_EENV;
+    snprintf(w->error, sizeof w->error, "%s",
+             t->n_notes ? t->notes[t->n_notes - 1] : "the sampler's init found no device");
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -235,6 +249,7 @@ static void *work(void *arg)
         int rc = sv_host_init(sh->host, w->slot, w->tallies[0]);
         if (rc != SV_SAMPLER_OK) {
             w->status = sv_host_env_error(sh->host, w->slot, w->error, sizeof w->error);
+            init_env_error(w, rc);
             atomic_store(&sh->stop, 1);
         } else {
             for (;;) {
@@ -298,13 +313,10 @@ static int alloc_tallies(worker *w, shared *sh, const sv_pair_plan *plans)
 static uint64_t take_shard(shared *sh, uint64_t *total)
 {
     const sv_run_config *cfg = sh->cfg;
-    uint64_t lo = 0, hi = sh->n_units;
-    if (cfg->shards > 1) {
-        lo = (uint64_t)((unsigned __int128)sh->n_units * cfg->shard / cfg->shards);
-        hi = (uint64_t)((unsigned __int128)sh->n_units * (cfg->shard + 1) / cfg->shards);
-        if (sh->n_units)
-            *total = (uint64_t)((unsigned __int128)*total * (hi - lo) / sh->n_units);
-    }
+    uint64_t lo, hi;
+    sv_shard_units(sh->n_units, cfg->shard, cfg->shards, &lo, &hi);
+    if (cfg->shards > 1 && sh->n_units)
+        *total = (uint64_t)((unsigned __int128)*total * (hi - lo) / sh->n_units);
     atomic_init(&sh->next_unit, lo);
     sh->unit_end = hi;
     return hi - lo;
@@ -430,18 +442,8 @@ int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
 static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
                     const sv_case *seen, int32_t threads, sv_tally *tally)
 {
-    if (c->chain) {
-        /* units are chunks of streams, small enough to keep every thread busy */
-        /* a shard cuts them as every other shard does: not by its threads */
-        uint64_t streams = (uint64_t)c->chain->streams,
-                 per = streams / (cfg->shards > 1 ? 64u : 4u * (uint64_t)threads);
-        sh->steps = (cfg->draws + streams - 1) / streams;
-        sh->batch = (int32_t)(per < 1 ? 1 : (per > (uint64_t)cfg->batch ? (uint64_t)cfg->batch : per));
-        sh->n_units = (streams + (uint64_t)sh->batch - 1) / (uint64_t)sh->batch;
-    } else {
-        sh->batch = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
-        sh->n_units = (cfg->draws + (uint64_t)sh->batch - 1) / (uint64_t)sh->batch;
-    }
+    const sv_run_units u = sv_run_cut(cfg, c, threads); /* shares.c */
+    sh->batch = u.batch, sh->n_units = u.n_units, sh->steps = u.steps;
     uint64_t total = c->chain ? sh->steps * (uint64_t)c->chain->streams : cfg->draws;
     const uint64_t units = take_shard(sh, &total);
     if ((uint64_t)threads > units)
@@ -478,14 +480,8 @@ int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *cons
     shared sh = {.cfg = cfg, .c = m->cases[0], .n_cases = m->n_cases};
     sh.mix = (sv_mix_run){.cfg = cfg, .mix = m, .drafters = drafters, .plans = plans,
                           .sampler_seed_xor = sampler_seed_xor, .capture = capture};
-    /* batches never span two epochs (a period, where the rows are not
-     * mapped again): no more than an epoch per call */
-    int32_t B = cfg->batch < 2 ? 2 : cfg->batch + (cfg->batch & 1);
-    const uint64_t span = m->alike ? (uint64_t)m->period : m->epoch;
-    sh.batch = (uint64_t)B > span ? (int32_t)span : B;
-    const uint64_t epochs = (m->draws + m->epoch - 1) / m->epoch;
-    sh.n_units = m->alike ? (m->draws + (uint64_t)sh.batch - 1) / (uint64_t)sh.batch
-                          : epochs * sv_mix_units_per_epoch(m, sh.batch);
+    const sv_run_units u = sv_run_mix_cut(cfg, m); /* shares.c */
+    sh.batch = u.batch, sh.n_units = u.n_units;
     uint64_t total = m->draws;
     const uint64_t units = take_shard(&sh, &total);
     if ((uint64_t)threads > units)

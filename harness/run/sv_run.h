@@ -276,6 +276,24 @@ int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffe
 int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,
                const sv_pair_plan *plans, sv_tally **tallies, uint64_t sampler_seed_xor,
                int32_t *capture);
+/* ---- shares.c: a run cut into units, and each shard's share ------------------ */
+typedef struct sv_run_units {
+    int32_t batch;     /* sequences per unit (a chain's: streams) */
+    uint64_t n_units;
+    uint64_t steps;    /* a chain's steps per stream; else 0 */
+} sv_run_units;
+/* How sv_run (with `threads` threads) and sv_run_mix cut cfg's run. */
+sv_run_units sv_run_cut(const sv_run_config *cfg, const sv_case *c, int32_t threads);
+sv_run_units sv_run_mix_cut(const sv_run_config *cfg, const sv_mix *m);
+/* The units [lo, hi) shard `shard` of `shards` takes: all of them for one. */
+void sv_shard_units(uint64_t n_units, uint32_t shard, uint32_t shards, uint64_t *lo,
+                    uint64_t *hi);
+/* The draws that shard `shard` of `shards` of cfg's run of c counts. */
+uint64_t sv_run_share(const sv_run_config *cfg, const sv_case *c, uint32_t shard,
+                      uint32_t shards);
+/* The same of a mix, per case into per_case[m->n_cases]: SV_OK or SV_EENV. */
+int sv_run_mix_share(const sv_run_config *cfg, const sv_mix *m, uint32_t shard,
+                     uint32_t shards, uint64_t *per_case);
 /* Checks one sequence's outputs against the contract, given its target rows
  * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
 int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,

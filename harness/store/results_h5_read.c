@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sv_input.h"
 #include "sv_store.h"
 
 int sv_h5_open(sv_h5_reader *r, const char *path)
@@ -15,10 +16,18 @@ int sv_h5_open(sv_h5_reader *r, const char *path)
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    char err[4200];
+    if (sv_input_check(path, err, sizeof err) == SV_INPUT_NOT_FILE) /* a FIFO would block */
+        return sv_fail(SV_EBAD, "%s", err);
     if (H5Fis_hdf5(path) <= 0)
         return sv_fail(SV_EBAD, "%s: not an HDF5 file (or not readable)", path);
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    return r->file < 0 ? sv_fail(SV_EBAD, "%s: cannot open it as HDF5", path) : SV_OK;
+    if (r->file < 0)
+        return sv_fail(SV_EBAD, "%s: cannot open it as HDF5", path);
+    int rc = sv_h5_own_data(r); /* before any link is followed */
+    if (rc != SV_OK)
+        sv_h5_close(r);
+    return rc;
 }
 
 void sv_h5_close(sv_h5_reader *r)

@@ -48,6 +48,13 @@ void sv_outputs_note(sv_outputs_status *s, int rc);
  * said on stderr here), else the write error's, with its message for main. */
 int sv_outputs_end(const sv_outputs_status *s, int verdict);
 
+/* ---- real_path.c: where a path really leads ---------------------------------- */
+/* path with every link followed, as absolute: its deepest part that exists
+ * resolved (realpath), the rest appended, a link to nothing yet followed to
+ * where it leads (writing through it makes the file there). 0, or -1 with
+ * errno. */
+int sv_real_path(const char *path, char *out, size_t len);
+
 /* ---- results_h5.c: HDF5 result files, written atomically ------------------------- */
 typedef struct sv_h5 {
     int64_t file; /* hid_t */
@@ -74,7 +81,12 @@ typedef struct sv_h5_reader {
     int64_t file; /* hid_t */
     char path[1024];
 } sv_h5_reader;
+/* Opens a result file to read: a regular file (sv_input.h), HDF5, holding
+ * its own data (sv_h5_own_data); else SV_EBAD naming it. */
 int sv_h5_open(sv_h5_reader *r, const char *path);
+/* results_h5_links.c: SV_EBAD naming the first external, soft or
+ * user-defined link of the file, or dataset kept in other files. */
+int sv_h5_own_data(const sv_h5_reader *r);
 void sv_h5_close(sv_h5_reader *r);
 /* A 1-D (cols = 0) or 2-D dataset as doubles, malloc'ed into *data. */
 int sv_h5_read_doubles(sv_h5_reader *r, const char *name, double **data, size_t *rows,

@@ -3,11 +3,13 @@
  * run must be the same (case, sampler, seed, draws, level) and every number
  * finite, in its range and consistent across datasets before it becomes a
  * point. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sv_input.h"
 #include "sv_sweep.h"
 #include "sv_store.h"
 
@@ -50,12 +52,11 @@ int sv_sweep_earlier_load(const char *dir, const sv_sweep_run *a, sv_sweep_earli
     char path[4096], text[1024], want[1024];
     memset(e, 0, sizeof *e);
     snprintf(path, sizeof path, "%s/sweep.h5", dir);
-    FILE *exists = fopen(path, "rb");
-    if (!exists) {
+    char err[4200];
+    if (sv_input_check(path, err, sizeof err) == SV_INPUT_UNREADABLE && errno == ENOENT) {
         fprintf(stderr, "specverify: --resume: no %s yet; running every point\n", path);
         return SV_OK;
     }
-    fclose(exists);
     sv_h5_reader r;
     int rc = sv_h5_open(&r, path);
     /* the file must be this sweep's: same case, sampler, seed, draws, level */

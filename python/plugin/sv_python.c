@@ -34,6 +34,7 @@ static int bonus_policy[MAX_SAMPLERS];
 static char names[MAX_SAMPLERS][72], descriptions[MAX_SAMPLERS][200];
 static sv_plugin plugin = {SV_CONTRACT_VERSION, 0, table};
 static PyObject *glue_init, *glue_call, *glue_describe;
+static PyObject *glue_device_missing; /* init's exception for a declared device not here */
 static char load_error[1024];
 
 SV_PLUGIN_EXPORT const char *sv_plugin_error(void) { return load_error; }
@@ -99,8 +100,9 @@ static int start_python(void)
     glue_init = PyObject_GetAttrString(glue, "init");
     glue_call = PyObject_GetAttrString(glue, "call");
     glue_describe = PyObject_GetAttrString(glue, "describe");
+    glue_device_missing = PyObject_GetAttrString(glue, "DeviceMissing");
     Py_DECREF(glue);
-    return glue_init && glue_call && glue_describe ? 0 : -1;
+    return glue_init && glue_call && glue_describe && glue_device_missing ? 0 : -1;
 }
 
 /* ---- the calls ---------------------------------------------------------------- */
@@ -110,6 +112,8 @@ static int py_init(int i, void **state, const sv_limits *limits)
     PyGILState_STATE g = PyGILState_Ensure();
     PyObject *s = PyObject_CallFunction(glue_init, "iiii", i, limits->max_B, limits->max_K,
                                         limits->max_V);
+    /* no device: the environment's failure, which the harness makes exit 3 */
+    const int no_device = !s && PyErr_ExceptionMatches(glue_device_missing);
     if (!s) { /* the harness puts the words in its finding */
         char why[320];
         describe_exception(why, sizeof why);
@@ -118,7 +122,7 @@ static int py_init(int i, void **state, const sv_limits *limits)
     }
     *state = s;
     PyGILState_Release(g);
-    return s ? SV_SAMPLER_OK : SV_SAMPLER_EINTERNAL;
+    return s ? SV_SAMPLER_OK : no_device ? SV_SAMPLER_EDEVICE : SV_SAMPLER_EINTERNAL;
 }
 
 static void say(const sv_batch *bt, const char *what)

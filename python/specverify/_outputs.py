@@ -95,6 +95,22 @@ def take(result, arrays, device):
     return tokens, n
 
 
+def _fits_int32(arrays, tokens, n, own):
+    """The harness's slots are int32: an int64 value beyond them is reported
+    as returned (made int32 it would read as another token, or clamped as
+    2147483647), in the words the contract check uses for a token out of range."""
+    wide = own & ((tokens < _INT32[0]) | (tokens > _INT32[1]))
+    if wide.any():
+        b, k = np.argwhere(wide)[0]
+        raise SamplerError("draw %d: position %d emitted token %d outside [0, %d)"
+                           % (int(arrays.indices[b]), k + 1, int(tokens[b, k]), arrays.V))
+    wide = (n < _INT32[0]) | (n > _INT32[1])
+    if wide.any():
+        b = np.flatnonzero(wide)[0]
+        raise SamplerError("draw %d: accepted count %d outside [0, %d]"
+                           % (int(arrays.indices[b]), int(n[b]), int(arrays.num_drafts[b])))
+
+
 def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
     """Into the harness's slots of these sequences, in the batch's layout;
     the bonus policy's part first: "none" puts the harness's bonus token
@@ -117,11 +133,12 @@ def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
                     "%d it was given (bonus policy 'harness': batch.bonus_tokens)"
                     % (int(arrays.indices[b]), int(d[b]), int(at[wrong[0]]),
                        int(given[wrong[0]])))
-    tokens = np.clip(tokens, *_INT32).astype(np.int32)
     # a sequence's own slots are its d_b + 1: those past them are not its to write
     own = np.arange(arrays.K + 1)[None, :] <= d[:, None]
+    _fits_int32(arrays, tokens, n, own)
+    tokens = tokens.astype(np.int32)
     if arrays.layout == "packed":
         out_tokens[:] = tokens[own]
     else:
         out_tokens.reshape(arrays.B, arrays.K + 1)[own] = tokens[own]
-    out_accepted[:] = np.clip(n, *_INT32).astype(np.int32)
+    out_accepted[:] = n.astype(np.int32)

@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import re
+import stat
 import sys
 import traceback
 import warnings
@@ -43,6 +44,17 @@ class _Loaded:
         self.max_bytes = meta.get("max_bytes")
 
 
+def _kind(path):
+    """What a path that is not a regular file is, in the harness's words."""
+    mode = os.stat(path).st_mode
+    for test, words in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a file"
+
+
 def _resolve(spec):
     """The object a spec names: "path/to/file.py:qualname" or "module:qualname"."""
     where, sep, qualname = spec.rpartition(":")
@@ -50,6 +62,9 @@ def _resolve(spec):
         raise ValueError("python sampler '%s': want FILE.py:NAME or MODULE:NAME" % spec)
     if where.endswith(".py") or os.sep in where:
         path = os.path.abspath(where)
+        if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the import
+            raise ValueError("python sampler '%s': %s: is %s, not a regular file"
+                             % (spec, path, _kind(path)))
         if not os.path.isfile(path):
             raise ValueError("python sampler '%s': no such file %s" % (spec, path))
         folder = os.path.dirname(path)
@@ -126,10 +141,35 @@ class _Slot:
     __slots__ = ("loaded", "fn")
 
 
+class DeviceMissing(Exception):
+    """The device a sampler declares is not on this machine: the environment's
+    failure (exit 3, as a C CUDA sampler's), not the sampler's; sv_python.c
+    returns SV_SAMPLER_EDEVICE from init for it."""
+
+
+def _device_missing(device):
+    """Why the CUDA device a sampler declares is not here, or None."""
+    if not str(device).startswith("cuda"):
+        return None
+    try:
+        import torch
+    except ImportError:
+        return "no CUDA device is available (torch is not installed)"
+    if not torch.cuda.is_available():
+        return "no CUDA device is available (torch.cuda.is_available() is False)"
+    index, count = torch.device(device).index, torch.cuda.device_count()
+    if index is not None and index >= count:
+        return "no CUDA device %d is available (this machine has %d)" % (index, count)
+    return None
+
+
 def init(i, max_b, max_k, max_v):
     """One harness slot's state: the callable its calls go to (a class named
     by the spec is made once per slot, with the configuration)."""
     loaded, slot = _loaded[i], _Slot()
+    missing = _device_missing(loaded.device)
+    if missing:
+        raise DeviceMissing("the sampler declares device=%r, and %s" % (loaded.device, missing))
     slot.loaded = loaded
     if isinstance(loaded.obj, type):
         slot.fn = loaded.obj(**loaded.config)

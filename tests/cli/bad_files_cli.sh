@@ -5,6 +5,8 @@
 # dataset, the row and the value, from every command that reads it (compare,
 # plot, sweep --latency, sweep --resume), before any use: no NaN ratio
 # called SLOWER, no speedup from a zero time. The files are forged by forge_h5.
+# And an input that is a FIFO, a directory or a device, given to any command
+# that reads a file, gets exit 2 naming it, never a hang.
 # usage: bad_files_cli.sh SPECVERIFY FORGE_H5 SCRATCH_DIR
 set -u
 sv=$1
@@ -117,4 +119,37 @@ expect 2 "sL/sweep.h5: dataset 'accepted_lengths', row 0, column 0: -3" \
 resume sL2 accepted_lengths 18 1e6 # row 1, one accepted
 expect 2 "sL2/sweep.h5: dataset 'accepted_lengths', row 1: the counts of 0 to K = 2 accepted sum to" \
   "${sweep[@]}" --out sL2 --resume
+
+# an input that is no regular file is refused, exit 2, naming it and what it
+# is, by every command that reads one: a FIFO blocked the reader forever
+# (each run under timeout 20, so a hang fails here instead of hanging CI)
+soon() { # CODE WORDS ARGS...: expect, cut at 20 s
+  local real=$sv
+  sv=timeout
+  expect "$1" "$2" 20 "$real" "${@:3}"
+  sv=$real
+}
+mkfifo fifo || fail "mkfifo"
+mkdir -p folder sfifo sfolder
+mkfifo sfifo/sweep.h5 && mkdir sfolder/sweep.h5 || fail "mkfifo or mkdir under s*/"
+python=$(dirname "$sv")/sv_python.so
+expect 0 "shard 1 of 2" verify --case zipf:V=50,K=2 --draws 2000 --shard 1/2 --shard-file shard1.h5
+for input in fifo:FIFO folder:directory /dev/zero:"character device"; do
+  f=${input%%:*} is="is a ${input#*:}, not a regular file"
+  soon 2 "$f: $is" merge "$f"
+  soon 2 "$f: $is" merge shard1.h5 "$f"
+  soon 2 "$f: $is" verify --recorded "$f" --draws 1000
+  soon 2 "$f: $is" verify --case "recorded:file=$f,step=0" --draws 1000
+  soon 2 "$f: $is" run "$f"
+  soon 2 "$f: $is" compare good.h5 "$f"
+  soon 2 "$f: $is" plot "$f"
+  soon 2 "$f: $is" "${latency[@]}" --latency "$f"
+  soon 2 "plugin $f: $is" verify --plugin "$f" --suite smoke
+  [ -e "$python" ] && soon 2 "$(readlink -f "$f"): $is" verify --python "$(readlink -f "$f"):f" \
+    --suite smoke
+  [ "$f" = folder ] || soon 2 "$f: $is" record ngram --corpus "$f" --out corpus.h5
+done
+# sweep --resume's sweep.h5 is its output too: refused as one, never read
+soon 2 "sfifo/sweep.h5: cannot write there: it is a FIFO" "${sweep[@]}" --out sfifo --resume
+soon 2 "sfolder/sweep.h5: cannot write there: it is a folder" "${sweep[@]}" --out sfolder --resume
 finish

@@ -124,6 +124,27 @@ out=$("$sv" run root.ini --out-root r1 --out-root r2 --dry-run 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q "run: --out-root given twice ('r1', then 'r2')" <<<"$out" ||
   fail "--out-root twice: exit $rc ($out)"
 [ ! -e escaped.json ] && [ ! -e ../escaped.json ] || fail "an output escaped --out-root"
+# ... and where it really leads: a folder (or a file not made yet) under the
+# root that links outside it took the output outside; refused, naming the
+# path and its real place, before anything runs, --dry-run included
+mkdir -p lr/root elsewhere
+ln -s ../../elsewhere lr/root/link
+ln -s ../../elsewhere/dangling.json lr/root/d.json
+printf '[run a]\ncommand = verify\ncase = binary\ndraws = 100\njson = link/sub/r.json\n' >link.ini
+printf '[run a]\ncommand = verify\ncase = binary\ndraws = 100\njson = d.json\n' >dangling.ini
+for f in link dangling; do
+  for dry in "" --dry-run; do
+    out=$("$sv" run $f.ini --out-root lr/root $dry 2>&1); rc=$?
+    want="leads to $PWD/elsewhere/$([ $f = link ] && echo sub/r.json || echo dangling.json), outside --out-root lr/root ($PWD/lr/root)"
+    [ $rc -eq 2 ] && grep -qF -- "$want" <<<"$out" && ! grep -q "== run" <<<"$out" ||
+      fail "$f.ini through a link out of --out-root ($dry): exit $rc ($out)"
+  done
+done
+[ -z "$(ls elsewhere)" ] || fail "an output escaped --out-root through a link: $(ls elsewhere)"
+printf '[run a]\ncommand = verify\ncase = binary\ndraws = 100\njson = new/r.json\n' >inside.ini
+ln -s lr/root rootlink # a root that is itself a link is the root
+out=$("$sv" run inside.ini --out-root rootlink/ 2>&1) && [ -s lr/root/new/r.json ] ||
+  fail "an output inside a linked --out-root: exit $? ($out)"
 # files read are relative to the experiment file's folder, not the working one
 mkdir -p exp/recordings
 cp "$src/distributions/recordings/ngram-fortunes.h5" exp/recordings/fortunes.h5

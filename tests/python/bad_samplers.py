@@ -53,6 +53,28 @@ def returns_none(batch):
     return None
 
 
+@specverify.sampler
+def wide_token(batch):
+    """returns int64 tokens, one of them 2^32, which no int32 slot holds"""
+    out = _tokens(batch).astype(np.int64)
+    out[batch.B // 2, 0] = 2 ** 32
+    return out
+
+
+@specverify.sampler
+def wide_accepted(batch):
+    """returns int64 accepted counts, one of them -2^40"""
+    n = np.zeros(batch.B, dtype=np.int64)
+    n[3] = -(2 ** 40)
+    return _tokens(batch), n
+
+
+@specverify.sampler(device="cuda")
+def needs_cuda(batch):
+    """declares a GPU, which a machine without one does not have"""
+    return _tokens(batch)
+
+
 @specverify.sampler(tensors="torch")
 def wrong_device(batch):
     """returns tensors on another device ('meta', which every torch has)"""

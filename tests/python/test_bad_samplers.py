@@ -37,6 +37,9 @@ def failed_with(name, words):
     ("sys_exit", "SystemExit: 3 (bad_samplers.py:"),
     ("writes_rows_numpy", "ValueError: assignment destination is read-only"),
     ("ignores_bonus", "accepted all 2 drafts, then emitted"),
+    # int64 values beyond int32, reported as returned (it said "token 2147483647")
+    ("wide_token", "draw 500: position 1 emitted token 4294967296 outside [0, 50)"),
+    ("wide_accepted", "draw 3: accepted count -1099511627776 outside [0, 2]"),
     ("exits", "sampler exits exited (exit status 0; a sampler must return, not exit)"),
 ])
 def test_misbehaving_sampler_is_a_finding(name, words):
@@ -93,6 +96,27 @@ def test_a_lambda_is_refused_with_what_to_do():
 def cli(*args):
     p = subprocess.run([specverify.executable()] + list(args), capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
+
+
+def _has_cuda():
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+@pytest.mark.skipif(_has_cuda(), reason="this machine has a CUDA device")
+def test_cuda_sampler_without_a_gpu_is_the_environment():
+    """device="cuda" on a machine without a GPU is the environment's failure
+    (exit 3), as a C CUDA sampler's is, not a FAIL of the sampler (exit 1)."""
+    with pytest.raises(specverify.SpecverifyError) as e:
+        specverify.verify("%s:needs_cuda" % BAD, **RUN)
+    assert e.value.exit_code == 3, str(e.value)
+    assert "the sampler declares device='cuda', and no CUDA device is available" in str(e.value)
+    code, out, err = cli("verify", "--python", BAD + ":needs_cuda", "--case", "zipf:V=50,K=2",
+                         "--draws", "2000", "--threads", "2", "--in-process")
+    assert code == 3 and "no CUDA device is available" in err, out + err
 
 
 def test_cli_python_flags():
