@@ -12,6 +12,16 @@
 
 #define SV_WHY_LEN 200
 
+#include <seccomp.h>
+
+/* A comparison of a system call's first argument (libseccomp's SCMP_A0
+ * macros leave datum_b out, which clang's warnings refuse). */
+static inline struct scmp_arg_cmp sv_seccomp_arg0(enum scmp_compare op, scmp_datum_t a,
+                                                  scmp_datum_t b)
+{
+    return (struct scmp_arg_cmp){.arg = 0, .op = op, .datum_a = a, .datum_b = b};
+}
+
 /* sandbox_layers.c: each 0, or -1 with why */
 int sv_layer_nopriv(char *why, size_t len);
 /* own_signals_only > 0: signals only to that pid (no PID namespace) */

@@ -68,7 +68,8 @@ int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len)
     int rc = trap(ctx, SCMP_SYS(ptrace), 0, none);
     rc = rc ? rc : trap(ctx, SCMP_SYS(process_vm_readv), 0, none);
     rc = rc ? rc : trap(ctx, SCMP_SYS(process_vm_writev), 0, none);
-    /* signals (pids compared on their low 32 bits, all the kernel reads):
+    /* signals (pid 1 matched on its low 32 bits, all the kernel reads; any
+     * pid but its own, on all 64, so that high bits cannot slip one past):
      * in a PID namespace, none to its init, the one process there not its
      * own (the kernel would drop them; trapped, the attempt is named);
      * without one, none but to itself */
@@ -76,8 +77,8 @@ int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len)
     for (int i = 0; rc == 0 && i < n_signal_calls; i++)
         rc = own_signals_only > 0
                  ? trap(ctx, signal_calls[i], 1,
-                        SCMP_A0_32(SCMP_CMP_NE, (scmp_datum_t)(uint32_t)own_signals_only))
-                 : trap(ctx, signal_calls[i], 1, SCMP_A0_32(SCMP_CMP_EQ, 1));
+                        sv_seccomp_arg0(SCMP_CMP_NE, (uint32_t)own_signals_only, 0))
+                 : trap(ctx, signal_calls[i], 1, sv_seccomp_arg0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 1));
     if (own_signals_only > 0) {
         rc = rc ? rc : trap(ctx, SCMP_SYS(tkill), 0, none);
         rc = rc ? rc : trap(ctx, SCMP_SYS(pidfd_send_signal), 0, none);

@@ -38,12 +38,13 @@ int sv_sandbox_trap_exits(void)
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx)
         return -1;
-    /* trapped unless mark <= status <= mark | 0xff, its low 32 bits compared */
+    /* trapped unless mark <= status <= mark | 0xff (all 64 bits compared:
+     * a sign-extended -1 is past it) */
     int rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(exit_group), 1,
-                              SCMP_A0_32(SCMP_CMP_LT, (scmp_datum_t)mark));
+                              sv_seccomp_arg0(SCMP_CMP_LT, mark, 0));
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(exit_group), 1,
-                              SCMP_A0_32(SCMP_CMP_GT, (scmp_datum_t)(mark | 0xffu)));
+                              sv_seccomp_arg0(SCMP_CMP_GT, mark | 0xffu, 0));
     if (rc == 0)
         rc = seccomp_load(ctx); /* this thread alone: no TSYNC */
     seccomp_release(ctx);
