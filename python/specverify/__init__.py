@@ -114,9 +114,10 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     batches      "mixed" (default) or "uniform"; seeding: "mixed", "all", "none"
     config       keyword arguments for the sampler (a class is made with them)
     echo         pass the CLI's progress and table through to this process
-    measure      for a lossy rule (typical acceptance): distances from p, TV and
-                 KL with 95% intervals (each Position's .distance), no verdicts;
-                 report.passed then only says the contract held
+    measure      distances from p, TV and KL with 95% intervals (each Position's
+                 .distance): for a lossy rule (typical acceptance) in place of
+                 verdicts, report.passed then only saying the contract held; any
+                 other rule keeps its verdicts, and report.passed means them
 
     Raises SpecverifyError for bad arguments or input (exit 2) and for the
     environment (exit 3); a sampler that fails is a Report, not an error.
