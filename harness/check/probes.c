@@ -5,14 +5,19 @@
  * in order with one set of neighbours, once in reverse with others, in
  * another batch size and (when the sampler takes both) the other layout;
  * a seeded sequence's tokens must be identical (vLLM's seeded-request
- * guarantee). Deterministic: any difference fails its case.
+ * guarantee). Deterministic: any difference fails its case. A sampler of
+ * contract version 1 or 2 addresses every sequence by the batch's seed and
+ * first index + b, so its sequences must stay consecutive: every one is
+ * bound, and is run again at the same index in another batch size (so at
+ * another place, after another first index).
  *
  * Seed sensitivity: the first composition again with every sampler seed
  * changed and the same drafts. A sampler whose randomness follows its
  * seeds gives sequence j the same tokens again with probability pi_j (the
  * collision probability of its outputs, exact from its rows and drafts);
  * a case fails when all its probed sequences came out the same while the
- * product of their pi_j is below SV_SEED_FALSE_ALARM. */
+ * product of their pi_j is below SV_SEED_FALSE_ALARM. It needs only a
+ * batch's seed and first index, so it runs for every contract version. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,12 +143,16 @@ static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t s
                   sv_run_eval *evals, double *w, gsl_rng *philox)
 {
     const size_t row = SV_MAX_K + 2;
-    for (int32_t i = 0; i < P; i++) { /* invariance: seeded targets */
-        const int32_t ci = a->mix->case_of[2 * (size_t)i];
-        if (!a->mix->seeded[2 * (size_t)i])
+    const int v3 = a->mix->v3;
+    /* invariance: v3's seeded targets (B holds target i at 2(P-1-i)+1); an
+     * older sampler's every sequence (B holds sequence j at j) */
+    for (int32_t i = 0; i < (v3 ? P : 2 * P); i++) {
+        const int32_t ja = v3 ? 2 * i : i, jb = v3 ? 2 * (P - 1 - i) + 1 : i;
+        const int32_t ci = a->mix->case_of[ja];
+        if (v3 && !a->mix->seeded[ja])
             continue;
-        const int32_t *ta = a->capture + (size_t)(2 * i) * row;
-        const int32_t *tb = b->capture + (size_t)(2 * (P - 1 - i) + 1) * row;
+        const int32_t *ta = a->capture + (size_t)ja * row;
+        const int32_t *tb = b->capture + (size_t)jb * row;
         if (ta[0] < 0 || tb[0] < 0)
             continue; /* broke the contract: the main run says so */
         sv_run_eval *ev = &evals[ci];
@@ -152,10 +161,12 @@ static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t s
             continue;
         if (ev->batch_changed++ == 0) {
             char text[SV_FINDING_LEN];
-            snprintf(text, sizeof text, "batch composition: seeded sequence %llu gave n = %d, "
-                     "first token %d, beside one set of neighbours, and n = %d, first token %d, "
-                     "in another batch (its seed and drafts the same)",
-                     (unsigned long long)a->mix->index_of[2 * (size_t)i], ta[0], ta[1], tb[0], tb[1]);
+            snprintf(text, sizeof text, "batch composition: %ssequence %llu gave n = %d, "
+                     "first token %d, %s, and n = %d, first token %d, in another batch (its "
+                     "seed%s and drafts the same)", v3 ? "seeded " : "",
+                     (unsigned long long)a->mix->index_of[ja], ta[0], ta[1],
+                     v3 ? "beside one set of neighbours" : "in one batch size", tb[0], tb[1],
+                     v3 ? "" : ", index");
             finding(ev, text);
         }
     }
@@ -190,9 +201,10 @@ static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t s
         }
         if (ev->batch_verdict == SV_FAIL) {
             char text[SV_FINDING_LEN];
-            snprintf(text, sizeof text, "batch composition: %llu of %llu seeded sequences "
-                     "changed their tokens with their neighbours",
-                     (unsigned long long)ev->batch_changed, (unsigned long long)ev->batch_probed);
+            snprintf(text, sizeof text, "batch composition: %llu of %llu %ssequences "
+                     "changed their tokens with their %s", (unsigned long long)ev->batch_changed,
+                     (unsigned long long)ev->batch_probed, m->v3 ? "seeded " : "",
+                     m->v3 ? "neighbours" : "batch");
             finding(ev, text);
         }
     }
@@ -217,7 +229,13 @@ int sv_probe_mix(const sv_verify_config *cfg, const sv_mix *m, const sv_drafter 
     if (rc == SV_OK) {
         int32_t *sa = slots, *sb = slots + 2 * (size_t)P;
         uint64_t *ia = idx, *ib = idx + 2 * (size_t)P;
-        for (int32_t i = 0; i < P; i++) {
+        for (int32_t j = 0; !m->v3 && j < 2 * P; j++) {
+            /* an older sampler's indices run on from first_index: A and B
+             * the same consecutive sequences, cut into other batches */
+            sa[j] = sb[j] = j;
+            ia[j] = ib[j] = PROBE_INDEX + (uint64_t)j;
+        }
+        for (int32_t i = 0; m->v3 && i < P; i++) {
             /* A: target i, then a neighbour; B: another neighbour, then target P-1-i */
             sa[2 * (size_t)i] = i;
             ia[2 * (size_t)i] = PROBE_INDEX + (uint64_t)i;

@@ -115,7 +115,9 @@ typedef struct sv_report {
     int32_t input;              /* the sv_input the sampler was given */
     uint32_t rule;              /* the sampler's sv_rule */
     int mixed;                  /* batches mixed cases (contract v3), else one case each */
-    int measure;                /* verify --measure: distances from p instead of verdicts */
+    int measure;                /* verify --measure: each position's distance from p shown */
+    int verdicts_dropped;       /* a lossy rule under --measure: distances in place of
+                                 * verdicts (a lossless rule keeps its verdicts) */
     char tree[96];              /* a tree rule's tree ("3x2x1 iid"), cut to each case's K; "" */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
@@ -223,6 +225,12 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out);
 void sv_report_free(sv_report *r);
 /* 1 if a run of some case broke the contract (or its sampler failed). */
 int sv_report_contract_broken(const sv_report *r);
+/* 1 for a rule lossy by design (typical acceptance): --measure reads its
+ * distance from p instead of judging it; every other rule must be lossless. */
+static inline int sv_rule_is_lossy(uint32_t rule)
+{
+    return rule == SV_RULE_TYPICAL;
+}
 /* The seed a suspect's re-run uses. */
 uint64_t sv_rerun_seed(uint64_t seed);
 

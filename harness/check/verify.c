@@ -257,8 +257,8 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->seeding = cfg->seeding;
     if (!cfg->uniform && !cfg->sampler->layouts)
         r->not_taken = "mixed batches, ragged drafts, the packed layout, per-sequence seeds and "
-                       "rules, batch-composition invariance, seed sensitivity (a sampler of "
-                       "contract version 1 or 2 gets batches of one case)";
+                       "rules (a sampler of contract version 1 or 2 gets batches of one case, "
+                       "every sequence on the batch's seed and first index + b)";
     size_t *which = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *which);
     unsigned char *claimed = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
     if (!which || !claimed)

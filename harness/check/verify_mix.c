@@ -173,7 +173,8 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
         evals[i].rule = cfg->sampler->rule;
         rc = sv_evaluate(cases[i], p.tallies[i], &p.plans[i], split, &evals[i]);
     }
-    const int probing = rc == SV_OK && probe && p.mix->v3 && !sv_interrupted();
+    /* every contract version: the probes need only a batch's seed and first index */
+    const int probing = rc == SV_OK && probe && !sv_interrupted();
     if (probing && sh && sh->take && sh->index == 0)
         rc = probe_alone(cfg, &p, seed, probes);
     else if (probing && sh && sh->give)

@@ -76,10 +76,11 @@ static void usage(FILE *out)
         "                  verdicts, at the kernel's speed (docs/gpu.md#device-staging)\n"
         SV_ISOLATION_HELP
         SV_TREE_HELP
-        "  --measure       for a lossy rule (typical acceptance): report how far each\n"
-        "                  position's tokens are from p, TV and KL with 95%% intervals, and\n"
-        "                  the acceptance gained over the chain rule, instead of verdicts\n"
-        "                  (exit 1 only for a broken contract; docs/rules.md)\n"
+        "  --measure       report how far each position's tokens are from p, TV and KL\n"
+        "                  with 95%% intervals, and the acceptance gained over the chain\n"
+        "                  rule: for a lossy rule (typical acceptance) instead of verdicts\n"
+        "                  (exit 1 only for a broken contract), for every other rule beside\n"
+        "                  them, its verdicts and exit status kept (docs/rules.md)\n"
         "  --power VARIANT do not sample: print how likely this run is to catch the broken\n"
         "                  variant (power from its output distribution in closed form) and\n"
         "                  the draws each case needs for power P\n"
@@ -119,7 +120,7 @@ typedef struct verify_args {
     int32_t input;
     int uniform, seeding;
     int device_staging; /* --device-staging */
-    int measure; /* --measure: distances from p, no verdicts */
+    int measure; /* --measure: distances from p (a lossy rule's in place of verdicts) */
     sv_recorded_opts recorded;
     sv_isolation iso;
     sv_tree_args tree;
@@ -278,8 +279,8 @@ static int parse(int argc, char **argv, verify_args *a)
     if (rc == SV_OK && a->shard && a->power)
         rc = sv_fail(SV_EBAD, "verify: --power runs nothing to shard; leave out --shard");
     if (rc == SV_OK && a->measure && (a->junit || a->power))
-        rc = sv_fail(SV_EBAD, "verify: --measure gives no verdicts, so it takes no %s (the "
-                     "distances are in --json)", a->junit ? "--junit" : "--power");
+        rc = sv_fail(SV_EBAD, "verify: --measure gives a lossy rule no verdicts, so it takes "
+                     "no %s (the distances are in --json)", a->junit ? "--junit" : "--power");
     return rc;
 }
 
@@ -401,6 +402,9 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     report->sandbox = a->iso.in_process ? "sandbox: none (--in-process: the sampler runs in "
                                           "the harness's own process)"
                                         : sv_sandbox_summary();
+    /* only a lossy rule trades its verdicts for distances: a lossless one
+     * that --measure let off would pass whatever it emitted */
+    report->verdicts_dropped = a->measure && sv_rule_is_lossy(report->rule);
     /* the verdict first: a report that cannot be written loses nothing else */
     sv_report_text(report, stdout);
     fflush(stdout);
@@ -411,7 +415,7 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     if (a->junit)
         sv_outputs_note(&written, write_report(report, a->junit, 1, junit, sizeof junit));
     int verdict = report->failed ? SV_EVERIFY : SV_OK;
-    if (report->measure) /* no verdicts on the distribution: only a broken contract fails */
+    if (report->verdicts_dropped) /* no verdicts on the distribution: only a broken contract */
         verdict = sv_report_contract_broken(report) ? SV_EVERIFY : SV_OK;
     if (report->interrupted) {
         fprintf(stderr, "specverify: interrupted by %s; partial results%s%s%s%s\n",

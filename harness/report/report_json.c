@@ -111,6 +111,8 @@ int sv_report_json(const sv_report *r, const char *path)
     if (r->tree[0])
         cJSON_AddStringToObject(root, "tree", r->tree);
     cJSON_AddBoolToObject(root, "measure", r->measure);
+    /* false only for a lossy rule measured: its verdicts do not count */
+    cJSON_AddBoolToObject(root, "judged", !r->verdicts_dropped);
     cJSON_AddStringToObject(root, "sampler_description", r->sampler_description);
     cJSON_AddStringToObject(root, "input", sv_input_name(r->input));
     if (r->suite)

@@ -1,7 +1,8 @@
-/* report_measure.c: `verify --measure`'s table, for a lossy rule: per case
- * and position how far the tokens are from p (TV and KL with their
- * intervals, distance.c), the acceptance per position against the chain
- * rule's, and the tokens per step gained; no verdicts on the distribution. */
+/* report_measure.c: `verify --measure`'s table: per case and position how
+ * far the tokens are from p (TV and KL with their intervals, distance.c),
+ * the acceptance per position against the chain rule's, and the tokens per
+ * step gained. A lossy rule gets it in place of verdicts; a lossless rule
+ * beside them (report_text.c). */
 #include <math.h>
 #include <string.h>
 #include "sv_report.h"
@@ -28,10 +29,11 @@ static void interval(char *buf, size_t len, double v, double lo, double hi)
         snprintf(buf, len, "%.4f [%.4f, %.4f]", v, lo, hi);
 }
 
-void sv_report_measure(const sv_report *r, FILE *out)
+void sv_report_distances(const sv_report *r, FILE *out)
 {
-    fprintf(out, "measured, not judged: each position's distance from p with %g%% intervals "
+    fprintf(out, "%s: each position's distance from p with %g%% intervals "
             "(TV's rests on bounds, KL's is Miller-Madow corrected; docs/statistics.md)\n\n",
+            r->verdicts_dropped ? "measured, not judged" : "measured, beside the verdicts",
             100.0 * SV_MEASURE_LEVEL);
     fprintf(out, "%-34s %3s %10s  %-26s %-26s %9s %9s\n", "case", "pos", "N",
             "TV [interval]", "KL [interval]", "alpha", "chain's");
@@ -66,6 +68,11 @@ void sv_report_measure(const sv_report *r, FILE *out)
             fprintf(out, "%-34s tokens per step %.4f, the chain rule's %.4f (%+.1f%%)\n", "",
                     1.0 + E / steps, E_chain, 100.0 * ((1.0 + E / steps) / E_chain - 1.0));
     }
+}
+
+void sv_report_measure(const sv_report *r, FILE *out)
+{
+    sv_report_distances(r, out);
     for (size_t i = 0; i < r->n_cases; i++) /* what broke the contract still says so */
         for (int32_t f = 0; r->cases[i].runs[0].contract_verdict == SV_FAIL &&
                             f < r->cases[i].runs[0].n_findings; f++)

@@ -101,12 +101,12 @@ void sv_report_text(const sv_report *r, FILE *out)
     else if (r->rule == SV_RULE_BLOCK)
         fprintf(out, "rule: block verification (its accepted length: the mean against the "
                 "chain rule's, one-sided; every other check as for the chain rule)\n");
-    else if (r->rule == SV_RULE_TYPICAL && !r->measure)
+    else if (r->rule == SV_RULE_TYPICAL && !r->verdicts_dropped)
         fprintf(out, "rule: typical acceptance, lossy by design: judged here as if lossless "
                 "(verify --measure reports how far it is from p)\n");
     else if (r->rule == SV_RULE_TYPICAL)
         fprintf(out, "rule: typical acceptance, lossy by design\n");
-    if (r->measure) {
+    if (r->verdicts_dropped) {
         fprintf(out, "%s%s, seed %llu\n", r->suite ? "suite " : "",
                 r->suite ? r->suite : "one case", (unsigned long long)r->seed);
         sv_report_measure(r, out);
@@ -141,6 +141,11 @@ void sv_report_text(const sv_report *r, FILE *out)
                     ev->mean_accepted, ev->mean_accepted_chain,
                     100.0 * (ev->mean_accepted / ev->mean_accepted_chain - 1.0));
         }
+    }
+
+    if (r->measure) { /* a lossless rule measured: the distances beside its verdicts */
+        fprintf(out, "\n");
+        sv_report_distances(r, out);
     }
 
     int any = 0;

@@ -9,7 +9,10 @@
 
 /* ---- reports ----------------------------------------------------------------- */
 void sv_report_text(const sv_report *r, FILE *out);
-/* verify --measure's table (report_measure.c): distances, no verdicts. */
+/* verify --measure's table (report_measure.c): each position's distances
+ * from p; sv_report_measure adds what broke the contract and the summary,
+ * the whole report of a lossy rule measured (no verdicts). */
+void sv_report_distances(const sv_report *r, FILE *out);
 void sv_report_measure(const sv_report *r, FILE *out);
 int sv_report_json(const sv_report *r, const char *path);
 int sv_report_junit(const sv_report *r, const char *path);

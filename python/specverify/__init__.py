@@ -114,12 +114,18 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     batches      "mixed" (default) or "uniform"; seeding: "mixed", "all", "none"
     config       keyword arguments for the sampler (a class is made with them)
     echo         pass the CLI's progress and table through to this process
-    measure      for a lossy rule (typical acceptance): distances from p, TV and
-                 KL with 95% intervals (each Position's .distance), no verdicts;
-                 report.passed then only says the contract held
+    timeout      seconds the whole call may take (None: no limit); past it the
+                 CLI's process group is killed and SpecverifyError (exit_code
+                 124) names the timeout; nothing a sampler leaves running can
+                 hold the call past it
+    measure      distances from p, TV and KL with 95% intervals (each Position's
+                 .distance): for a lossy rule (typical acceptance) in place of
+                 verdicts, report.passed then only saying the contract held; any
+                 other rule keeps its verdicts, and report.passed means them
 
-    Raises SpecverifyError for bad arguments or input (exit 2) and for the
-    environment (exit 3); a sampler that fails is a Report, not an error.
+    Raises SpecverifyError for bad arguments or input (exit 2), for the
+    environment (exit 3) and past the timeout (124); a sampler that fails is
+    a Report, not an error.
     """
     args = ["verify"] + _sampler_args(sampler, config)
     if plugin:

@@ -71,8 +71,11 @@ class Report:
         summary = data.get("summary", {})
         self.summary = summary
         self.partial = bool(summary.get("partial"))
-        self.measured = bool(data.get("measure"))  # verify --measure: no verdicts
-        self.passed = exit_code == 0 and not self.partial and (self.measured or all(
+        self.measured = bool(data.get("measure"))  # verify --measure: distances from p
+        # False only for a lossy rule measured (its distances stand in for
+        # verdicts); a lossless rule measured is judged, so it must pass
+        self.judged = bool(data.get("judged", True))
+        self.passed = exit_code == 0 and not self.partial and (not self.judged or all(
             c.verdict == "PASS" for c in self.cases))
         self.verdict = "PASS" if self.passed else "FAIL"
 

@@ -11,18 +11,20 @@ threads alive, and a sampler's crash is a finding, not the end of pytest.
 import inspect
 import json
 import os
+import signal
 import subprocess
 import sys
 import sysconfig
 import tempfile
-import threading
+import time
 
 from . import _paths
 
 
 class SpecverifyError(Exception):
     """The run could not be made: bad arguments or input (exit 2), or the
-    environment (exit 3); the message is the CLI's."""
+    environment (exit 3), the message the CLI's; or it ran past the Python
+    API's timeout (exit_code 124, the message naming it)."""
 
     def __init__(self, message, exit_code, command):
         super().__init__(message)
@@ -83,31 +85,70 @@ def python_env():
     return env
 
 
+def _kill_group(proc):
+    """Kills the CLI's process group (its own session): the CLI and whatever
+    it started that stayed in it; waits (2 s at most) until they are gone."""
+    end = time.monotonic() + 2.0
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        while time.monotonic() < end:
+            os.killpg(proc.pid, 0)  # ProcessLookupError once the group is empty
+            time.sleep(0.01)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _wait(proc, err_file, deadline, echo):
+    """The CLI's exit status, passing its progress (stderr, a file) through
+    as it grows when echo; None once the deadline (monotonic) passes."""
+    while True:
+        code = proc.poll()
+        chunk = err_file.read()
+        if echo and chunk:
+            sys.stderr.write(chunk)
+            sys.stderr.flush()
+        if code is not None:
+            return code
+        if deadline is not None and time.monotonic() >= deadline:
+            return None
+        time.sleep(0.05)
+
+
 def run(args, echo=True, timeout=None, json_report=True, cwd=None):
     """Runs `specverify ARGS` (with --json to a file of its own when
     json_report); (data or None, stdout text, exit code, command). Progress
-    (stderr) is passed through when echo."""
+    (stderr) is passed through when echo.
+
+    timeout (seconds) bounds the whole call: the CLI writes to files, not
+    pipes, so nothing its sampler leaves running (a daemon holding its
+    stdout) can block a read; it runs in a session of its own, and past the
+    timeout its whole process group is killed and SpecverifyError (exit_code
+    124) says so."""
     with tempfile.TemporaryDirectory(prefix="specverify-") as tmp:
         report = os.path.join(tmp, "report.json")
         command = [executable()] + list(args) + (["--json", report] if json_report else [])
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=python_env(), cwd=cwd)
-        err_lines, out_parts = [], []
-        # stdout drains on a thread of its own: a full pipe would stall the CLI
-        reader = threading.Thread(target=lambda: out_parts.append(proc.stdout.read()))
-        reader.start()
-        try:
-            for line in proc.stderr:
-                err_lines.append(line)
-                if echo:
-                    sys.stderr.write(line)
-            code = proc.wait(timeout=timeout)
-            reader.join()
-            out = "".join(out_parts)
-        except BaseException:
-            proc.kill()
-            proc.wait()
-            raise
+        out_path, err_path = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with open(out_path, "w") as out_w, open(err_path, "w") as err_w, \
+                open(err_path, errors="replace") as err_r:
+            proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out_w,
+                                    stderr=err_w, env=python_env(), cwd=cwd,
+                                    start_new_session=True)
+            try:
+                code = _wait(proc, err_r, deadline, echo)
+            except BaseException:  # KeyboardInterrupt: the CLI must not outlive us
+                _kill_group(proc)
+                raise
+            _kill_group(proc)  # what the CLI left in its group dies with the call
+            if code is None:
+                raise SpecverifyError(
+                    "specverify: the run took longer than timeout=%g s and was stopped (the "
+                    "CLI and everything in its process group killed)" % timeout, 124, command)
+        with open(out_path, errors="replace") as f:
+            out = f.read()
+        with open(err_path, errors="replace") as f:
+            err = f.read()
         if echo and out:
             sys.stdout.write(out)
         data = None
@@ -117,6 +158,6 @@ def run(args, echo=True, timeout=None, json_report=True, cwd=None):
                     data = json.load(f)
                 break
         if code in (2, 3) or (json_report and data is None and code != 0):
-            message = "".join(err_lines).strip() or out.strip() or "exit status %d" % code
+            message = err.strip() or out.strip() or "exit status %d" % code
             raise SpecverifyError(message, code, command)
         return data, out, code, command

@@ -35,7 +35,7 @@ expect 0 "ref" list
 expect 0 "direct" list
 expect 0 "markov:V=64,K=4 1000000" list --suite ci
 expect 2 "list: unknown suite 'nope'" list --suite nope
-expect 2 "verify: --measure gives no verdicts, so it takes no --junit" verify --sampler ref_typical --measure --junit "$dir/m.xml"
+expect 2 "verify: --measure gives a lossy rule no verdicts, so it takes no --junit" verify --sampler ref_typical --measure --junit "$dir/m.xml"
 expect 0 "usage: specverify verify" verify --help
 expect 2 "unknown option '--bogus'" verify --bogus
 expect 2 "--seed needs a value" verify --seed

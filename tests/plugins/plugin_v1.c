@@ -3,7 +3,12 @@
  * loader must widen. The sampler is a plain, correct one (ref's method with
  * a linear-scan inverse CDF), so the smoke suite passes only if every field
  * was read from the right place. The struct is spelled out here, as the
- * version 1 header had it; sv_batch's version 1 fields are its prefix. */
+ * version 1 header had it; sv_batch's version 1 fields are its prefix.
+ *
+ * Built with SV_V1_SEEDLESS (sv_v1_seedless_plugin), it draws on seed 42
+ * whatever the batch's seed: right in law on any one run, so only the
+ * seed-sensitivity probe can catch it (issue 36: a version 1 sampler was
+ * not probed and passed). */
 #include <stdint.h>
 #include <stdlib.h>
 #include "sv_philox.h"
@@ -56,6 +61,12 @@ static int32_t draw(const float *p, const float *q, int32_t hot, int32_t V, doub
     return last;
 }
 
+#ifdef SV_V1_SEEDLESS
+#define SEED(bt) ((void)(bt), UINT64_C(42)) /* the run's seed ignored */
+#else
+#define SEED(bt) ((bt)->seed)
+#endif
+
 static int verify(void *state, const sv_batch *bt)
 {
     (void)state;
@@ -67,11 +78,11 @@ static int verify(void *state, const sv_batch *bt)
         int32_t *y = bt->out_tokens + (int64_t)b * (bt->K + 1), n = 0;
         for (; n < bt->K; n++) {
             double p = P[(int64_t)n * bt->V + x[n]], q = Q ? Q[(int64_t)n * bt->V + x[n]] : 1.0;
-            if (!(sv_philox_uniform(bt->seed, index, (uint32_t)n, SV_PURPOSE_ACCEPT, 0) * q < p))
+            if (!(sv_philox_uniform(SEED(bt), index, (uint32_t)n, SV_PURPOSE_ACCEPT, 0) * q < p))
                 break;
             y[n] = x[n];
         }
-        double u = sv_philox_uniform(bt->seed, index, (uint32_t)n, SV_PURPOSE_FINAL, 0);
+        double u = sv_philox_uniform(SEED(bt), index, (uint32_t)n, SV_PURPOSE_FINAL, 0);
         const float *p = P + (int64_t)n * bt->V;
         const float *q = n < bt->K && Q ? Q + (int64_t)n * bt->V : NULL;
         y[n] = draw(p, q, n < bt->K && !Q ? x[n] : -1, bt->V, u);

@@ -1,8 +1,14 @@
 """Python samplers that misbehave, each in one way; tests/python/test_bad_samplers.py
 checks that every one is a finding (exit 1) that names the sampler and says
-what went wrong in Python's words, never a crash or a hang of the harness."""
+what went wrong in Python's words, never a crash or a hang of the harness.
+The last two leave a daemon behind (issue 36): on the first call each
+double-forks a process that calls setsid and sleeps 60 s, holding the stdout
+and stderr it inherited from the CLI; test_timeout.py checks that the Python
+API's timeout bounds the whole call regardless. The daemon writes its pid to
+$SV_TEST_DAEMON_PIDFILE, for the test to kill it."""
 
 import os
+import time
 
 import numpy as np
 
@@ -166,4 +172,42 @@ def unknown_rule(batch):
 @specverify.sampler(name="Bad-Name")
 def bad_name(batch):
     """a name the registry refuses"""
+    return _tokens(batch)
+
+
+_started = False
+
+
+def _leave_a_daemon():
+    global _started
+    if _started:
+        return
+    _started = True
+    pid = os.fork()
+    if pid == 0:  # the first child: a session of its own, then the daemon
+        try:
+            os.setsid()
+            if os.fork() == 0:
+                with open(os.environ["SV_TEST_DAEMON_PIDFILE"], "w") as f:
+                    f.write(str(os.getpid()))
+                time.sleep(60)  # stdout and stderr still open: the CLI's
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+@specverify.sampler
+def leaves_a_daemon(batch):
+    """starts a daemon, then returns at once"""
+    _leave_a_daemon()
+    return _tokens(batch)
+
+
+@specverify.sampler
+def leaves_a_daemon_and_hangs(batch):
+    """starts a daemon, then takes 60 s over its first call"""
+    first = not _started
+    _leave_a_daemon()
+    if first:
+        time.sleep(60)
     return _tokens(batch)

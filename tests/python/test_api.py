@@ -1,6 +1,9 @@
 """The package's other doors: power (closed form, no sampling), the
 mutants' detection table, a built-in sampler by name, the Report's numbers,
-and bad arguments as SpecverifyError with the CLI's words (exit 2)."""
+measure=True on a lossless rule (its verdicts kept), and bad arguments as
+SpecverifyError with the CLI's words (exit 2)."""
+
+import json
 
 import pytest
 
@@ -29,6 +32,26 @@ def test_a_built_in_sampler_by_name_and_the_report():
     assert case.accepted_length["verdict"] == "PASS"
     bad = specverify.verify("direct", cases=["identical:V=100,K=2"], draws=20_000, echo=False)
     assert not bad.passed and "accepts no drafts" in bad.explanation()
+
+
+def test_measure_keeps_a_lossless_rule_s_verdicts(tmp_path):
+    # issue 36: measure=True let every rule off; a broken chain sampler (its
+    # residual from max(q - p, 0)) then passed assert_passed()
+    r = specverify.verify("residual_swapped", cases=["zipf:V=200,K=4"], draws=100_000,
+                          measure=True, threads=2, echo=False)
+    assert r.exit_code == 1 and r.measured and r.judged and not r.passed
+    assert r.case("zipf:V=200,K=4").positions[0].distance["tv"] > 0.2  # the distances too
+    with pytest.raises(AssertionError, match="TV distance"):
+        r.assert_passed()
+    # the report alone (an exit status of 0 given, as from_file defaults) says so too
+    path = tmp_path / "swapped.json"
+    path.write_text(json.dumps(r.json))
+    assert not specverify.Report.from_file(str(path)).passed
+    # a lossy rule measured is not judged: it passes while its contract holds
+    typical = specverify.verify("ref_typical", cases=["onehot:V=100,K=3"], draws=50_000,
+                                measure=True, threads=2, echo=False)
+    assert typical.exit_code == 0 and not typical.judged and typical.passed
+    assert typical.case("onehot:V=100,K=3").verdict == "FAIL"  # as if lossless; not counted
 
 
 def test_bad_arguments_are_the_cli_s_words():
