@@ -100,7 +100,7 @@ def _sampler_args(sampler, config):
 def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
            batch=None, threads=None, batches=None, seeding=None, config=None,
            in_process=False, call_timeout=None, rerun=True, plugin=None, echo=True,
-           timeout=None, measure=False):
+           timeout=None, measure=False, sandbox=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
@@ -118,6 +118,9 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
                  CLI's process group is killed and SpecverifyError (exit_code
                  124) names the timeout; nothing a sampler leaves running can
                  hold the call past it
+    sandbox      "auto" (default: every layer the machine allows), "strict" (the
+                 environment error, exit 3, unless all of them) or "off"
+                 (docs/isolation.md); the report's .json["sandbox"] names them
     measure      distances from p, TV and KL with 95% intervals (each Position's
                  .distance): for a lossy rule (typical acceptance) in place of
                  verdicts, report.passed then only saying the contract held; any
@@ -135,7 +138,7 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     args += _options(suite=suite, draws=draws, seed=seed, alpha=alpha, input=input, batch=batch,
                      threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
-                     measure=measure)
+                     measure=measure, sandbox=sandbox)
     data, text, code, command = run(args, echo=echo, timeout=timeout)
     return Report(data, text, code, command)
 

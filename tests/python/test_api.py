@@ -4,6 +4,7 @@ measure=True on a lossless rule (its verdicts kept), and bad arguments as
 SpecverifyError with the CLI's words (exit 2)."""
 
 import json
+import os
 
 import pytest
 
@@ -58,3 +59,21 @@ def test_bad_arguments_are_the_cli_s_words():
     with pytest.raises(specverify.SpecverifyError) as e:
         specverify.verify("ref", suite="no_such_suite", echo=False)
     assert e.value.exit_code == 2 and "no_such_suite" in str(e.value)
+
+
+def test_the_report_names_the_sandbox_and_strict_is_the_environments():
+    """verify(sandbox=...) reaches --sandbox: the report's JSON names the
+    layers; "off" says so; strict with a layer turned off is exit 3."""
+    r = specverify.verify("ref", cases=["zipf:V=50,K=2"], draws=2000, echo=False)
+    assert r.json["sandbox"].startswith("sandbox: nodump"), r.json["sandbox"]
+    off = specverify.verify("ref", cases=["zipf:V=50,K=2"], draws=2000, echo=False,
+                            sandbox="off")
+    assert off.json["sandbox"].startswith("sandbox: off"), off.json["sandbox"]
+    os.environ["SPECVERIFY_SANDBOX_DENY"] = "landlock"
+    try:
+        with pytest.raises(specverify.SpecverifyError) as e:
+            specverify.verify("ref", cases=["zipf:V=50,K=2"], draws=2000, echo=False,
+                              sandbox="strict")
+    finally:
+        del os.environ["SPECVERIFY_SANDBOX_DENY"]
+    assert e.value.exit_code == 3 and "landlock" in str(e.value)

@@ -1,7 +1,10 @@
 """The Python API's timeout bounds the whole call (issue 36): a sampler's
 daemon (setsid, holding the CLI's stdout and stderr) cannot keep verify()
 from returning, and a run past its timeout is stopped, the CLI's whole
-process group killed, with an error that names the timeout."""
+process group killed, with an error that names the timeout. The runs use
+sandbox="off": the sandbox would kill the daemon (and refuse its pid file),
+where this test needs one that outlives the run; sandbox_cli.sh tests that
+the sandbox ends it."""
 
 import os
 import signal
@@ -46,7 +49,7 @@ def _running(marker):
 def test_a_daemon_holding_stdout_does_not_hold_the_call(daemon_pidfile):
     start = time.monotonic()
     r = specverify.verify(leaves_a_daemon, cases=["zipf:V=50,K=2"], draws=4000, batch=1000,
-                          threads=1, timeout=TIMEOUT, echo=False)
+                          threads=1, timeout=TIMEOUT, echo=False, sandbox="off")
     elapsed = time.monotonic() - start
     assert daemon_pidfile.exists()  # the daemon was started, and outlived the run
     assert elapsed < TIMEOUT + MARGIN, elapsed
@@ -60,11 +63,12 @@ def test_a_run_past_its_timeout_is_stopped_with_its_name(daemon_pidfile):
     with pytest.raises(specverify.SpecverifyError) as e:
         specverify.verify(leaves_a_daemon_and_hangs, cases=["zipf:V=50,K=2"], draws=4000,
                           batch=1000, threads=1, seed=int(seed), call_timeout=600,
-                          timeout=TIMEOUT, echo=False)
+                          timeout=TIMEOUT, echo=False, sandbox="off")
     elapsed = time.monotonic() - start
     assert elapsed < TIMEOUT + MARGIN, elapsed
     assert "timeout=%g" % TIMEOUT in str(e.value) and e.value.exit_code == 124
     # the CLI and its sampler's process are gone; the daemon (a fork of the
-    # sampler's process, so its command line too) is the sandbox's to end
+    # sampler's process, so its command line too) is the sandbox's to end,
+    # which is off here
     daemon = int(daemon_pidfile.read_text())
     assert set(_running(seed)) <= {daemon}, (_running(seed), daemon)
