@@ -132,10 +132,10 @@ int sv_bench_read_h5(const char *path, sv_bench_device *d, sv_bench_point **pts,
                      "--out)", path, text);
     if (rc == SV_OK)
         rc = sv_h5_read_attr(&r, "device", text, sizeof text);
-    if (rc == SV_OK) /* the file's words are printed and tabled: escaped */
+    if (rc == SV_OK) { /* the file's words are printed and tabled: escaped */
         sv_escape(d->name, sizeof d->name, text, strlen(text));
-    if (rc == SV_OK)
         rc = sv_h5_read_number(&r, "copy_gbps", 0, INFINITY, SV_H5_ABOVE_LO, &d->copy_gbps);
+    }
     double sm = 0.0; /* optional: 0 when a file lacks it */
     if (rc == SV_OK && sv_h5_has_attr(&r, "sm_count"))
         rc = sv_h5_read_number(&r, "sm_count", 0, 1 << 20, SV_H5_WHOLE, &sm);

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     sv_plugin_set_confine(sv_sandbox_before_probe, sv_sandbox_confine_probe);
     /* --sandbox holds for the plugins' probes too, wherever it stands among
      * the options that load them (a bad value is the option parser's to name) */
-    for (int i = 2; i < argc; i++) {
+    for (int i = 2; i < argc && argv[i]; i++) {
         const char *value = strncmp(argv[i], "--sandbox=", 10) == 0 ? argv[i] + 10
                             : strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc ? argv[i + 1]
                                                                                 : NULL;

@@ -36,6 +36,11 @@ unsigned sv_sandbox_denied(void);
 int sv_relay_start(sv_sandboxed *box);
 void sv_relay_stop(sv_sandboxed *box);
 
+/* sandbox_proc.c: pid's session and state letter ('Z' a zombie), -1 if
+ * gone; the pids listed in a /proc file (a task's children), at most max */
+pid_t sv_proc_session(pid_t pid, char *state);
+int sv_proc_read_pids(const char *path, pid_t *out, int max);
+
 /* sandbox_sweep.c: without a PID namespace, kills every process of the
  * session sid and every stray child of this process (a subreaper) outside
  * the sessions of the sampler processes still live. */

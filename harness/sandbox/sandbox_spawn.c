@@ -101,24 +101,14 @@ typedef struct init_report {
 /* This process's children not yet dead (zombies are not counted). */
 static int live_children(void)
 {
-    FILE *f = fopen("/proc/thread-self/children", "re");
-    if (!f)
-        return 0;
-    int pid, n = 0;
-    while (fscanf(f, "%d", &pid) == 1) {
-        char path[64], buf[256];
-        snprintf(path, sizeof path, "/proc/%d/stat", pid);
-        FILE *st = fopen(path, "re");
-        if (!st)
-            continue;
-        size_t got = fread(buf, 1, sizeof buf - 1, st);
-        fclose(st);
-        buf[got] = '\0';
-        const char *end = strrchr(buf, ')');
-        n += end && end[1] == ' ' && end[2] != 'Z' && end[2] != 'X';
+    pid_t kids[1024];
+    const int n = sv_proc_read_pids("/proc/thread-self/children", kids, 1024);
+    int live = 0;
+    for (int i = 0; i < n; i++) {
+        char state;
+        live += sv_proc_session(kids[i], &state) > 0 && state != 'Z' && state != 'X';
     }
-    fclose(f);
-    return n;
+    return live;
 }
 
 /* The namespace's init: waits for the sampler's process and tells its end. */

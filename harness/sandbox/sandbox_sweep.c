@@ -62,24 +62,6 @@ static int is_live(pid_t sid)
     return found;
 }
 
-/* The session of pid and its state letter, from /proc/PID/stat; -1 if gone. */
-static pid_t session_of(pid_t pid, char *state)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return -1;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *end = strrchr(buf, ')'); /* the name may hold anything */
-    int ppid, pgrp, session;
-    if (!end || sscanf(end + 1, " %c %d %d %d", state, &ppid, &pgrp, &session) != 4)
-        return -1;
-    return session;
-}
-
 /* Processes of session sid not yet dead, anywhere. */
 static int count_session(pid_t sid)
 {
@@ -89,9 +71,10 @@ static int count_session(pid_t sid)
     int n = 0;
     struct dirent *d;
     while ((d = readdir(proc))) {
-        char state;
-        int pid = atoi(d->d_name);
-        if (pid > 0 && session_of(pid, &state) == sid && state != 'Z' && state != 'X')
+        char state, *end;
+        const long pid = strtol(d->d_name, &end, 10);
+        if (pid > 0 && !*end && sv_proc_session((pid_t)pid, &state) == sid && state != 'Z' &&
+            state != 'X')
             n++;
     }
     closedir(proc);
@@ -112,22 +95,19 @@ static int kill_strays(pid_t mine, pid_t sid)
             continue;
         char path[300];
         snprintf(path, sizeof path, "/proc/self/task/%.255s/children", t->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f)
-            continue;
-        int pid;
-        while (fscanf(f, "%d", &pid) == 1) {
+        pid_t kids[1024];
+        const int n = sv_proc_read_pids(path, kids, 1024);
+        for (int i = 0; i < n; i++) {
             char state;
-            pid_t s = session_of(pid, &state);
+            pid_t s = sv_proc_session(kids[i], &state);
             if (s <= 0 || s == mine || is_live(s))
                 continue;
-            kill(pid, SIGKILL);
-            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            kill(kids[i], SIGKILL);
+            while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
                 ;
             /* a zombie was dead already; the sampler's session was counted first */
             killed += state != 'Z' && state != 'X' && s != sid;
         }
-        fclose(f);
     }
     closedir(tasks);
     return killed;
