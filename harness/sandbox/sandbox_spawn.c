@@ -208,13 +208,12 @@ static int by_value(const void *a, const void *b)
  * plugin's load probe); without a PID namespace its signals are its own. */
 static int confine(unsigned layers, const char *home, char *err, size_t len)
 {
-    if (home) { /* caches and temporary files (torch's, Triton's, Python's) go here */
-        char pycache[PATH_MAX];
-        snprintf(pycache, sizeof pycache, "%s/pycache", home);
+    if (home) { /* caches and temporary files (torch's, Triton's) go here; not
+                 * Python's bytecode: a prefix would hide the compiled files beside
+                 * the sources, and every run would compile numpy again */
         setenv("HOME", home, 1);
         setenv("TMPDIR", home, 1);
         setenv("XDG_CACHE_HOME", home, 1);
-        setenv("PYTHONPYCACHEPREFIX", pycache, 1);
     }
     char why[SV_WHY_LEN] = "";
     const char *failed = NULL;
