@@ -4,7 +4,7 @@
 # (--sandbox auto, the default) and with none (--sandbox off: the child
 # process alone), run alternately REPEATS times (default 3): ref on the ci
 # suite at --batch 4096, and the numpy sampler of tests/python on the ci
-# suite at 10,000 draws a case (its own draws take an hour). Prints a
+# suite at 5,000 draws a case (its own draws take an hour). Prints a
 # Markdown table of the medians and the ratio, with the machine and the
 # layers in force. Run it on an idle machine:
 #   bash experiments/sandbox_cost.sh build > results/sandbox-cost.md
@@ -36,7 +36,7 @@ echo
 echo "| workload | sandbox auto (draws/s) | --sandbox off (draws/s) | auto / off |"
 echo "|---|---:|---:|---:|"
 for workload in "--sampler ref --suite ci" \
-                "--python $here/tests/python/numpy_chain.py:numpy_chain --suite ci --draws 10000"; do
+                "--python $here/tests/python/numpy_chain.py:numpy_chain --suite ci --draws 5000"; do
   read -r -a args <<<"$workload"
   : >"$tmp/on"
   : >"$tmp/off"
