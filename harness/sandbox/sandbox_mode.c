@@ -28,14 +28,6 @@ static struct {
 } state;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-const char *sv_sandbox_layer_name(unsigned layer)
-{
-    for (int i = 0; i < N_LAYERS; i++)
-        if (layer == 1u << i)
-            return layer_names[i];
-    return "?";
-}
-
 int sv_sandbox_mode_parse(const char *s)
 {
     if (!strcmp(s, "auto"))

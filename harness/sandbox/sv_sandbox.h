@@ -52,8 +52,6 @@ unsigned sv_sandbox_layers(void);
 /* One line for the report's header: the layers in force, then those
  * missing with why ("sandbox: nodump nopriv seccomp pidns landlock"). */
 const char *sv_sandbox_summary(void);
-/* The layer's name ("pidns"). */
-const char *sv_sandbox_layer_name(unsigned layer);
 
 /* ---- the sampler's process -------------------------------------------------- */
 
