@@ -26,6 +26,8 @@ static inline struct scmp_arg_cmp sv_seccomp_arg0(enum scmp_compare op, scmp_dat
 int sv_layer_nopriv(char *why, size_t len);
 /* own_signals_only > 0: signals only to that pid (no PID namespace) */
 int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len);
+/* LeakSanitizer's exit check off in this process (sandbox_lsan.c) */
+void sv_sandbox_no_leak_check(void);
 int sv_layer_landlock(const char *scratch, char *why, size_t len);
 
 /* sandbox_mode.c: layers denied by SPECVERIFY_SANDBOX_DENY (for the

@@ -215,6 +215,8 @@ static int confine(unsigned layers, const char *home, char *err, size_t len)
         setenv("TMPDIR", home, 1);
         setenv("XDG_CACHE_HOME", home, 1);
     }
+    if (layers & SV_LAYER_SECCOMP) /* it traps the ptrace of a leak check */
+        sv_sandbox_no_leak_check();
     char why[SV_WHY_LEN] = "";
     const char *failed = NULL;
     if ((layers & SV_LAYER_NOPRIV) && sv_layer_nopriv(why, sizeof why) != 0)
