@@ -131,8 +131,11 @@ void sv_host_close(sv_host *h, sv_tally *t)
         h->told = 1;
         pthread_mutex_unlock(&h->lock);
         if (own_end && t) { /* it ended between calls: a thread of the sampler's did it */
-            char how[96];
-            if (WIFEXITED(h->status))
+            char how[sizeof h->box.attempt + 64];
+            if (h->box.attempt[0])
+                snprintf(how, sizeof how, "%s (the sandbox refused it and stopped the sampler)",
+                         h->box.attempt);
+            else if (WIFEXITED(h->status))
                 snprintf(how, sizeof how, "ended its process with exit status %d",
                          WEXITSTATUS(h->status));
             else
@@ -248,6 +251,9 @@ static void tell_end(sv_host *h, int32_t i, int command, sv_tally *t)
                     what, call, h->cfg.c->name);
             return;
         }
+    } else if (h->box.attempt[0]) { /* the watch named it, and ended the sampler */
+        snprintf(what, sizeof what, "%s (the sandbox refused it and stopped the sampler)",
+                 h->box.attempt);
     } else if (WIFSIGNALED(h->status)) {
         snprintf(what, sizeof what, "was killed by %s from outside (the out-of-memory killer, "
                  "or a kill)", sv_crash_signal_name(WTERMSIG(h->status)));

@@ -24,11 +24,27 @@ static inline struct scmp_arg_cmp sv_seccomp_arg0(enum scmp_compare op, scmp_dat
 
 /* sandbox_layers.c: each 0, or -1 with why */
 int sv_layer_nopriv(char *why, size_t len);
-/* own_signals_only > 0: signals only to that pid (no PID namespace) */
-int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len);
+/* own_signals_only > 0: signals only to that pid (no PID namespace);
+ * notify_fd non-NULL: the watched calls go to the listener put there */
+int sv_layer_seccomp(pid_t own_signals_only, int *notify_fd, char *why, size_t len);
 /* LeakSanitizer's exit check off in this process (sandbox_lsan.c) */
 void sv_sandbox_no_leak_check(void);
 int sv_layer_landlock(const char *scratch, char *why, size_t len);
+
+/* sandbox_watch.c: the calls that name a path, to be looked at (filter: a
+ * libseccomp context; 0 or its error); in the init, once, the harness's pid;
+ * then one notification served: 1 with the attempt in words in said (the
+ * call refused), 0 when it went on, -1 when the listener is gone */
+int sv_watch_rules(void *filter);
+void sv_watch_setup(pid_t harness);
+int sv_watch_serve(int notify_fd, char *said, size_t len);
+
+/* sandbox_paths.c: base and path joined and normalised (0, or -1 when too
+ * long); an absolute path with its longest existing prefix made real; the
+ * protected folder that holds a real path, or NULL */
+int sv_path_join(const char *base, const char *path, char *out, size_t len);
+void sv_path_real(const char *abs, char *out, size_t len);
+const char *sv_sandbox_protected(const char *real);
 
 /* sandbox_mode.c: layers denied by SPECVERIFY_SANDBOX_DENY (for the
  * fallbacks' tests), as SV_LAYER_ bits */
@@ -42,6 +58,9 @@ void sv_relay_stop(sv_sandboxed *box);
  * gone; the pids listed in a /proc file (a task's children), at most max */
 pid_t sv_proc_session(pid_t pid, char *state);
 int sv_proc_read_pids(const char *path, pid_t *out, int max);
+/* A task's status file's NSpid line: how many namespaces deep it is (0 if
+ * gone), its pid in the innermost in *innermost */
+int sv_proc_nspid(const char *status_path, pid_t *innermost);
 
 /* sandbox_sweep.c: without a PID namespace, kills every process of the
  * session sid and every stray child of this process (a subreaper) outside

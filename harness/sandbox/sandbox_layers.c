@@ -56,7 +56,7 @@ static int trap(scmp_filter_ctx ctx, int syscall_nr, int ncmp, struct scmp_arg_c
 static const int signal_calls[] = {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo),
                                    SCMP_SYS(rt_tgsigqueueinfo)};
 
-int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len)
+int sv_layer_seccomp(pid_t own_signals_only, int *notify_fd, char *why, size_t len)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
@@ -83,8 +83,12 @@ int sv_layer_seccomp(pid_t own_signals_only, char *why, size_t len)
         rc = rc ? rc : trap(ctx, SCMP_SYS(tkill), 0, none);
         rc = rc ? rc : trap(ctx, SCMP_SYS(pidfd_send_signal), 0, none);
     }
+    if (rc == 0 && notify_fd) /* the calls that name a path: the init looks (sandbox_watch.c) */
+        rc = sv_watch_rules(ctx);
     if (rc == 0)
         rc = seccomp_load(ctx);
+    if (rc == 0 && notify_fd && (*notify_fd = seccomp_notify_fd(ctx)) < 0)
+        rc = *notify_fd;
     seccomp_release(ctx);
     if (rc != 0) {
         snprintf(why, len, "seccomp: %s", strerror(-rc));

@@ -16,8 +16,9 @@
 #include "sandbox_internal.h"
 #include "sv_base.h"
 
-static const char *const layer_names[] = {"nodump", "nopriv", "seccomp", "pidns", "landlock"};
-#define N_LAYERS 5
+static const char *const layer_names[] = {"nodump", "nopriv", "seccomp", "pidns", "landlock",
+                                          "watch"};
+#define N_LAYERS 6
 
 static struct {
     int done;
@@ -77,7 +78,13 @@ __attribute__((noreturn)) static void probe_child(int fd)
         r.ok |= SV_LAYER_NOPRIV;
     if (sv_layer_landlock(sv_sandbox_scratch(), r.why[4], SV_WHY_LEN) == 0)
         r.ok |= SV_LAYER_LANDLOCK;
-    if (sv_layer_seccomp(r.ok & SV_LAYER_PIDNS ? 0 : getpid(), r.why[2], SV_WHY_LEN) == 0)
+    int notify = -1; /* the watch: a listener for the init, which needs the namespace */
+    if (!(r.ok & SV_LAYER_PIDNS))
+        snprintf(r.why[5], SV_WHY_LEN, "it needs the PID namespace's init");
+    else if (sv_layer_seccomp(0, &notify, r.why[5], SV_WHY_LEN) == 0)
+        r.ok |= SV_LAYER_SECCOMP | SV_LAYER_WATCH;
+    if (!(r.ok & SV_LAYER_SECCOMP) &&
+        sv_layer_seccomp(r.ok & SV_LAYER_PIDNS ? 0 : getpid(), NULL, r.why[2], SV_WHY_LEN) == 0)
         r.ok |= SV_LAYER_SECCOMP;
     ssize_t n = write(fd, &r, sizeof r);
     _exit(n == (ssize_t)sizeof r ? 0 : 1);
@@ -143,6 +150,11 @@ static void set_up(sv_sandbox_mode mode)
             state.layers &= ~(1u << i);
             snprintf(state.why[i], SV_WHY_LEN, "turned off by SPECVERIFY_SANDBOX_DENY");
         }
+    if (!(state.layers & SV_LAYER_PIDNS) || !(state.layers & SV_LAYER_SECCOMP)) {
+        if (state.layers & SV_LAYER_WATCH)
+            snprintf(state.why[5], SV_WHY_LEN, "it needs the PID namespace's init and seccomp");
+        state.layers &= ~(unsigned)SV_LAYER_WATCH;
+    }
     if (!(state.layers & SV_LAYER_PIDNS))
         sv_sweep_become_subreaper();
     size_t n = (size_t)snprintf(state.summary, sizeof state.summary, "sandbox:");
@@ -157,9 +169,11 @@ static void set_up(sv_sandbox_mode mode)
             continue;
         n += (size_t)snprintf(state.summary + n, sizeof state.summary - n, "; not in force: %s "
                               "(%s%s)", layer_names[i], state.why[i],
-                              i == 3 ? "; instead: signals only to its own process, and what "
-                                       "it leaves running is swept at its end"
-                                     : "");
+                              i == 3   ? "; instead: signals only to its own process, and what "
+                                         "it leaves running is swept at its end"
+                              : i == 5 ? "; what it tries on the harness is still refused, "
+                                         "but named only if it says so itself"
+                                       : "");
     }
     state.done = 1;
 }

@@ -59,3 +59,21 @@ int sv_proc_read_pids(const char *path, pid_t *out, int max)
         out[got++] = (pid_t)v;
     return got;
 }
+
+int sv_proc_nspid(const char *status_path, pid_t *innermost)
+{
+    FILE *f = fopen(status_path, "re");
+    if (!f)
+        return 0;
+    char line[512];
+    int levels = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "NSpid:", 6) == 0) {
+            const char *at = line + 6;
+            for (long v; (v = next_number(&at)) > 0; levels++)
+                *innermost = (pid_t)v;
+            break;
+        }
+    fclose(f);
+    return levels;
+}

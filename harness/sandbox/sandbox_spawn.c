@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sandbox_internal.h"
@@ -77,7 +80,9 @@ const char *sv_sandbox_scratch(void)
 static unsigned child_layers;
 static int child_off; /* --sandbox off */
 static int child_relay = -1;
+static int child_watch = -1; /* where the seccomp listener goes to the init */
 static const char *child_scratch;
+static pid_t harness_pid;
 
 /* Closes every descriptor from `from` on but those in keep (sorted). */
 static void close_all_but(int from, const int *keep, int n)
@@ -95,7 +100,8 @@ static void close_all_but(int from, const int *keep, int n)
 /* What the init tells the harness: the sampler's end, and what it left. */
 typedef struct init_report {
     int status;
-    int left; /* processes still running when the sampler's process ended */
+    int left;          /* processes still running when the sampler's process ended */
+    char attempt[256]; /* what the watch refused, in words, or "" */
 } init_report;
 
 /* This process's children not yet dead (zombies are not counted). */
@@ -111,17 +117,84 @@ static int live_children(void)
     return live;
 }
 
-/* The namespace's init: waits for the sampler's process and tells its end. */
-__attribute__((noreturn)) static void init_main(pid_t sampler, int status_fd)
+/* The seccomp listener the sampler's process sends once confined, or -1. */
+static int receive_listener(int sock)
+{
+    char data;
+    struct iovec iov = {&data, 1};
+    union {
+        struct cmsghdr h;
+        char room[CMSG_SPACE(sizeof(int))];
+    } control;
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.room,
+                         .msg_controllen = sizeof control.room};
+    if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) <= 0)
+        return -1;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
+        return -1;
+    int fd;
+    memcpy(&fd, CMSG_DATA(c), sizeof fd);
+    return fd;
+}
+
+static void send_listener(int sock, int fd)
+{
+    char data = 1;
+    struct iovec iov = {&data, 1};
+    union {
+        struct cmsghdr h;
+        char room[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.room,
+                         .msg_controllen = sizeof control.room};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    (void)sendmsg(sock, &msg, MSG_NOSIGNAL); /* the init gone: nothing watches, nothing waits */
+}
+
+/* The namespace's init: serves the watch (sandbox_watch.c) until the
+ * sampler's process ends, then tells its end. */
+__attribute__((noreturn)) static void init_main(pid_t sampler, int status_fd, int watch_fd)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* the harness gone: the namespace goes too */
-    int keep[1] = {status_fd};
-    close_all_but(0, keep, 1);
+    int keep[2] = {status_fd < watch_fd ? status_fd : watch_fd,
+                   status_fd < watch_fd ? watch_fd : status_fd};
+    close_all_but(0, keep[0] < 0 ? keep + 1 : keep, keep[0] < 0 ? 1 : 2);
+    sv_watch_setup(harness_pid);
+    init_report rep;
+    memset(&rep, 0, sizeof rep);
+    const int pidfd = (int)syscall(SYS_pidfd_open, sampler, 0);
+    int listener = -1;
     for (;;) {
-        init_report rep;
-        pid_t r = waitpid(-1, &rep.status, 0);
+        struct pollfd fds[3] = {{pidfd, POLLIN, 0}, {watch_fd, POLLIN, 0}, {listener, POLLIN, 0}};
+        /* without a pidfd (before Linux 5.3), a look at the sampler every 50 ms */
+        if (poll(fds, 3, pidfd >= 0 ? -1 : 50) < 0 && errno != EINTR)
+            _exit(1);
+        if (fds[1].revents) { /* the listener, or the sampler's end of the socket closed */
+            listener = receive_listener(watch_fd);
+            close(watch_fd);
+            watch_fd = -1;
+        }
+        if (fds[2].revents & POLLIN) {
+            if (!rep.attempt[0] && sv_watch_serve(listener, rep.attempt, sizeof rep.attempt) == 1)
+                kill(-1, SIGKILL); /* named: the sampler and all it started end here */
+            else if (rep.attempt[0]) /* what is still waiting goes on to its end */
+                sv_watch_serve(listener, (char[256]){0}, 256);
+        } else if (fds[2].revents) {
+            close(listener);
+            listener = -1;
+        }
+        if (pidfd >= 0 && !(fds[0].revents & POLLIN))
+            continue;
+        pid_t r = waitpid(sampler, &rep.status, pidfd >= 0 ? 0 : WNOHANG);
         if (r == sampler) {
-            rep.left = live_children(); /* its orphans are this init's now */
+            /* its orphans are this init's now; after a named attempt, killed already */
+            rep.left = rep.attempt[0] ? 0 : live_children();
             ssize_t w = write(status_fd, &rep, sizeof rep);
             _exit(w == (ssize_t)sizeof rep ? 0 : 1); /* the kernel kills the rest */
         }
@@ -153,6 +226,11 @@ pid_t sv_sandbox_fork(sv_sandboxed *box, const char *label)
             box->pidns = 1;
         }
     }
+    int watch[2] = {-1, -1};
+    if (!box->pidns || ((box->layers & SV_LAYER_WATCH) &&
+                        socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, watch) != 0))
+        box->layers &= ~(unsigned)SV_LAYER_WATCH;
+    harness_pid = getpid();
     child_layers = box->layers;
     child_off = sv_sandbox_get_mode() == SV_SANDBOX_OFF;
     child_scratch = sv_sandbox_scratch(); /* made here: the child takes no locks */
@@ -174,10 +252,18 @@ pid_t sv_sandbox_fork(sv_sandboxed *box, const char *label)
         if (sampler == 0) {
             close(status[0]);
             close(status[1]);
+            if (watch[0] >= 0)
+                close(watch[0]);
+            child_watch = watch[1];
             return 0;
         }
-        init_main(sampler, status[1]);
+        if (watch[1] >= 0)
+            close(watch[1]);
+        init_main(sampler, status[1], watch[0]);
     }
+    for (int i = 0; i < 2; i++)
+        if (watch[i] >= 0)
+            close(watch[i]);
     if (ns >= 0)
         close(ns);
     close(relay[1]);
@@ -214,6 +300,9 @@ static int confine(unsigned layers, const char *home, char *err, size_t len)
         setenv("HOME", home, 1);
         setenv("TMPDIR", home, 1);
         setenv("XDG_CACHE_HOME", home, 1);
+        /* nor is bytecode written beside them: Landlock would refuse it, and in
+         * a reports' folder the watch would name it */
+        setenv("PYTHONDONTWRITEBYTECODE", "1", 1);
     }
     if (layers & SV_LAYER_SECCOMP) /* it traps the ptrace of a leak check */
         sv_sandbox_no_leak_check();
@@ -223,9 +312,19 @@ static int confine(unsigned layers, const char *home, char *err, size_t len)
         failed = "nopriv";
     else if ((layers & SV_LAYER_LANDLOCK) && sv_layer_landlock(home, why, sizeof why) != 0)
         failed = "landlock";
-    else if ((layers & SV_LAYER_SECCOMP) &&
-             sv_layer_seccomp(layers & SV_LAYER_PIDNS ? 0 : getpid(), why, sizeof why) != 0)
+    const int watch = (layers & SV_LAYER_WATCH) && child_watch >= 0;
+    int listener = -1;
+    if (!failed && (layers & SV_LAYER_SECCOMP) &&
+        sv_layer_seccomp(layers & SV_LAYER_PIDNS ? 0 : getpid(), watch ? &listener : NULL, why,
+                         sizeof why) != 0)
         failed = "seccomp";
+    if (watch) { /* the init serves it from here on; the sampler keeps no copy */
+        if (listener >= 0)
+            send_listener(child_watch, listener);
+        close(listener);
+        close(child_watch);
+        child_watch = -1;
+    }
     if (!failed)
         return SV_OK;
     snprintf(err, len, "the sampler's sandbox could not be set up: layer %s: %s", failed, why);
@@ -244,7 +343,7 @@ int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
         dup2(child_relay, 1);
         dup2(child_relay, 2);
     }
-    int *keep = malloc((size_t)(n > 0 ? n : 1) * sizeof *keep), kept = 0;
+    int *keep = malloc((size_t)(n + 1) * sizeof *keep), kept = 0;
     if (!keep) {
         snprintf(err, len, "the sampler's sandbox could not be set up: out of memory");
         return SV_EENV;
@@ -252,6 +351,8 @@ int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
     for (int i = 0; i < n; i++)
         if (keep_fds[i] > 2)
             keep[kept++] = keep_fds[i];
+    if (child_watch > 2) /* until the listener is sent */
+        keep[kept++] = child_watch;
     qsort(keep, (size_t)kept, sizeof *keep, by_value);
     close_all_but(3, keep, kept);
     free(keep);
@@ -285,6 +386,7 @@ void sv_sandbox_confine_probe(void)
 int sv_sandbox_end(sv_sandboxed *box, int status)
 {
     box->left = 0;
+    box->attempt[0] = '\0';
     if (box->status_fd >= 0) { /* the init has ended: what it wrote is there, or nothing */
         init_report rep;
         ssize_t r;
@@ -294,6 +396,8 @@ int sv_sandbox_end(sv_sandboxed *box, int status)
         if (r == (ssize_t)sizeof rep) {
             status = rep.status;
             box->left = rep.left;
+            rep.attempt[sizeof rep.attempt - 1] = '\0';
+            memcpy(box->attempt, rep.attempt, sizeof box->attempt);
         }
         close(box->status_fd);
         box->status_fd = -1;

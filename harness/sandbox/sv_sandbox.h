@@ -14,6 +14,9 @@
  *             tree, and the whole tree is killed when its process ends
  *   landlock  file system writes only under a scratch folder of its own
  *             (its HOME and TMPDIR), /dev/shm and the devices it needs
+ *   watch     the calls that name a path stop for a look by the namespace's
+ *             init: an open of the harness's memory or a write into the
+ *             reports' folders is refused, named, and ends the sampler
  *
  * Its standard output and error reach the harness's stderr through a relay
  * that escapes and labels every line, so nothing it prints can pass for the
@@ -35,7 +38,8 @@ enum {
     SV_LAYER_SECCOMP = 1u << 2,
     SV_LAYER_PIDNS = 1u << 3,
     SV_LAYER_LANDLOCK = 1u << 4,
-    SV_LAYERS_ALL = (1u << 5) - 1
+    SV_LAYER_WATCH = 1u << 5,
+    SV_LAYERS_ALL = (1u << 6) - 1
 };
 
 /* "auto", "strict", "off" -> mode; -1 for anything else. */
@@ -67,6 +71,7 @@ typedef struct sv_sandboxed {
     int stop;           /* the relay's signal to finish (atomic builtins) */
     const char *label;  /* whose output: the sampler's name */
     int left;           /* after sv_sandbox_end: processes it left running, killed */
+    char attempt[256];  /* after sv_sandbox_end: what it tried that the watch named, or "" */
 } sv_sandboxed;
 
 /* Forks the sampler's process: returns 0 in it (still unconfined: it calls
@@ -101,6 +106,10 @@ void sv_sandbox_describe_call(int nr, long a0, long a1, long a2, char *out, size
  * and first three arguments; 0 if the signal is not a seccomp trap. */
 int sv_sandbox_trapped_call(const void *siginfo, const void *context, int *nr, long args[3]);
 
+/* An output's folder (its own when is_folder, else the file's): a write
+ * there by a sampler is named as an attempt on the reports (the CLI, as it
+ * parses an output flag; before any sampler's process is forked). */
+void sv_sandbox_protect(const char *path, int is_folder);
 /* The scratch folder sampler processes write in (their HOME and TMPDIR),
  * made on first use and removed when the process exits; NULL if it cannot
  * be made. */

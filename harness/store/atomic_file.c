@@ -7,6 +7,7 @@
  * the verdict. */
 #include <stdio.h>
 #include <string.h>
+#include "sv_sandbox.h"
 #include "sv_store.h"
 
 int sv_atomic_open(sv_atomic_file *f, const char *path)
@@ -64,6 +65,8 @@ int sv_output_flag(const char *command, const char *flag, const char **slot, con
     if (!value[0])
         return sv_fail(SV_EBAD, "%s: %s: the path is empty", command, flag);
     *slot = value;
+    /* a sampler's write there is an attempt on the reports, to be named */
+    sv_sandbox_protect(value, !strcmp(flag, "--out") || !strcmp(flag, "--out-root"));
     return SV_OK;
 }
 

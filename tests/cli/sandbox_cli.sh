@@ -65,8 +65,7 @@ gone() {
 
 attacks_all() {
   local tag=$1 sig_words=$2
-  attack "$tag-proc_mem" "open(/proc/<harness>/mem, O_RDWR): Permission denied" \
-    --plugin "$attacks" --sampler proc_mem "${run[@]}"
+  attack "$tag-proc_mem" "$mem_words" --plugin "$attacks" --sampler proc_mem "${run[@]}"
   attack "$tag-ptrace" "made a system call the sandbox forbids: ptrace(pid" \
     --plugin "$attacks" --sampler ptrace_harness "${run[@]}"
   attack "$tag-vm_write" "made a system call the sandbox forbids: process_vm_writev(pid" \
@@ -78,8 +77,29 @@ attacks_all() {
   attack "$tag-daemon" "sampler daemon left 1 process running when its process ended" \
     --plugin "$attacks" --sampler daemon "${run[@]}"
   gone "$tag-daemon"
-  attack "$tag-write_report" "open(\$SV_TEST_FORGE) for writing: Permission denied" \
-    --plugin "$attacks" --sampler write_report "${run[@]}"
+  attack "$tag-write_report" "$write_words" --plugin "$attacks" --sampler write_report "${run[@]}"
+}
+
+# the watch: an attempt the sampler does not own up to is named all the same
+mem_words="/mem, the memory of the harness, with openat (the sandbox refused it and stopped the sampler)"
+write_words="reports/forged.json in the reports' folder $dir/reports with openat (the sandbox refused it and stopped the sampler)"
+export SV_TEST_FORGE_REL=reports/forged.json
+watched() {
+  attack quiet_mem "sampler quiet_mem tried to read /proc/" --plugin "$attacks" --sampler quiet_mem "${run[@]}"
+  grep -qF -- "$mem_words" reports/quiet_mem.out ||
+    fail "quiet_mem: the FAIL does not say '$mem_words': $(grep -m1 FAIL reports/quiet_mem.out)"
+  attack quiet_write "sampler quiet_write tried to write $dir/$write_words" \
+    --plugin "$attacks" --sampler quiet_write "${run[@]}"
+  py && attack py-quiet_mem "sampler quiet_mem tried to read /proc/" \
+    --python "$hostile_py:quiet_mem" "${py_run[@]}"
+  py && attack py-quiet_write "sampler quiet_write tried to write $dir/$write_words" \
+    --python "$hostile_py:quiet_write" "${py_run[@]}"
+  # the control: writes where Landlock allows them are the sampler's business
+  "$sv" verify --plugin "$attacks" --sampler scratch_write "${run[@]}" --json reports/scratch.json \
+    >scratch.out 2>&1
+  local rc=$?
+  [ $rc -eq 0 ] && pass "scratch_write: writes in its scratch folder pass (exit 0)" ||
+    fail "scratch_write: exit $rc: $(grep -m2 -e FAIL -e specverify: scratch.out)"
 }
 
 # ---- every layer the machine allows (the default)
@@ -94,14 +114,15 @@ fi
 py() { [ -n "$hostile_py" ]; }
 if [[ $layers == *"pidns"*"landlock"* && $layers != *"not in force"* ]]; then
   attacks_all all "1, "
-  py && attack py-proc_mem "open(/proc/<harness>/mem, O_RDWR): Permission denied" \
+  watched
+  py && attack py-proc_mem "$mem_words" \
     --python "$hostile_py:proc_mem" "${py_run[@]}"
   py && attack py-stop_parent "made a system call the sandbox forbids: kill(pid 1, " \
     --python "$hostile_py:stop_parent" "${py_run[@]}"
   py && attack py-daemon "sampler daemon left 1 process running when its process ended" \
     --python "$hostile_py:daemon" "${py_run[@]}"
   py && gone py-daemon
-  py && attack py-write_report "open(\$SV_TEST_FORGE) for writing: Permission denied" \
+  py && attack py-write_report "$write_words" \
     --python "$hostile_py:write_report" "${py_run[@]}"
   # a sampler's SIGINT to the harness (hostile_samplers.sh's stand-in for a
   # Ctrl-C, with --sandbox off) is an attack under the sandbox

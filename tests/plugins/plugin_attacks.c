@@ -13,6 +13,12 @@
  *   daemon          double-forks a daemon in a session of its own that
  *                   holds its stdout and sleeps 10 minutes; it says its pid
  *   write_report    writes the file $SV_TEST_FORGE (the report's folder)
+ *   quiet_mem       reads the harness's /proc/PID/mem, says nothing of how it
+ *                   went and samples on: only the sandbox can name it
+ *   quiet_write     the same with a write of $SV_TEST_FORGE_REL (the report's
+ *                   folder, relative to its working folder)
+ *   scratch_write   writes a file in $TMPDIR (its scratch folder) and
+ *                   samples: a PASS, the watch's control
  *   prints_forgery  prints a forged summary line, a terminal reset and a
  *                   carriage return on stdout and stderr, then samples: a PASS
  * The harness's pid is $SV_TEST_HARNESS_PID (the test execs specverify as
@@ -143,6 +149,46 @@ static int write_report(void *state, const sv_batch *bt)
     return said(bt, "wrote into the report's folder", 0);
 }
 
+/* Opens path once, says nothing of how it went, and samples on. */
+static int quietly(const sv_batch *bt, const char *path, int flags)
+{
+    if (once(bt) && path) {
+        int fd = openat(AT_FDCWD, path, flags, 0644);
+        if (fd >= 0)
+            close(fd);
+    }
+    return chain_sample(bt);
+}
+
+static int quiet_mem(void *state, const sv_batch *bt)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)harness());
+    return quietly(bt, path, O_RDONLY);
+}
+
+static int quiet_write(void *state, const sv_batch *bt)
+{
+    (void)state;
+    return quietly(bt, getenv("SV_TEST_FORGE_REL"), O_WRONLY | O_CREAT | O_TRUNC);
+}
+
+static int scratch_write(void *state, const sv_batch *bt)
+{
+    (void)state;
+    const char *dir = getenv("TMPDIR");
+    if (once(bt) && dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/cache.bin", dir);
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0)
+            return said(bt, "open($TMPDIR/cache.bin) for writing", errno);
+        close(fd);
+    }
+    return chain_sample(bt);
+}
+
 static int prints_forgery(void *state, const sv_batch *bt)
 {
     (void)state;
@@ -164,6 +210,9 @@ static const sv_sampler samplers[] = {
     ATTACK(kill_parent, kill_parent, "sends SIGKILL to its parent"),
     ATTACK(daemon, daemon_left, "leaves a daemon holding its stdout"),
     ATTACK(write_report, write_report, "writes into the report's folder"),
+    ATTACK(quiet_mem, quiet_mem, "reads the harness's memory and says nothing"),
+    ATTACK(quiet_write, quiet_write, "writes into the report's folder and says nothing"),
+    ATTACK(scratch_write, scratch_write, "writes in its scratch folder (allowed)"),
     ATTACK(prints_forgery, prints_forgery, "prints a forged summary and terminal escapes"),
 };
 static const sv_plugin plugin = {SV_CONTRACT_VERSION, sizeof samplers / sizeof samplers[0],

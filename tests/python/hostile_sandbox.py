@@ -75,3 +75,25 @@ def write_report(batch):
             raise RuntimeError("open($SV_TEST_FORGE) for writing: %s" % e.strerror)
         raise RuntimeError("wrote into the report's folder: it worked")
     return numpy_chain(batch)
+
+
+@specverify.sampler(layouts=("padded", "packed"), max_batch=2048)
+def quiet_mem(batch):
+    """reads the harness's memory and says nothing of how it went"""
+    if _first("quiet_mem"):
+        try:
+            os.close(os.open("/proc/%d/mem" % _harness(), os.O_RDONLY))
+        except OSError:
+            pass
+    return numpy_chain(batch)
+
+
+@specverify.sampler(layouts=("padded", "packed"), max_batch=2048)
+def quiet_write(batch):
+    """writes into the report's folder and says nothing of how it went"""
+    if _first("quiet_write"):
+        try:
+            os.close(os.open(os.environ["SV_TEST_FORGE_REL"], os.O_WRONLY | os.O_CREAT, 0o644))
+        except OSError:
+            pass
+    return numpy_chain(batch)
