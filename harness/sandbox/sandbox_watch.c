@@ -138,8 +138,9 @@ static pid_t outside_tid(pid_t tid)
             snprintf(path, sizeof path, "%s/%s/status", dir, e->d_name);
             pid_t inner = 0;
             if (sv_proc_nspid(path, &inner) > 0 && inner == tid) {
+                const pid_t found = (pid_t)atoi(e->d_name); /* before the entry is freed */
                 closedir(d);
-                return (pid_t)atoi(e->d_name);
+                return found;
             }
             snprintf(path, sizeof path, "%s/%s/children", dir, e->d_name);
             top += sv_proc_read_pids(path, stack + top, (int)(sizeof stack / sizeof *stack) - top);
