@@ -11,6 +11,7 @@
 #include "sv_report.h"
 #include "sv_stats.h"
 #include "sv_store.h"
+#include "budget.h"
 
 #define MAX_CASES 256
 
@@ -20,7 +21,7 @@ static void usage(FILE *out)
         "usage: specverify verify [--sampler NAME] [--plugin LIB] [--python FILE.py:NAME]\n"
         "                         [--suite NAME | --case SPEC | --recorded FILE[:GROUP]]\n"
         "                         [--draws N] [--seed S] [--alpha A] [--batch B] [--threads T]\n"
-        "                         [--json FILE] [--junit FILE] [--no-rerun]\n"
+        "                         [--json FILE] [--junit FILE] [--no-rerun] [--budget S]\n"
         "                         [--input probs|logits-f32|logits-bf16]\n"
         "                         [--batches mixed|uniform] [--seeding mixed|all|none]\n"
         "                         [--device-staging]\n"
@@ -61,7 +62,13 @@ static void usage(FILE *out)
         "                  of the rounded logits. Cases must come from logits (the logits\n"
         "                  and onehot families, recordings); the default suite is then\n"
         "                  'logits'\n"
-        "  --draws N       draws per case (default: the suite's; 1000000 for --case)\n"
+        "  --draws N       draws per case (default: the suite's; 1000000 for --case);\n"
+        "                  with --budget, the most any case gets\n"
+        "  --budget S      fit the run in S seconds: a probe of about a second a case\n"
+        "                  measures the sampler's rate, then each case gets the draws that\n"
+        "                  make the worst case's min-det smallest, never more than the\n"
+        "                  suite's (or --draws), keeping time for one SUSPECT re-run;\n"
+        "                  what that detects is printed first (docs/verify.md#a-time-budget)\n"
         "  --seed S        seed of drafts and sampler randomness (default 1)\n"
         "  --alpha A       family-wise false-alarm rate, split over every p-value (default 1e-6)\n"
         "  --batch B       sequences per sampler call (default 4096; results do not depend on it)\n"
@@ -86,8 +93,9 @@ static void usage(FILE *out)
         "                  the draws each case needs for power P\n"
         "  --power-target P  the power for that draws column (default 1 - 1e-6)\n"
         "  --plan          print what the run will take and exit: each case's draws, the\n"
-        "                  sampler's rate on one core here, the time on 1 core, 1 GPU and\n"
-        "                  --plan-gpus GPUs (default 8)\n"
+        "                  sampler's own rate from --budget's short probes, the time on 1\n"
+        "                  core (a host sampler), or on 1 GPU and --plan-gpus GPUs (a CUDA\n"
+        "                  sampler; default 8)\n"
         "  --shard I/N     run shard I of N: each case's first run's I-th contiguous share\n"
         "                  of its sequences, and write its raw counts to a shard file\n"
         "                  instead of a verdict; 'specverify merge' of all N prints and\n"
@@ -131,6 +139,7 @@ typedef struct verify_args {
     const sv_shard_hooks *merge;    /* a merge's: the shards' counts in place of the runs */
     int mpi_rank, mpi_size;         /* under mpirun (mpi_verify.c): this rank of size */
     int plan, plan_gpus;            /* --plan: what the run will take, and exit */
+    double budget;                  /* --budget: seconds the run may take; 0: none */
     const char *const *why;         /* the deep suite's: the variant each case is sized for */
 } verify_args;
 
@@ -153,7 +162,7 @@ static int distinct_outputs(const char *json, const char *junit)
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
-       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING };
+       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING, O_BUDGET };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -185,6 +194,7 @@ static const struct option options[] = {
     {"shard-file", required_argument, NULL, O_SHARD_FILE},
     {"plan", no_argument, NULL, O_PLAN},
     {"plan-gpus", required_argument, NULL, O_PLAN_GPUS},
+    {"budget", required_argument, NULL, O_BUDGET},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
     SV_TREE_OPTIONS,
@@ -255,6 +265,7 @@ static int parse(int argc, char **argv, verify_args *a)
             rc = sv_parse_u64("--plan-gpus", optarg, 1, 1u << 20, &v);
             a->plan_gpus = (int)v;
             break;
+        case O_BUDGET: rc = sv_parse_double("--budget", optarg, 0.0, 1e9, 1, &a->budget); break;
         case O_SHARD_FILE: rc = sv_output_flag("verify", "--shard-file", &a->shard_file, optarg); break;
         case 'h': usage(stdout); return -1;
         default:
@@ -281,6 +292,10 @@ static int parse(int argc, char **argv, verify_args *a)
     if (rc == SV_OK && a->measure && (a->junit || a->power))
         rc = sv_fail(SV_EBAD, "verify: --measure gives a lossy rule no verdicts, so it takes "
                      "no %s (the distances are in --json)", a->junit ? "--junit" : "--power");
+    if (rc == SV_OK && a->budget > 0 && (a->power || a->plan || a->shard))
+        rc = sv_fail(SV_EBAD, "verify: --budget sizes a run; %s", a->power ? "--power runs "
+                     "nothing (give --draws)" : a->plan ? "--plan prints the suite's sizing "
+                     "(leave out one)" : "a shard's draws are the whole run's (leave out --shard)");
     return rc;
 }
 
@@ -380,6 +395,13 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         if (rc != SV_OK || a->plan)
             return rc;
     }
+    uint64_t shared[MAX_CASES]; /* --budget's draws, in place of the suite's */
+    if (a->budget > 0 && !a->merge) {
+        memcpy(shared, draws, n * sizeof *draws);
+        if ((rc = sv_budget_apply(&cfg, a->budget, shared, stdout)) != SV_OK)
+            return rc;
+        cfg.draws = shared;
+    }
     if (a->shard)
         return verify_shard(a, &cfg);
     sv_interrupt_install();
@@ -471,6 +493,9 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
     if (rc == SV_OK && a.mpi_size > 1 && a.shard)
         rc = sv_fail(SV_EBAD, "verify: --shard under mpirun: each of the %d ranks is a shard "
                      "already; leave out --shard", a.mpi_size);
+    if (rc == SV_OK && a.mpi_size > 1 && a.budget > 0)
+        rc = sv_fail(SV_EBAD, "verify: --budget under mpirun: the ranks share no clock; leave "
+                     "out --budget (or give --draws)");
     if (rc != SV_OK || (rc = sv_python_load("verify")) != SV_OK)
         return rc;
 

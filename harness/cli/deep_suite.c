@@ -6,9 +6,10 @@
  * under the suite's own split of the family-wise rate: sized from the
  * formula, not written down, so that it follows the formula and alpha.
  * The plan says, before any draw, what a run will take: each case's draws,
- * the sampler's rate on it on one core of this machine (measured on 2^17
- * draws), and the wall time that gives on 1 core, on 1 GPU and on N GPUs
- * (at the rate `verify` reached through cuda_fused on an H100, given). */
+ * the sampler's rate on it from a one-second probe (budget_probe.c: a host
+ * sampler on one core of this machine, a CUDA sampler on its GPU), and the
+ * wall time that gives on 1 core, or on 1 GPU and on N GPUs: the sampler's
+ * own rates, so that a slow sampler's plan takes seconds, not a run. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,7 @@
 #include "sv_cases.h"
 #include "sv_check.h"
 #include "sv_stats.h"
-
-/* A GPU's verify rate: cuda_fused on an H100, isolated, uniform batches, V =
- * 1000 (results/gpu/NVIDIA_H100_80GB_HBM3/eaeb9fa/verify-speed.md). */
-#define GPU_DRAWS_PER_SECOND 12.4e6
+#include "budget.h"
 
 /* Whether a sampler of `rule` can have the bug `variant` is about. */
 static int applies(const char *variant, uint32_t rule)
@@ -78,21 +76,6 @@ int sv_deep_suite(const sv_sampler *s, double alpha, double target, const char *
     return rc;
 }
 
-/* The sampler's draws per second on case `spec` on one core: 2^17 draws. */
-static int core_rate(const sv_verify_config *like, const char *spec, double *rate)
-{
-    const char *specs[1] = {spec};
-    const uint64_t draws[1] = {1u << 17};
-    sv_verify_config cfg = *like;
-    cfg.specs = specs, cfg.draws = draws, cfg.n_cases = 1, cfg.threads = 1;
-    cfg.progress = 0, cfg.rerun_suspects = 0, cfg.case_done = NULL, cfg.shard = NULL;
-    sv_report *r = NULL;
-    int rc = sv_verify(&cfg, &r);
-    *rate = rc == SV_OK && r->seconds > 0 ? (double)r->total_draws / r->seconds : NAN;
-    sv_report_free(r);
-    return rc;
-}
-
 static void when(double seconds, char *out, size_t len)
 {
     if (!isfinite(seconds))
@@ -109,19 +92,28 @@ static void when(double seconds, char *out, size_t len)
 
 int sv_print_plan(const sv_verify_config *cfg, const char *const *why, int gpus, FILE *out)
 {
-    fprintf(out, "plan: %zu case%s through %s; the wall time at one core's measured rate "
-            "(2^17 draws each), on 1 GPU at %.1f M draws/s (cuda_fused, H100) and on %d GPUs\n\n",
-            cfg->n_cases, cfg->n_cases == 1 ? "" : "s", cfg->sampler->name,
-            GPU_DRAWS_PER_SECOND / 1e6, gpus);
-    fprintf(out, "%-34s %-24s %12s %12s %11s %11s %11s\n", "case", "sized for", "draws",
-            "1 core M/s", "1 core", "1 GPU", "GPUs");
+    /* a CUDA sampler's rate is its GPU's, on the run's threads; a host
+     * sampler's is one core's, and it has no GPU columns */
+    const int gpu = cfg->sampler->memspace == SV_MEM_CUDA;
+    sv_probe *probes = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *probes);
+    if (!probes)
+        return sv_fail(SV_EENV, "out of memory");
+    double probed = 0.0, start_up = 0.0;
+    int rc = sv_probe_cases(cfg, gpu ? cfg->threads : 1, probes, &start_up, &probed);
+    if (rc == SV_OK)
+        fprintf(out, "plan: %zu case%s through %s; the wall time at its rates from two short "
+                "runs of every case (%.1f s) %s\n\n", cfg->n_cases,
+                cfg->n_cases == 1 ? "" : "s", cfg->sampler->name, probed,
+                gpu ? "on this GPU, on 1 GPU and on --plan-gpus GPUs"
+                    : "on one core here (a host sampler: no GPU columns)");
+    if (rc == SV_OK)
+        fprintf(out, "%-34s %-24s %12s %12s %11s %11s %11s\n", "case", "sized for", "draws",
+                gpu ? "1 GPU M/s" : "1 core M/s", "1 core", "1 GPU", "GPUs");
     double total[3] = {0, 0, 0};
-    int rc = SV_OK;
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
-        double rate = NAN;
-        rc = core_rate(cfg, cfg->specs[i], &rate);
-        const double n = (double)cfg->draws[i];
-        const double t[3] = {n / rate, n / GPU_DRAWS_PER_SECOND, n / GPU_DRAWS_PER_SECOND / gpus};
+        const double rate = probes[i].rate, n = (double)cfg->draws[i];
+        const double run = probes[i].overhead + n / rate;
+        const double t[3] = {gpu ? NAN : run, gpu ? run : NAN, gpu ? run / gpus : NAN};
         char w[3][32];
         for (int j = 0; j < 3; j++) {
             when(t[j], w[j], sizeof w[j]);
@@ -130,6 +122,7 @@ int sv_print_plan(const sv_verify_config *cfg, const char *const *why, int gpus,
         fprintf(out, "%-34.34s %-24.24s %12.4g %12.3f %11s %11s %11s\n", cfg->specs[i],
                 why && why[i] ? why[i] : "-", n, rate / 1e6, w[0], w[1], w[2]);
     }
+    free(probes);
     char w[3][32];
     for (int j = 0; j < 3; j++)
         when(total[j], w[j], sizeof w[j]);

@@ -100,14 +100,16 @@ def _sampler_args(sampler, config):
 def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
            batch=None, threads=None, batches=None, seeding=None, config=None,
            in_process=False, call_timeout=None, rerun=True, plugin=None, echo=True,
-           timeout=None, measure=False, sandbox=None):
+           timeout=None, measure=False, sandbox=None, budget=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
 
     suite        "smoke", "ci" (the default), "full", "logits"
     cases        case specs instead of a suite ("zipf:V=1000,K=4")
-    draws        draws per case (default: the suite's)
+    draws        draws per case (default: the suite's); with budget, the most
+    budget       seconds the run may take (verify --budget): each case's draws
+                 from a short probe of the sampler, what they detect printed first
     seed, alpha  the run's seed and family-wise false-alarm rate
     input        "probs", "logits-f32", "logits-bf16"
     batch        sequences per call (default 4096); threads: workers
@@ -138,7 +140,7 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     args += _options(suite=suite, draws=draws, seed=seed, alpha=alpha, input=input, batch=batch,
                      threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
-                     measure=measure, sandbox=sandbox)
+                     measure=measure, sandbox=sandbox, budget=budget)
     data, text, code, command = run(args, echo=echo, timeout=timeout)
     return Report(data, text, code, command)
 

@@ -1,0 +1,68 @@
+/* budget.h: `verify --budget SECONDS` and `verify --plan`'s rates (issue 37):
+ * each case's rate from a one-second probe of the sampler itself, and the
+ * budget shared out so that the worst case's min-det is as small as the time
+ * allows (budget_share.c), printed before the run (budget_print.c). */
+#ifndef SV_BUDGET_H
+#define SV_BUDGET_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "sv_check.h"
+
+#define SV_PROBE_SECONDS 1.0   /* what one case's probe aims to take */
+#define SV_BUDGET_FLOOR 256    /* the fewest draws a budget gives a case */
+#define SV_RERUN_FACTOR 4      /* a SUSPECT's re-run: 4x the draws (check/verify.c) */
+
+/* A case's cost as the probe found it: seconds = overhead + draws / rate. */
+typedef struct sv_probe {
+    double rate;               /* draws per second */
+    double overhead;           /* seconds a run of it pays before its first draw */
+    double seconds;            /* what the probe spent on it */
+} sv_probe;
+
+/* Probes the sampler on every case of `like` as it would run them
+ * (isolation, input), on `threads` threads, in two short runs (progress on
+ * stderr): each case's rate, and the start-up a run pays once. seconds:
+ * what the probes took. */
+int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
+                   double *start_up, double *seconds);
+
+typedef struct sv_budget_case {
+    const sv_case *c;          /* the case: its position-1 target for min-det */
+    const char *spec;
+    const char *why;           /* the broken variant it was built to catch, or NULL */
+    sv_probe cost;
+    uint64_t cap;              /* the most draws worth running: the suite's, or --draws */
+    uint64_t draws;            /* chosen */
+    double seconds;            /* cost.overhead + draws / cost.rate */
+    double min_det, cap_min_det; /* at draws and at cap; NAN for a Markov pair (no TV) */
+    double power, cap_power;   /* against `why` at draws and at cap (verify --power's) */
+} sv_budget_case;
+
+typedef struct sv_budget {
+    double seconds;            /* the budget for the run, probes not counted */
+    double start_up;           /* what the run pays once, before any case */
+    double split;              /* each p-value's false-alarm rate (the run's) */
+    int rerun;                 /* reserve time for one SUSPECT re-run */
+    double min_det;            /* chosen: the worst case's */
+    double run_seconds;        /* the cases' seconds together */
+    double reserve_seconds;    /* kept for the re-run: the costliest case's, 4x */
+    size_t reserve_for;        /* the case that re-run would be */
+} sv_budget;
+
+/* The smallest TV distance from p that `draws` detect at position 1 of c
+ * with probability >= 1 - split: the report's min-det (check/evaluate.c). */
+double sv_budget_min_det(const sv_case *c, uint64_t draws, double split);
+/* Chooses every case's draws within b->seconds (SV_EBAD naming the least
+ * budget that would do when even SV_BUDGET_FLOOR draws each do not fit). */
+int sv_budget_share(sv_budget *b, sv_budget_case *cases, size_t n);
+/* The power of each case against its `why` at its draws and at its cap. */
+int sv_budget_powers(const sv_budget *b, sv_budget_case *cases, size_t n);
+/* verify --budget: probes cfg's cases, shares `seconds` out, prints what that
+ * buys on `out`, and sets draws (in: each case's cap; out: its share). */
+int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws, FILE *out);
+/* What the budget buys, before the run. */
+void sv_budget_print(const sv_budget *b, const sv_budget_case *cases, size_t n,
+                     double probe_seconds, FILE *out);
+
+#endif

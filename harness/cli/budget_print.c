@@ -1,0 +1,78 @@
+/* budget_print.c: what `verify --budget` buys, said before the run: the
+ * worst case's min-det, each case's draws against the suite's, and the power
+ * of each case built for a rare bug against that bug. */
+#include <math.h>
+#include <string.h>
+#include "budget.h"
+
+/* 0.71, or 1 - 2e-07 near 1: power in words that keep its digits. */
+static void power_words(double power, char *out, size_t len)
+{
+    if (!isfinite(power))
+        snprintf(out, len, "-");
+    else if (power > 0.999)
+        snprintf(out, len, "1 - %.2g", 1.0 - power);
+    else
+        snprintf(out, len, "%.3f", power);
+}
+
+static const char *short_name(const char *spec, char *out, size_t len)
+{
+    size_t n = strcspn(spec, ":");
+    snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), spec);
+    return out;
+}
+
+void sv_budget_print(const sv_budget *b, const sv_budget_case *cs, size_t n,
+                     double probe_seconds, FILE *out)
+{
+    char pw[32], cap_pw[32], name[64];
+    fprintf(out, "budget: in %g s: TV >= %.4g detected on every case (at position 1, with "
+            "probability >= 1 - %.2g)", b->seconds, b->min_det, b->split);
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(cs[i].power)) {
+            power_words(cs[i].power, pw, sizeof pw);
+            fprintf(out, "; %s's %s power %s", short_name(cs[i].spec, name, sizeof name),
+                    cs[i].why, pw);
+        }
+    fprintf(out, "\n");
+    fprintf(out, "budget: the run takes %.1f s at the probes' rates, %.2f s of it the "
+            "sampler's start-up (the probes took %.1f s more, not counted)", b->run_seconds,
+            b->start_up, probe_seconds);
+    if (b->rerun && n)
+        fprintf(out, ", %.1f s kept for one SUSPECT re-run (%s at %dx its draws)",
+                b->reserve_seconds, cs[b->reserve_for].spec, SV_RERUN_FACTOR);
+    fprintf(out, "\n\n%-34s %12s %12s %12s %9s %9s %9s\n", "case", "draws", "cap",
+            "draws/s", "seconds", "min-det", "at cap");
+    size_t cut = 0;
+    double worst_cap = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const sv_budget_case *c = &cs[i];
+        cut += c->draws < c->cap;
+        if (isfinite(c->cap_min_det))
+            worst_cap = fmax(worst_cap, c->cap_min_det);
+        char md[16] = "seq", cmd[16] = "seq"; /* a Markov pair: transitions, no TV */
+        if (isfinite(c->min_det))
+            snprintf(md, sizeof md, "%.4f", c->min_det), snprintf(cmd, sizeof cmd, "%.4f",
+                                                                    c->cap_min_det);
+        fprintf(out, "%-34.34s %12llu %12llu %12.4g %9.1f %9s %9s\n", c->spec,
+                (unsigned long long)c->draws, (unsigned long long)c->cap, c->cost.rate,
+                c->seconds, md, cmd);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(cs[i].power)) {
+            power_words(cs[i].power, pw, sizeof pw);
+            power_words(cs[i].cap_power, cap_pw, sizeof cap_pw);
+            fprintf(out, "%s, built for %s: power %s at %llu draws (%s at the cap's %llu)\n",
+                    cs[i].spec, cs[i].why, pw, (unsigned long long)cs[i].draws, cap_pw,
+                    (unsigned long long)cs[i].cap);
+        }
+    if (cut)
+        fprintf(out, "budget: buys less than the cap on %zu of %zu cases: the worst min-det "
+                "%.4g against %.4g at the caps\n", cut, n, b->min_det, worst_cap);
+    else
+        fprintf(out, "budget: every case at its cap (more draws would exceed what the suite "
+                "was sized for; --draws N raises the cap): %.1f s of the %g\n",
+                b->run_seconds + b->reserve_seconds, b->seconds);
+    fprintf(out, "\n");
+}

@@ -1,0 +1,111 @@
+/* budget_probe.c: a sampler's rate on each case of a run, from real runs.
+ *
+ * `verify --budget` and `verify --plan` need each case's cost before the run
+ * without paying for a run: two short runs of every case through sv_verify
+ * (the sampler's own calls, its isolation and input as the run would have
+ * them; batches of one case each, so that each case's time is its own, read
+ * between the calls of case_done). A run pays its start-up once (for a
+ * Python sampler its process and interpreter); the first round gives every
+ * case FIRST_DRAWS, later rounds the draws that take it about half of
+ * SV_PROBE_SECONDS at the pace found so far, until its draws take ENOUGH
+ * beyond the first round's; each case's rate is the difference of its draws
+ * over the difference of its times, which the start-up and each case's own
+ * set-up leave out, and the start-up is what the first round's first case
+ * took beyond its draws. */
+#include <math.h>
+#include <stdlib.h>
+#include "budget.h"
+#include "sv_base.h"
+
+#define FIRST_DRAWS 64
+#define SECOND_SECONDS (0.5 * SV_PROBE_SECONDS) /* what a later round aims at a case */
+#define ENOUGH (0.25 * SV_PROBE_SECONDS)        /* drawing this long measures a rate */
+#define ROUNDS 4
+#define MOST (2.0 * SV_PROBE_SECONDS)           /* a case's share of the probe, at most */
+
+typedef struct stamps {
+    double *at; /* at[i + 1]: when case i was done; at[0]: the run's start */
+} stamps;
+
+static int stamp(const sv_report *r, void *ctx)
+{
+    ((stamps *)ctx)->at[r->n_cases] = sv_now();
+    return 0;
+}
+
+/* One round: every case at draws[i]; took[i]: case i's seconds (the first
+ * with the run's start-up). */
+static int round_of(const sv_verify_config *like, int32_t threads, const uint64_t *draws,
+                    double *at, double *took)
+{
+    sv_verify_config cfg = *like;
+    stamps s = {at};
+    cfg.draws = draws, cfg.threads = threads, cfg.uniform = 1;
+    cfg.progress = 0, cfg.rerun_suspects = 0, cfg.shard = NULL;
+    cfg.case_done = stamp, cfg.case_done_ctx = &s;
+    cfg.seconds_before = 0, cfg.watch = NULL;
+    sv_report *r = NULL;
+    at[0] = sv_now();
+    int rc = sv_verify(&cfg, &r);
+    if (rc == SV_OK && r->n_cases < cfg.n_cases)
+        rc = sv_fail(SV_EENV, "verify: the probe of the sampler's rate stopped after %zu of "
+                     "%zu cases", r->n_cases, cfg.n_cases);
+    sv_report_free(r);
+    for (size_t i = 0; rc == SV_OK && i < cfg.n_cases; i++)
+        took[i] = at[i + 1] - at[i];
+    return rc;
+}
+
+int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
+                   double *start_up, double *seconds)
+{
+    const size_t n = like->n_cases;
+    uint64_t *draws = calloc(n ? n : 1, sizeof *draws), *measured = calloc(n ? n : 1, sizeof *measured);
+    double *at = calloc(n + 1, sizeof *at), *first = calloc(n ? n : 1, sizeof *first),
+           *took = calloc(n ? n : 1, sizeof *took);
+    int rc = draws && measured && at && first && took ? SV_OK : sv_fail(SV_EENV, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        draws[i] = FIRST_DRAWS;
+    fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
+            n == 1 ? "" : "s", FIRST_DRAWS);
+    fflush(stderr);
+    const double start = sv_now();
+    if (rc == SV_OK)
+        rc = round_of(like, threads, draws, at, first);
+    for (size_t i = 0; i < n && rc == SV_OK; i++)
+        out[i] = (sv_probe){(double)FIRST_DRAWS / fmax(first[i], 1e-6), 0.0, first[i]};
+    /* then rounds of more draws for each case whose draws did not yet take
+     * ENOUGH beyond its first run's (the others FIRST_DRAWS again: cheap) */
+    for (int round = 0, more = 1; round < ROUNDS && more && rc == SV_OK; round++) {
+        more = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (measured[i]) {
+                draws[i] = FIRST_DRAWS;
+                continue;
+            }
+            more = 1;
+            const double want = out[i].rate * SECOND_SECONDS;
+            draws[i] = (uint64_t)fmin(fmax(want, 2.0 * (double)draws[i]), 64.0 * draws[i]);
+        }
+        if (!more || sv_now() - start > MOST * (double)(n ? n : 1))
+            break;
+        fprintf(stderr, " .");
+        fflush(stderr);
+        rc = round_of(like, threads, draws, at, took);
+        for (size_t i = 0; i < n && rc == SV_OK; i++) {
+            if (measured[i])
+                continue;
+            const double beyond = took[i] - first[i];
+            out[i].seconds += took[i];
+            if (beyond > 0.0)
+                out[i].rate = (double)(draws[i] - FIRST_DRAWS) / beyond;
+            measured[i] = beyond >= ENOUGH;
+        }
+    }
+    *start_up = n && rc == SV_OK ? fmax(0.0, first[0] - FIRST_DRAWS / out[0].rate) : 0.0;
+    *seconds = sv_now() - start;
+    fprintf(stderr, rc == SV_OK ? " %.1f s (the sampler's start-up %.2f s)\n" : " stopped\n",
+            *seconds, *start_up);
+    free(draws), free(measured), free(at), free(first), free(took);
+    return rc;
+}

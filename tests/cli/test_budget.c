@@ -1,0 +1,85 @@
+/* test_budget.c: verify --budget's share of the time (budget_share.c) on a
+ * made-up rate table: the draws it gives, the worst min-det they reach, and
+ * the seconds, re-run reserve included, within the budget. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "budget.h"
+#include "sv_base.h"
+#include "sv_cases.h"
+
+static sv_case *make(const char *spec)
+{
+    sv_case *c = NULL;
+    char err[256];
+    if (sv_case_from_spec(spec, &c, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        exit(2);
+    }
+    return c;
+}
+
+static double spent(const sv_budget *b, const sv_budget_case *cs, size_t n)
+{
+    double sum = b->start_up + b->reserve_seconds;
+    for (size_t i = 0; i < n; i++)
+        sum += cs[i].seconds;
+    return sum;
+}
+
+int main(void)
+{
+    sv_case *seedlab = make("seedlab:V=100,K=3"), *markov = make("markov:V=16,K=3,support=8");
+    const double split = 1e-8;
+
+    /* two cases of one p at 1000 and 4000 draws/s, 60 s, a re-run kept: one
+     * D each (equal min-det), D/1000 + D/4000 + 4 D/1000 (the slower case's
+     * re-run) + 0.5 s start-up = 60 s */
+    sv_budget_case cs[3] = {
+        {.c = seedlab, .spec = "a", .cost = {1000.0, 0.0, 1.0}, .cap = 10000000},
+        {.c = seedlab, .spec = "b", .cost = {4000.0, 0.0, 1.0}, .cap = 10000000},
+        {.c = markov, .spec = "m", .cost = {1e9, 0.0, 1.0}, .cap = 20000000},
+    };
+    sv_budget b = {.seconds = 60.0, .split = split, .rerun = 1, .start_up = 0.5};
+    CHECK(sv_budget_share(&b, cs, 2) == SV_OK);
+    const double D = 59.5 / (1.0 / 1000 + 1.0 / 4000 + 4.0 / 1000);
+    CHECK_NEAR((double)cs[0].draws, D, 0.01 * D);
+    CHECK_NEAR((double)cs[1].draws, D, 0.01 * D);
+    CHECK_NEAR(b.min_det, sv_budget_min_det(seedlab, (uint64_t)D, split), 0.005 * b.min_det);
+    CHECK_NEAR(b.reserve_seconds, 4.0 * (double)cs[0].draws / 1000, 1e-9);
+    CHECK(b.reserve_for == 0);
+    CHECK(spent(&b, cs, 2) <= 60.0 && spent(&b, cs, 2) >= 59.0);
+    /* min-det as the report computes it: 2 (E[TV] + McDiarmid's margin) */
+    double p[100];
+    sv_case_target_dist(seedlab, 0, p);
+    CHECK_NEAR(sv_budget_min_det(seedlab, 11400, split),
+               2.0 * (sv_tv_expected(p, 100, 11400) + sqrt(log(1.0 / split) / (2.0 * 11400))),
+               1e-12);
+    feature("sv_budget_share: equal min-det, the re-run of the costliest kept, within budget");
+
+    /* a Markov pair (no TV) keeps the share of its cap the most cut case keeps */
+    CHECK(sv_budget_share(&b, cs, 3) == SV_OK);
+    CHECK(isnan(cs[2].min_det));
+    CHECK_NEAR((double)cs[2].draws / 20000000, (double)cs[0].draws / 10000000, 1e-6);
+    CHECK(spent(&b, cs, 3) <= 60.0);
+    feature("sv_budget_share: a Markov pair at the most cut case's share");
+
+    /* a budget past every cap: each case at its cap, and no more */
+    cs[0].cap = cs[1].cap = 2000;
+    CHECK(sv_budget_share(&b, cs, 3) == SV_OK);
+    CHECK(cs[0].draws == 2000 && cs[1].draws == 2000 && cs[2].draws == 20000000);
+    CHECK_NEAR(b.min_det, sv_budget_min_det(seedlab, 2000, split), 1e-12);
+    feature("sv_budget_share: a large budget stops at the caps");
+
+    /* too small: the fewest draws do not fit; the error names the least budget */
+    cs[0].cap = cs[1].cap = 10000000;
+    b.seconds = 1.5;
+    CHECK(sv_budget_share(&b, cs, 2) == SV_EBAD);
+    CHECK(strstr(sv_error_message(), "give --budget 2 or more") != NULL);
+    feature("sv_budget_share: a budget below the fewest draws' cost is refused with the least");
+
+    sv_case_free(seedlab);
+    sv_case_free(markov);
+    return check_exit();
+}
