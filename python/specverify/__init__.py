@@ -21,11 +21,12 @@ import os
 import re
 
 from ._batch import Batch
+from ._cases import cases
 from ._outputs import SamplerError
 from ._report import Case, Position, Report
 from ._run import SpecverifyError, executable, run, sampler_spec
 
-__all__ = ["sampler", "verify", "mutants", "power", "Batch", "Report", "Case", "Position",
+__all__ = ["sampler", "verify", "cases", "mutants", "power", "Batch", "Report", "Case", "Position",
            "SamplerError", "SpecverifyError", "MutantsTable", "executable"]
 __version__ = "0.1.0"
 
@@ -99,7 +100,7 @@ def _sampler_args(sampler, config):
 
 def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
            batch=None, threads=None, batches=None, seeding=None, config=None,
-           in_process=False, call_timeout=None, rerun=True, plugin=None, echo=True,
+           in_process=False, call_timeout=None, rerun=True, plugin=None, echo=None,
            timeout=None, measure=False, sandbox=None, budget=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
@@ -115,7 +116,12 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     batch        sequences per call (default 4096); threads: workers
     batches      "mixed" (default) or "uniform"; seeding: "mixed", "all", "none"
     config       keyword arguments for the sampler (a class is made with them)
-    echo         pass the CLI's progress and table through to this process
+    echo         pass the CLI's progress and table through to this process;
+                 None (the default): inside a pytest test, the progress only,
+                 so that the table's FAIL lines are not printed again beside
+                 assert_passed()'s message (report.text keeps the table)
+    budget       seconds the run may take (--budget): the harness sizes the
+                 draws to fit
     timeout      seconds the whole call may take (None: no limit); past it the
                  CLI's process group is killed and SpecverifyError (exit_code
                  124) names the timeout; nothing a sampler leaves running can
@@ -141,6 +147,8 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
                      threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
                      measure=measure, sandbox=sandbox, budget=budget)
+    if echo is None:
+        echo = "progress" if "PYTEST_CURRENT_TEST" in os.environ else True
     data, text, code, command = run(args, echo=echo, timeout=timeout)
     return Report(data, text, code, command)
 

@@ -105,9 +105,11 @@ class Report:
     def assert_passed(self):
         """For pytest: raises AssertionError with the harness's explanation
         unless every case passed."""
+        __tracebackhide__ = True  # pytest: the message, not this frame's source
         if not self.passed:
-            raise AssertionError("specverify: sampler %s did not pass suite %s (seed %s):\n%s"
-                                 % (self.sampler, self.suite, self.seed, self.explanation()))
+            where = "suite %s" % self.suite if self.suite else "its cases"
+            raise AssertionError("specverify: sampler %s did not pass %s (seed %s):\n%s"
+                                 % (self.sampler, where, self.seed, self.explanation()))
 
     def __bool__(self):
         return self.passed

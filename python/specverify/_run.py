@@ -118,7 +118,8 @@ def _wait(proc, err_file, deadline, echo):
 def run(args, echo=True, timeout=None, json_report=True, cwd=None):
     """Runs `specverify ARGS` (with --json to a file of its own when
     json_report); (data or None, stdout text, exit code, command). Progress
-    (stderr) is passed through when echo.
+    (stderr) is passed through when echo, the text (stdout) too unless echo
+    is "progress".
 
     timeout (seconds) bounds the whole call: the CLI writes to files, not
     pipes, so nothing its sampler leaves running (a daemon holding its
@@ -149,7 +150,7 @@ def run(args, echo=True, timeout=None, json_report=True, cwd=None):
             out = f.read()
         with open(err_path, errors="replace") as f:
             err = f.read()
-        if echo and out:
+        if echo and echo != "progress" and out:
             sys.stdout.write(out)
         data = None
         for path in (report, report + ".partial"):

@@ -1,0 +1,153 @@
+"""specverify's pytest plugin: a suite's cases as tests, a fixture and a
+marker that verify a sampler on the test's case, a tier and a time budget.
+
+pytest loads it by itself once specverify is installed (the entry point
+`specverify = "specverify.pytest_plugin"` in the group pytest11); from a
+build tree, `pytest -p specverify.pytest_plugin`. docs/python.md#the-pytest-plugin:
+
+    @pytest.mark.parametrize("case", specverify.cases("ci"))
+    def test_lossless(specverify_verify, case):
+        specverify_verify(my_sampler, case)
+
+    @pytest.mark.specverify(sampler=my_sampler)
+    @pytest.mark.parametrize("case", specverify.cases("ci"))
+    def test_lossless_too(case):
+        pass                    # the plugin verifies after the body
+
+A failing case fails its test with the harness's explanation, once: the
+CLI's table is not echoed (it stays on the Report's text), so the words are
+only in the failure message, which a JUnit report carries too.
+"""
+
+import inspect
+
+import pytest
+
+from . import _cases, verify
+from ._cases import SuiteCase
+
+_budget_share = pytest.StashKey()  # seconds each specverify test may take
+_checked = pytest.StashKey()  # the test's body verified already
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("specverify", "specverify: verify rejection samplers")
+    group.addoption("--specverify-tier", choices=_cases.TIERS, default=None,
+                    help="pr (default): suite ci, at most %d draws a case, for a pull "
+                         "request; nightly: suite full at its own draws" % _cases.PR_DRAWS)
+    group.addoption("--specverify-budget", type=float, default=None, metavar="SECONDS",
+                    help="the seconds all specverify tests may take together, shared "
+                         "equally among those that run (verify(budget=...) each)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "specverify(sampler, suite=None, **verify_kwargs): verify the sampler on "
+                   "the test's case (a specverify.cases parameter) or the tier's suite after "
+                   "the test's body; a failure fails the test with the harness's explanation")
+    _cases.set_tier(config.getoption("specverify_tier") or "pr")
+    budget = config.getoption("specverify_budget")
+    if budget is not None and not budget > 0:
+        raise pytest.UsageError("--specverify-budget %g: want a number of seconds above 0"
+                                % budget)
+
+
+def pytest_report_header(config):
+    tier = _cases.tier()
+    sizing = ("at most %d draws a case" % _cases.PR_DRAWS if tier == "pr"
+              else "each case at its suite's draws")
+    budget = config.getoption("specverify_budget")
+    return "specverify: tier %s (suite %s unless named, %s)%s" % (
+        tier, _cases.TIER_SUITE[tier], sizing,
+        "" if budget is None else ", budget %g s for all specverify tests" % budget)
+
+
+def _uses_specverify(item):
+    return ("specverify_verify" in getattr(item, "fixturenames", ())
+            or item.get_closest_marker("specverify") is not None)
+
+
+def pytest_collection_finish(session):
+    """Shares the budget among the specverify tests left after -k and -m."""
+    budget = session.config.getoption("specverify_budget")
+    users = [item for item in session.items if _uses_specverify(item)]
+    for item in users:
+        item.stash[_budget_share] = None if budget is None else float(
+            "%.4g" % (budget / len(users)))
+
+
+def _test_case(item):
+    """The SuiteCase among the test's parameters, if any."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    found = [v for v in params.values() if isinstance(v, SuiteCase)]
+    return found[0] if found else None
+
+
+def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
+    """Verifies a sampler for a test: on `case` (default: the test's
+    SuiteCase parameter) at its tier's draws, or on a whole suite; the
+    marker's sampler and keywords are the defaults. Fails the test with the
+    report's explanation unless it passed (when check); returns the Report."""
+    marker = item.get_closest_marker("specverify")
+    options = dict(marker.kwargs) if marker else {}
+    if marker and marker.args:
+        options.setdefault("sampler", marker.args[0])
+    options.update(kwargs)
+    sampler = sampler if sampler is not None else options.pop("sampler", None)
+    options.pop("sampler", None)
+    if sampler is None:
+        pytest.fail("specverify: no sampler for %s: pass one to specverify_verify or mark the "
+                    "test @pytest.mark.specverify(sampler=...)" % item.nodeid, pytrace=False)
+    suite = suite or options.pop("suite", None)
+    case = case if case is not None else _test_case(item)
+    if isinstance(case, SuiteCase):
+        options.setdefault("cases", [case.spec])
+        options.setdefault("alpha", case.alpha)
+        draws = case.draws
+    elif case is not None:
+        options.setdefault("cases", [str(case)])
+        draws = None
+    else:
+        suite = suite or _cases.TIER_SUITE[_cases.tier()]
+        draws = _cases.PR_DRAWS if _cases.tier() == "pr" else None
+    budget = item.stash.get(_budget_share, None)
+    if budget is not None:
+        options.setdefault("budget", budget)
+        draws = None  # the budget sizes the draws
+    options.setdefault("draws", draws)
+    options.setdefault("echo", False)  # the explanation goes in the failure alone
+    report = verify(sampler, suite, **options)
+    item.stash[_checked] = True
+    if check and not report.passed:
+        try:
+            report.assert_passed()
+        except AssertionError as e:
+            message = str(e)
+        pytest.fail(message, pytrace=False)  # outside the except: no chained copy
+    return report
+
+
+@pytest.fixture
+def specverify_verify(request):
+    """specverify_verify(sampler=None, case=None, *, suite=None, check=True,
+    **verify_kwargs) -> Report: verify for this test (run_for)."""
+
+    def call(sampler=None, case=None, **kwargs):
+        return run_for(request.node, sampler, case, **kwargs)
+
+    return call
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """A test marked specverify: its body, then the verification, unless the
+    body verified already."""
+    marker = pyfuncitem.get_closest_marker("specverify")
+    if marker is None or inspect.iscoroutinefunction(pyfuncitem.obj):
+        return None
+    fn = pyfuncitem.obj
+    names = inspect.signature(fn).parameters
+    fn(**{k: v for k, v in pyfuncitem.funcargs.items() if k in names})
+    if not pyfuncitem.stash.get(_checked, False):
+        run_for(pyfuncitem)
+    return True

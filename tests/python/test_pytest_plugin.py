@@ -1,0 +1,204 @@
+"""The pytest plugin (issue 37), through inner pytest runs (pytester): a
+suite's cases as one test each (-k selects them, JUnit lists each), the tier
+sizing the cases, the budget reaching each run's command line, and a failing
+case's explanation printed once, by the plugin and by a plain
+verify(...).assert_passed()."""
+
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = os.path.abspath(os.environ.get("SV_BUILD_PYTHON")
+                        or os.path.join(HERE, "..", "..", "build", "python"))
+SMOKE = ["seedlab:V=100,K=3", "identical:V=100,K=2", "zipf:V=200,K=4", "onehot:V=100,K=3",
+         "greedy:V=100,K=3", "markov:V=16,K=3,support=8"]
+# the first words of resample_from_p's finding at position 1 of zipf:V=200,K=4
+RESAMPLE_FAIL = "FAIL    zipf:V=200,K=4: position 1: token 196 emitted 1.56x less often"
+
+REF_CASES = """
+import pytest, specverify
+
+@pytest.mark.parametrize("case", specverify.cases("smoke"))
+def test_ref(specverify_verify, case):
+    report = specverify_verify("ref", case)
+    print("RAN", case.spec, case.draws, " ".join(report.command[1:]))
+"""
+
+
+@pytest.fixture
+def inner(pytester, monkeypatch):
+    """pytester, with the build's package and these samplers importable in
+    its runs, and `run(*args)` an inner pytest with the plugin loaded."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([BUILD, HERE]))
+    monkeypatch.delenv("SPECVERIFY", raising=False)
+
+    def run(*args):
+        return pytester.runpytest_subprocess("-p", "specverify.pytest_plugin",
+                                             "-p", "no:cacheprovider", *args)
+
+    pytester.run_inner = run
+    return pytester
+
+
+def printed(result, tag):
+    """The words after `tag` on each line of an inner run's output that has
+    it (with -s, a test's print shares the line of its file's progress)."""
+    return [l[l.index(tag) + len(tag):].split() for l in result.outlines if tag in l]
+
+
+def test_one_test_per_case_k_selects_and_junit_lists_each(inner):
+    inner.makepyfile(test_ref=REF_CASES)
+    xml = inner.path / "junit.xml"
+    result = inner.run_inner("-s", "--junitxml", str(xml))
+    result.assert_outcomes(passed=6)
+    names = [t.get("name") for t in ET.parse(str(xml)).getroot().iter("testcase")]
+    assert names == ["test_ref[%s]" % c for c in SMOKE]
+    # each ran its own case alone, at the pr tier's 20,000 draws
+    ran = printed(result, "RAN ")
+    assert [r[0] for r in ran] == SMOKE and all(r[1] == "20000" for r in ran)
+    for r in ran:
+        command = r[2:]
+        assert command[command.index("--case") + 1] == r[0]
+        assert command[command.index("--draws") + 1] == "20000"
+        assert float(command[command.index("--alpha") + 1]) == pytest.approx(1e-6 / 6)
+
+    one = inner.run_inner("-s", "-k", "zipf")
+    one.assert_outcomes(passed=1, deselected=5)
+    assert [r[0] for r in printed(one, "RAN ")] == ["zipf:V=200,K=4"]
+
+
+def test_k_selects_a_case_of_ci_by_its_name(inner):
+    inner.makepyfile(test_ci="""
+import pytest, specverify
+
+@pytest.mark.parametrize("case", specverify.cases("ci"))
+def test_ci(case):
+    pass
+""")
+    result = inner.run_inner("--collect-only", "-q", "-k", "tinytail")
+    assert "test_ci.py::test_ci[tinytail:V=32003,K=1]" in result.outlines
+    assert "1/17 tests collected (16 deselected)" in result.stdout.str()
+
+
+def test_the_tier_sizes_the_cases(inner):
+    inner.makepyfile(test_tier="""
+import pytest, specverify
+
+@pytest.mark.parametrize("case", specverify.cases())
+def test_default_suite(case):
+    print("DEFAULT", case.suite, case.spec, case.draws)
+
+@pytest.mark.parametrize("case", specverify.cases("smoke"))
+def test_smoke(specverify_verify, case):
+    report = specverify_verify("ref", case)
+    print("ZIPF", case.draws, report.case(case.spec).draws)
+""")
+    select = "tinytail or (test_smoke and zipf)"
+    pr = inner.run_inner("-s", "-k", select)
+    pr.assert_outcomes(passed=2)
+    assert "specverify: tier pr (suite ci unless named, at most 20000 draws a case)" in pr.outlines
+    assert printed(pr, "DEFAULT ") == [["ci", "tinytail:V=32003,K=1", "20000"]]
+    assert printed(pr, "ZIPF ") == [["20000", "20000"]]
+    nightly = inner.run_inner("-s", "-k", select, "--specverify-tier", "nightly")
+    nightly.assert_outcomes(passed=2)
+    # full holds tinytail at its own 5,200,000 draws; zipf runs its smoke 200,000
+    assert printed(nightly, "DEFAULT ") == [["full", "tinytail:V=32003,K=1", "5200000"]]
+    assert printed(nightly, "ZIPF ") == [["200000", "200000"]]
+    bad = inner.run_inner("--specverify-tier", "weekly")
+    assert bad.ret == 4 and "invalid choice: 'weekly'" in bad.stderr.str()
+
+
+FAKE_CLI = """#!%s
+# verify: writes a passing report and prints its command line; the rest is
+# the real CLI's (list gives the suites)
+import json, os, sys
+args = sys.argv[1:]
+if args[0] != "verify":
+    os.execv(os.environ["SV_REAL_CLI"], [os.environ["SV_REAL_CLI"]] + args)
+with open(args[args.index("--json") + 1], "w") as f:
+    json.dump({"sampler": "ref", "cases": [], "summary": {}}, f)
+print("FAKE", " ".join(args))
+"""
+
+
+def test_the_budget_is_shared_by_the_tests_that_run(inner, monkeypatch):
+    """The session's budget, split among the three tests -k leaves, reaches
+    each run as --budget (the draws then the budget's to size); a stand-in
+    CLI prints the command line, so this holds whatever the harness does
+    with it."""
+    import specverify
+
+    fake = inner.path / "fake_specverify"
+    fake.write_text(FAKE_CLI % sys.executable)
+    fake.chmod(0o755)
+    monkeypatch.setenv("SV_REAL_CLI", specverify.executable())
+    monkeypatch.setenv("SPECVERIFY", str(fake))
+    inner.makepyfile(test_ref=REF_CASES)
+    result = inner.run_inner("-s", "-k", "zipf or onehot or greedy",
+                             "--specverify-budget", "30")
+    result.assert_outcomes(passed=3, deselected=3)
+    assert any(l.endswith(", budget 30 s for all specverify tests") for l in result.outlines)
+    ran = [r[2:] for r in printed(result, "RAN ")]
+    assert len(ran) == 3
+    for command in ran:
+        assert float(command[command.index("--budget") + 1]) == 10.0
+        assert "--draws" not in command
+    zero = inner.run_inner("--specverify-budget", "0")
+    assert zero.ret == 4 and "--specverify-budget 0: want a number of seconds above 0" \
+        in zero.stderr.str()
+
+
+def test_a_failing_case_says_why_once_through_the_marker(inner):
+    inner.makepyfile(test_bad="""
+import pytest, specverify
+
+@pytest.mark.specverify(sampler="resample_from_p")
+@pytest.mark.parametrize("case", specverify.cases("smoke"))
+def test_marked(case):
+    pass
+""")
+    xml = inner.path / "junit.xml"
+    result = inner.run_inner("-k", "zipf", "--junitxml", str(xml))
+    result.assert_outcomes(failed=1, deselected=5)
+    out = result.stdout.str()
+    assert out.count(RESAMPLE_FAIL) == 1, out
+    assert "specverify: sampler resample_from_p did not pass its cases (seed 1):" in out
+    failure = ET.parse(str(xml)).getroot().find(".//testcase/failure")
+    assert RESAMPLE_FAIL in failure.get("message")
+
+
+def test_a_failing_case_says_why_once_through_assert_passed(inner):
+    """Before issue 37 the echoed table repeated the assertion's FAIL lines."""
+    inner.makepyfile(test_plain="""
+import specverify
+
+def test_plain():
+    specverify.verify("resample_from_p", cases=["zipf:V=200,K=4"], draws=20000).assert_passed()
+""")
+    result = inner.run_inner()
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert out.count(RESAMPLE_FAIL) == 1, out
+    assert "raise AssertionError" not in out  # assert_passed's own frame is hidden
+
+
+def test_a_python_sampler_s_error_once_through_the_fixture(inner):
+    inner.makepyfile(test_raises="""
+import pytest, specverify
+import bad_samplers
+
+@pytest.mark.parametrize("case", specverify.cases("smoke"))
+def test_raises(specverify_verify, case):
+    specverify_verify(bad_samplers.raises, case)
+""")
+    result = inner.run_inner("-k", "onehot")
+    result.assert_outcomes(failed=1, deselected=5)
+    out = result.stdout.str()
+    assert out.count("sampler raises: verify of sequences 0..4095 returned status 4 "
+                     "(EINTERNAL): ValueError: the rows do not sum to one") == 1, out
+    assert "sampler raises did not pass its cases" in out
