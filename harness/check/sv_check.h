@@ -123,6 +123,8 @@ typedef struct sv_report {
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
     char description[1024];     /* the sampler's words about itself, escaped: a plugin's */
     const char *sandbox;        /* the layers around the sampler's process, in words, or NULL */
+    const char *python_exe;     /* the interpreter of a Python sampler, or NULL */
+    const char *python_version; /* and its version ("3.11.2") */
 } sv_report;
 
 /* ---- shards (issue 28): a verification cut into shards of every case's

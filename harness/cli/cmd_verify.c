@@ -424,6 +424,8 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     report->sandbox = a->iso.in_process ? "sandbox: none (--in-process: the sampler runs in "
                                           "the harness's own process)"
                                         : sv_sandbox_summary();
+    report->python_exe = sv_python_exe();
+    report->python_version = sv_python_version();
     /* only a lossy rule trades its verdicts for distances: a lossless one
      * that --measure let off would pass whatever it emitted */
     report->verdicts_dropped = a->measure && sv_rule_is_lossy(report->rule);

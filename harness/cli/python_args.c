@@ -1,10 +1,11 @@
-/* python_args.c: --python FILE.py:NAME and --python-config JSON, the same in
- * every command that loads samplers (verify, calibrate, list). A Python
- * sampler comes through the plugin sv_python.so, which embeds CPython in
- * the process that calls it (python/plugin/sv_python.c): this file only
- * finds that plugin and the specverify package beside this executable (the
- * build tree) or where they were installed, says what to load in the
- * environment the plugin reads, and loads it like any --plugin. */
+/* python_args.c: --python FILE.py:NAME, --python-config JSON and
+ * --python-exe PATH, the same in every command that loads samplers (verify,
+ * calibrate, list). A Python sampler comes through the plugin sv_python.so,
+ * which runs it in an interpreter process of its own
+ * (python/plugin/sv_python.c): this file only finds that plugin and the
+ * specverify package beside this executable (the build tree) or where they
+ * were installed, chooses the interpreter (python_exe.c), says what to load
+ * in the environment the plugin reads, and loads it like any --plugin. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 static const char *specs[MAX_PYTHON];
 static int n_specs;
 static const char *config;
+static const char *exe;
 
 int sv_python_option(int opt, const char *arg, int *rc)
 {
@@ -45,6 +47,10 @@ int sv_python_option(int opt, const char *arg, int *rc)
         cJSON_Delete(j);
         return 1;
     }
+    case SV_O_PYTHON_EXE:
+        exe = arg;
+        *rc = arg[0] ? SV_OK : sv_fail(SV_EBAD, "--python-exe: the path is empty");
+        return 1;
     default: return 0;
     }
 }
@@ -72,8 +78,9 @@ static int exe_dir(char *dir, size_t len)
 int sv_python_load(const char *command)
 {
     if (n_specs == 0) {
-        if (config)
-            return sv_fail(SV_EBAD, "%s: --python-config without --python", command);
+        if (config || exe)
+            return sv_fail(SV_EBAD, "%s: %s without --python", command,
+                           config ? "--python-config" : "--python-exe");
         return SV_OK;
     }
     char here[PATH_MAX], plugin[PATH_MAX + 64], package[PATH_MAX + 64];
@@ -96,6 +103,9 @@ int sv_python_load(const char *command)
                        "it was built without Python 3's development files or numpy (Debian: "
                        "python3-dev python3-numpy; bash ci/setup installs them)", command,
                        plugin[0] ? plugin : "sv_python.so");
+    int rc = sv_python_exe_choose(exe, command);
+    if (rc != SV_OK)
+        return rc;
     char joined[MAX_PYTHON * 1024] = "";
     for (int i = 0; i < n_specs; i++) {
         size_t used = strlen(joined);

@@ -233,24 +233,35 @@ int sv_calibrate_command(int argc, char **argv, struct sv_shard_set *merge);
 
 /* ---- python_args.c: --python and --python-config (verify, calibrate, list) ---- */
 
-enum { SV_O_PYTHON = 950, SV_O_PYTHON_CONFIG };
+enum { SV_O_PYTHON = 950, SV_O_PYTHON_CONFIG, SV_O_PYTHON_EXE };
 
 #define SV_PYTHON_OPTIONS                                              \
     {"python", required_argument, NULL, SV_O_PYTHON},                  \
-    {"python-config", required_argument, NULL, SV_O_PYTHON_CONFIG}
+    {"python-config", required_argument, NULL, SV_O_PYTHON_CONFIG},    \
+    {"python-exe", required_argument, NULL, SV_O_PYTHON_EXE}
 
 #define SV_PYTHON_HELP                                                                      \
     "  --python FILE.py:NAME  a Python sampler (or MODULE:NAME; repeatable): a function\n"  \
-    "                  or class over a specverify.Batch, numpy or torch, run in the\n"      \
-    "                  sampler's own process with CPython embedded (docs/python.md)\n"     \
+    "                  or class over a specverify.Batch, numpy or torch, run by its\n"      \
+    "                  own interpreter in the sampler's sandboxed process (docs/python.md)\n" \
     "  --python-config JSON  keyword arguments for the Python samplers, e.g.\n"            \
-    "                  '{\"eps\": 1e-6}' (a class is made with them once per thread)\n"
+    "                  '{\"eps\": 1e-6}' (a class is made with them once per thread)\n"    \
+    "  --python-exe PATH  the Python that runs them: any CPython 3.9 or later with numpy,\n" \
+    "                  in a venv or not (default: $SPECVERIFY_PYTHON, else the first\n"    \
+    "                  python3 on PATH that imports numpy)\n"
 
 /* 1 when opt is one of the two (*rc then says whether its value was good). */
 int sv_python_option(int opt, const char *arg, int *rc);
 /* After the options: loads the Python samplers named, if any (SV_OK when
  * none); SV_EBAD when one cannot be loaded, SV_EENV without Python support. */
 int sv_python_load(const char *command);
+/* python_exe.c: chooses the interpreter (given: --python-exe or NULL) and
+ * sets SV_PYTHON_EXE for the plugin: SV_OK, SV_EBAD for a given one that is
+ * no Python 3.9+ with numpy, SV_EENV when PATH has none. Then its path and
+ * version ("3.11.2"), or NULL before a choice. */
+int sv_python_exe_choose(const char *given, const char *command);
+const char *sv_python_exe(void);
+const char *sv_python_version(void);
 
 typedef struct sv_isolation {
     int in_process;

@@ -131,6 +131,11 @@ int sv_report_json(const sv_report *r, const char *path)
         cJSON_AddStringToObject(root, "checks_not_taken", r->not_taken);
     if (r->sandbox)
         cJSON_AddStringToObject(root, "sandbox", r->sandbox);
+    if (r->python_exe) {
+        cJSON *py = cJSON_AddObjectToObject(root, "python");
+        cJSON_AddStringToObject(py, "executable", r->python_exe);
+        cJSON_AddStringToObject(py, "version", r->python_version);
+    }
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < r->n_cases; i++) {
         const sv_case_report *cr = &r->cases[i];

@@ -81,6 +81,11 @@ void sv_report_text(const sv_report *r, FILE *out)
             r->sampler_description);
     if (r->sandbox)
         fprintf(out, "%s\n", r->sandbox);
+    if (r->python_exe) {
+        char exe[1024];
+        fprintf(out, "python: %s (Python %s)\n", sv_escaped(exe, sizeof exe, r->python_exe),
+                r->python_version);
+    }
     if (r->input != SV_INPUT_PROBS)
         fprintf(out, "input: %s (each case's logits; the checks use the p and q they imply)\n",
                 sv_input_name(r->input));

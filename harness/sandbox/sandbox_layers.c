@@ -44,12 +44,17 @@ int sv_layer_nopriv(char *why, size_t len)
     return -1;
 }
 
-/* Traps syscall (SIGSYS: the sampler's process records it and dies, and the
- * harness names the call) where the rule's one comparison holds, or always. */
+/* How a forbidden call is stopped: trapped (SIGSYS: the sampler's process
+ * records it and dies, and the harness names the call), or with the watch
+ * sent to the namespace's init, which names it whichever process of the
+ * sampler's tree made it (a Python sampler's interpreter is a child). */
+static uint32_t stop_action = SCMP_ACT_TRAP;
+
+/* Stops syscall where the rule's one comparison holds, or always. */
 static int trap(scmp_filter_ctx ctx, int syscall_nr, int ncmp, struct scmp_arg_cmp cmp)
 {
-    return ncmp ? seccomp_rule_add(ctx, SCMP_ACT_TRAP, syscall_nr, 1, cmp)
-                : seccomp_rule_add(ctx, SCMP_ACT_TRAP, syscall_nr, 0);
+    return ncmp ? seccomp_rule_add(ctx, stop_action, syscall_nr, 1, cmp)
+                : seccomp_rule_add(ctx, stop_action, syscall_nr, 0);
 }
 
 /* The calls that signal a process named by their first argument. */
@@ -64,6 +69,7 @@ int sv_layer_seccomp(pid_t own_signals_only, int *notify_fd, char *why, size_t l
         return -1;
     }
     const struct scmp_arg_cmp none = {0};
+    stop_action = notify_fd ? SCMP_ACT_NOTIFY : SCMP_ACT_TRAP;
     /* another process's memory: the harness's above all */
     int rc = trap(ctx, SCMP_SYS(ptrace), 0, none);
     rc = rc ? rc : trap(ctx, SCMP_SYS(process_vm_readv), 0, none);

@@ -8,7 +8,9 @@
  * the path from the caller's memory, and when it is /proc/<N>/mem of a
  * process outside the namespace, a write into /proc/<N> of one, or a write
  * into a reports' folder (sandbox_paths.c), it answers EACCES, keeps the
- * attempt in words and kills the namespace, and the harness names it. Every
+ * attempt in words and kills the namespace, and the harness names it; so
+ * too the calls the seccomp layer forbids outright (ptrace, signals to the
+ * init), whichever process of the sampler's tree makes them. Every
  * other call goes on as it came (the kernel's checks decide, as without the
  * watch). The look names; it does not enforce: a sampler that rewrites the
  * path between the look and the kernel's own read (the race seccomp's manual
@@ -270,6 +272,7 @@ int sv_watch_serve(int notify_fd, char *said, size_t len)
         return rc == -ENOENT || rc == -EINTR ? 0 : -1; /* the caller died: nothing to say */
     }
     said[0] = '\0';
+    int watched_call = 0;
     for (int i = 0; i < N_CALLS; i++) {
         const watched *w = &calls[i];
         if (w->nr != req->data.nr)
@@ -288,7 +291,14 @@ int sv_watch_serve(int notify_fd, char *said, size_t len)
         judge(req->pid, w, req->data.args, 0, writes, said, len);
         if (!said[0])
             judge(req->pid, w, req->data.args, 1, writes, said, len);
+        watched_call = 1;
         break;
+    }
+    if (!watched_call) { /* one of the calls the seccomp layer forbids outright */
+        char call[160];
+        sv_sandbox_describe_call(req->data.nr, (long)req->data.args[0], (long)req->data.args[1],
+                                 (long)req->data.args[2], call, sizeof call);
+        snprintf(said, len, "made a system call the sandbox forbids: %s", call);
     }
     resp->id = req->id;
     if (said[0]) {

@@ -1,10 +1,15 @@
 /* py_plugin.h: the parts of the Python samplers' plugin (sv_python.c the
- * interpreter and the sampler table, py_batch.c a batch as Python sees it,
- * py_bonus.c the bonus token a caller draws). */
+ * sampler table and the calls, py_worker.c the interpreter's process,
+ * py_batch.c a batch in the shared memory, py_bonus.c the bonus token a
+ * caller draws). */
 #ifndef SV_PY_PLUGIN_H
 #define SV_PY_PLUGIN_H
 
+#include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <cjson/cJSON.h>
 #include "sv_sampler.h"
 
 /* How a sampler's bonus token comes (the decorator's `bonus`). */
@@ -14,12 +19,33 @@ enum { SV_PY_BONUS_SAMPLER = 0, SV_PY_BONUS_HARNESS = 1, SV_PY_BONUS_NONE = 2 };
  * harness's uniform (SV_PURPOSE_BONUS). 0, or -1 when out of memory. */
 int sv_py_bonus(const sv_batch *bt, int32_t *out);
 
-#ifdef PY_SSIZE_T_CLEAN
-/* The tuple _plugin.call reads (its order is _plugin.RAW_FIELDS): the
- * batch's numbers and zero-copy memoryviews of its arrays, the inputs
- * read-only, the outputs writable; bonus may be NULL. New reference, or
- * NULL with a Python exception set. */
-PyObject *sv_py_batch(const sv_batch *bt, const int32_t *bonus);
-#endif
+/* ---- py_worker.c: the interpreter's process ------------------------------------ */
+typedef struct sv_pyw {
+    pid_t pid;
+    int sock;            /* requests and answers */
+    int memfd;           /* the shared memory the batches lie in */
+    unsigned char *mem;  /* mapped here */
+    size_t size;
+    pthread_mutex_t lock; /* one request at a time (the harness calls from several threads) */
+} sv_pyw;
+/* Starts exe on specverify._worker from the package folder: 0, or -1 with why. */
+int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, size_t len);
+/* Sends request (taken) and returns the answer (the caller's to delete);
+ * NULL when it cannot be read as JSON. If the worker ends instead of
+ * answering, this process ends as it did (its signal, or its exit status). */
+cJSON *sv_pyw_ask(sv_pyw *w, cJSON *request);
+/* Asks the worker to end and waits for it (a sampler must end what it
+ * starts: so must the plugin). */
+void sv_pyw_stop(sv_pyw *w);
+/* The shared memory at least bytes long: 0, or -1. */
+int sv_pyw_memory(sv_pyw *w, size_t bytes);
+
+/* ---- py_batch.c: one call's batch in the shared memory ------------------------- */
+/* Copies the batch's inputs (and bonus, may be NULL) and outputs into w's
+ * memory and returns the call request for slot (NULL: out of memory). */
+cJSON *sv_py_pack(sv_pyw *w, const sv_batch *bt, const int32_t *bonus, int slot);
+/* After the call: the outputs copied back; 0, or -1 with what the sampler
+ * did to its inputs in said (it wrote into the copy it was handed). */
+int sv_py_unpack(sv_pyw *w, const sv_batch *bt, const int32_t *bonus, char *said, size_t len);
 
 #endif

@@ -1,29 +1,22 @@
-/* sv_python.c: Python samplers, as a specverify plugin that embeds CPython.
+/* sv_python.c: Python samplers, as a specverify plugin whose sampler runs
+ * in an interpreter process of the user's choosing.
  *
  * `specverify verify --python FILE.py:FUNCTION` loads this plugin like any
- * other, so a Python sampler runs where a C one does: in the isolated child
- * (a crash, an exit, a hang or a write to the inputs is a finding, never the
- * harness's end), its plugin first opened in a forked probe. What to load
- * comes in the environment, which the CLI sets before loading and every
- * process inherits:
+ * other, so a Python sampler runs where a C one does: in the isolated,
+ * sandboxed child (a crash, an exit, a hang or a write to the inputs is a
+ * finding, never the harness's end), its plugin first opened in a forked
+ * probe. The plugin links no libpython: it starts the interpreter the CLI
+ * chose (py_worker.c) and hands it each batch through shared memory
+ * (py_batch.c), so any CPython from 3.9 on, in a venv or not, runs the
+ * sampler with its own numpy, torch and Triton. What to load comes in the
+ * environment, which the CLI sets before loading and every process inherits:
  *   SV_PYTHON_SAMPLERS  one spec a line ("path/file.py:name" or "module:name")
  *   SV_PYTHON_CONFIG    JSON object of keyword arguments for every sampler
  *   SV_PYTHON_PATH      the folder holding the specverify package (the glue)
- *
- * The pitfalls of embedding, solved here once:
- *   - this plugin is opened RTLD_LOCAL, so libpython's symbols would be
- *     hidden from the extension modules Python loads (numpy, torch): it is
- *     opened again RTLD_GLOBAL first;
- *   - Python must not take the harness's signals: no handlers installed;
- *   - the harness calls from several threads: each call takes the GIL
- *     (PyGILState), which the loading thread gives up once Python is ready;
- *   - unloading while torch's threads live: the plugin is linked nodelete,
- *     and Python is never finalised (the process's end takes it down).
+ *   SV_PYTHON_EXE       the interpreter (default: python3 on PATH)
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "py_plugin.h"
 
@@ -33,96 +26,64 @@ static sv_sampler table[MAX_SAMPLERS];
 static int bonus_policy[MAX_SAMPLERS];
 static char names[MAX_SAMPLERS][72], descriptions[MAX_SAMPLERS][200];
 static sv_plugin plugin = {SV_CONTRACT_VERSION, 0, table};
-static PyObject *glue_init, *glue_call, *glue_describe;
-static PyObject *glue_device_missing; /* init's exception for a declared device not here */
+static sv_pyw worker;
 static char load_error[1024];
+static int next_slot, live_slots;
 
 SV_PLUGIN_EXPORT const char *sv_plugin_error(void) { return load_error; }
 
-/* The pending Python exception in one line, into buf (the glue's words). */
-static void describe_exception(char *buf, size_t len)
+/* An answer's words (its "error", else what is given), into buf. */
+static void words(const cJSON *answer, const char *otherwise, char *buf, size_t len)
 {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject *text = NULL;
-    if (glue_describe && value)
-        text = PyObject_CallFunctionObjArgs(glue_describe, value, NULL);
-    else if (value)
-        text = PyObject_Str(value);
-    const char *s = text ? PyUnicode_AsUTF8(text) : NULL;
-    snprintf(buf, len, "%s", s ? s : "a Python error that could not be described");
-    PyErr_Clear();
-    Py_XDECREF(text);
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(answer, "error");
+    snprintf(buf, len, "%s", cJSON_IsString(e) ? e->valuestring : otherwise);
 }
 
-static int start_python(void)
+static int ok(const cJSON *answer)
 {
-    /* numpy's and torch's extension modules need libpython's symbols global */
-    if (!dlopen(SV_LIBPYTHON, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD) &&
-        !dlopen(SV_LIBPYTHON, RTLD_NOW | RTLD_GLOBAL)) {
-        snprintf(load_error, sizeof load_error, "python samplers: cannot open %s: %s",
-                 SV_LIBPYTHON, dlerror());
-        return -1;
-    }
-    PyConfig config;
-    PyConfig_InitPythonConfig(&config);
-    config.install_signal_handlers = 0; /* SIGINT and SIGTERM are the harness's */
-    config.parse_argv = 0;
-    PyStatus st = Py_InitializeFromConfig(&config);
-    PyConfig_Clear(&config);
-    if (PyStatus_Exception(st)) {
-        snprintf(load_error, sizeof load_error, "python samplers: Python did not start: %s",
-                 st.err_msg ? st.err_msg : "(no message)");
-        return -1;
-    }
-    const char *path = getenv("SV_PYTHON_PATH");
-    PyObject *sys_path = PySys_GetObject("path"); /* borrowed */
-    PyObject *dir = PyUnicode_FromString(path && *path ? path : SV_PYTHON_PACKAGE_DIR);
-    if (!sys_path || !dir || PyList_Insert(sys_path, 0, dir) != 0) {
-        Py_XDECREF(dir);
-        snprintf(load_error, sizeof load_error, "python samplers: cannot set sys.path");
-        return -1;
-    }
-    Py_DECREF(dir);
-    PyObject *glue = PyImport_ImportModule("specverify._plugin");
-    if (!glue) {
-        char why[600];
-        describe_exception(why, sizeof why);
-        snprintf(load_error, sizeof load_error,
-                 "python samplers: cannot import specverify._plugin from %s: %s",
-                 path && *path ? path : SV_PYTHON_PACKAGE_DIR, why);
-        return -1;
-    }
-    glue_init = PyObject_GetAttrString(glue, "init");
-    glue_call = PyObject_GetAttrString(glue, "call");
-    glue_describe = PyObject_GetAttrString(glue, "describe");
-    glue_device_missing = PyObject_GetAttrString(glue, "DeviceMissing");
-    Py_DECREF(glue);
-    return glue_init && glue_call && glue_describe && glue_device_missing ? 0 : -1;
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(answer, "ok"));
 }
 
 /* ---- the calls ---------------------------------------------------------------- */
 
+typedef struct slot_state {
+    int slot; /* the worker's name for it */
+} slot_state;
+
 static int py_init(int i, void **state, const sv_limits *limits)
 {
-    PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *s = PyObject_CallFunction(glue_init, "iiii", i, limits->max_B, limits->max_K,
-                                        limits->max_V);
-    /* no device: the environment's failure, which the harness makes exit 3 */
-    const int no_device = !s && PyErr_ExceptionMatches(glue_device_missing);
-    if (!s) { /* the harness puts the words in its finding */
-        char why[320];
-        describe_exception(why, sizeof why);
+    slot_state *s = malloc(sizeof *s);
+    if (!s)
+        return SV_SAMPLER_ENOMEM;
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "op", "init");
+    pthread_mutex_lock(&worker.lock);
+    s->slot = next_slot++;
+    live_slots++;
+    cJSON_AddNumberToObject(req, "slot", s->slot);
+    cJSON_AddNumberToObject(req, "i", i);
+    cJSON_AddNumberToObject(req, "max_b", limits->max_B);
+    cJSON_AddNumberToObject(req, "max_k", limits->max_K);
+    cJSON_AddNumberToObject(req, "max_v", limits->max_V);
+    cJSON *a = sv_pyw_ask(&worker, req);
+    pthread_mutex_unlock(&worker.lock);
+    int rc = SV_SAMPLER_OK;
+    if (!ok(a)) { /* the harness puts the words in its finding */
         if (limits->message && limits->message_len > 0)
-            snprintf(limits->message, (size_t)limits->message_len, "%s", why);
+            words(a, "the interpreter's answer could not be read", limits->message,
+                  (size_t)limits->message_len);
+        /* no device: the environment's failure, which the harness makes exit 3 */
+        rc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "device_missing"))
+                 ? SV_SAMPLER_EDEVICE : SV_SAMPLER_EINTERNAL;
+        free(s);
+        s = NULL;
+        pthread_mutex_lock(&worker.lock);
+        live_slots--;
+        pthread_mutex_unlock(&worker.lock);
     }
+    cJSON_Delete(a);
     *state = s;
-    PyGILState_Release(g);
-    return s ? SV_SAMPLER_OK : no_device ? SV_SAMPLER_EDEVICE : SV_SAMPLER_EINTERNAL;
+    return rc;
 }
 
 static void say(const sv_batch *bt, const char *what)
@@ -134,34 +95,39 @@ static void say(const sv_batch *bt, const char *what)
 static int py_verify(int i, void *state, const sv_batch *bt)
 {
     int32_t *bonus = NULL;
-    if (bonus_policy[i] != SV_PY_BONUS_SAMPLER) { /* drawn before the GIL is taken */
-        bonus = PyMem_RawMalloc((size_t)(bt->B ? bt->B : 1) * sizeof *bonus);
+    if (bonus_policy[i] != SV_PY_BONUS_SAMPLER) {
+        bonus = malloc((size_t)(bt->B ? bt->B : 1) * sizeof *bonus);
         if (!bonus || sv_py_bonus(bt, bonus) != 0) {
-            PyMem_RawFree(bonus);
+            free(bonus);
             say(bt, "out of memory drawing the bonus tokens");
             return SV_SAMPLER_ENOMEM;
         }
     }
-    PyGILState_STATE g = PyGILState_Ensure();
+    pthread_mutex_lock(&worker.lock);
+    cJSON *req = sv_py_pack(&worker, bt, bonus, ((slot_state *)state)->slot);
     int rc = SV_SAMPLER_OK;
-    PyObject *raw = sv_py_batch(bt, bonus);
-    PyObject *r = raw ? PyObject_CallFunctionObjArgs(glue_call, (PyObject *)state, raw, NULL)
-                      : NULL;
-    if (!r) { /* the glue itself failed: say what Python says */
-        char why[320];
-        describe_exception(why, sizeof why);
-        say(bt, why);
-        rc = SV_SAMPLER_EINTERNAL;
-    } else if (r != Py_None) { /* the sampler failed: the glue's words */
-        const char *s = PyUnicode_Check(r) ? PyUnicode_AsUTF8(r) : NULL;
-        say(bt, s ? s : "the sampler failed");
-        PyErr_Clear();
-        rc = SV_SAMPLER_EINTERNAL;
+    if (!req) {
+        say(bt, "out of memory for the batch's shared copy");
+        rc = SV_SAMPLER_ENOMEM;
+    } else {
+        cJSON *a = sv_pyw_ask(&worker, req);
+        char said[400];
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(a, "said");
+        if (!ok(a)) { /* the glue itself failed: what Python says */
+            words(a, "the interpreter's answer could not be read", said, sizeof said);
+            say(bt, said);
+            rc = SV_SAMPLER_EINTERNAL;
+        } else if (sv_py_unpack(&worker, bt, bonus, said, sizeof said) != 0) {
+            say(bt, said);
+            rc = SV_SAMPLER_EINTERNAL;
+        } else if (cJSON_IsString(s)) { /* the sampler failed: the glue's words */
+            say(bt, s->valuestring);
+            rc = SV_SAMPLER_EINTERNAL;
+        }
+        cJSON_Delete(a);
     }
-    Py_XDECREF(r);
-    Py_XDECREF(raw);
-    PyGILState_Release(g);
-    PyMem_RawFree(bonus);
+    pthread_mutex_unlock(&worker.lock);
+    free(bonus);
     return rc;
 }
 
@@ -169,9 +135,15 @@ static void py_destroy(void *state)
 {
     if (!state)
         return;
-    PyGILState_STATE g = PyGILState_Ensure();
-    Py_DECREF((PyObject *)state);
-    PyGILState_Release(g);
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "op", "destroy");
+    cJSON_AddNumberToObject(req, "slot", ((slot_state *)state)->slot);
+    pthread_mutex_lock(&worker.lock);
+    cJSON_Delete(sv_pyw_ask(&worker, req));
+    if (--live_slots == 0) /* the last: the interpreter ends with the sampler's use */
+        sv_pyw_stop(&worker);
+    pthread_mutex_unlock(&worker.lock);
+    free(state);
 }
 
 /* One init and verify per table entry: the contract's calls do not say
@@ -187,61 +159,81 @@ static int (*const verifies[MAX_SAMPLERS])(void *, const sv_batch *) = {
 
 /* ---- loading ------------------------------------------------------------------ */
 
-/* The glue's load(specs, config): one (name, description, inputs, layouts,
- * bonus, rule) per sampler into the table. */
-static int load_samplers(const char *specs, const char *config)
+/* One sampler of the glue's load: [name, description, inputs, layouts,
+ * bonus, rule] into table entry i. */
+static int take_entry(int i, const cJSON *e)
 {
-    PyObject *glue = PyImport_ImportModule("specverify._plugin");
-    PyObject *list = glue ? PyObject_CallMethod(glue, "load", "ss", specs, config) : NULL;
-    Py_XDECREF(glue);
-    if (!list) {
-        describe_exception(load_error, sizeof load_error);
+    const cJSON *f[6];
+    for (int k = 0; k < 6; k++)
+        f[k] = cJSON_GetArrayItem(e, k);
+    if (!cJSON_IsString(f[0]) || !cJSON_IsString(f[1]))
         return -1;
-    }
-    Py_ssize_t n = PyList_Size(list);
-    if (n < 1 || n > MAX_SAMPLERS) {
-        snprintf(load_error, sizeof load_error, "python samplers: %zd given; 1 to %d at once",
-                 n, MAX_SAMPLERS);
-        Py_DECREF(list);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        const char *name, *description;
-        unsigned int inputs, layouts, rule;
-        int bonus;
-        if (!PyArg_ParseTuple(PyList_GetItem(list, i), "ssIIiI", &name, &description, &inputs,
-                              &layouts, &bonus, &rule)) {
-            describe_exception(load_error, sizeof load_error);
-            Py_DECREF(list);
+    for (int k = 2; k < 6; k++)
+        if (!cJSON_IsNumber(f[k]))
             return -1;
-        }
-        snprintf(names[i], sizeof names[i], "%s", name);
-        snprintf(descriptions[i], sizeof descriptions[i], "%s", description);
-        bonus_policy[i] = bonus;
-        table[i] = (sv_sampler){names[i], descriptions[i], SV_MEM_HOST, inits[i], verifies[i],
-                                py_destroy, inputs, layouts, rule};
-    }
-    plugin.n_samplers = (uint32_t)n;
-    Py_DECREF(list);
+    snprintf(names[i], sizeof names[i], "%s", f[0]->valuestring);
+    snprintf(descriptions[i], sizeof descriptions[i], "%s", f[1]->valuestring);
+    bonus_policy[i] = f[4]->valueint;
+    table[i] = (sv_sampler){names[i], descriptions[i], SV_MEM_HOST, inits[i], verifies[i],
+                            py_destroy, (uint32_t)f[2]->valueint, (uint32_t)f[3]->valueint,
+                            (uint32_t)f[5]->valueint};
     return 0;
+}
+
+static int load_samplers(const char *exe, const char *specs, const char *config)
+{
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "op", "load");
+    cJSON_AddStringToObject(req, "specs", specs);
+    cJSON_AddStringToObject(req, "config", config);
+    cJSON *a = sv_pyw_ask(&worker, req);
+    if (!ok(a)) {
+        char why[800];
+        words(a, "its answer could not be read", why, sizeof why);
+        snprintf(load_error, sizeof load_error, "%s", why);
+        if (!cJSON_GetObjectItemCaseSensitive(a, "error"))
+            snprintf(load_error, sizeof load_error, "python samplers: %s: %s", exe, why);
+        cJSON_Delete(a);
+        return -1;
+    }
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(a, "samplers");
+    const int n = cJSON_GetArraySize(list);
+    int rc = 0;
+    if (n < 1 || n > MAX_SAMPLERS) {
+        snprintf(load_error, sizeof load_error, "python samplers: %d given; 1 to %d at once",
+                 n, MAX_SAMPLERS);
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (take_entry(i, cJSON_GetArrayItem(list, i)) != 0) {
+            snprintf(load_error, sizeof load_error, "python samplers: the glue's answer for "
+                     "sampler %d could not be read", i);
+            rc = -1;
+        }
+    plugin.n_samplers = rc == 0 ? (uint32_t)n : 0;
+    cJSON_Delete(a);
+    return rc;
 }
 
 SV_PLUGIN_EXPORT const sv_plugin *sv_plugin_get(void)
 {
-    static int done, ok;
+    static int done, loaded;
     if (done)
-        return ok ? &plugin : NULL;
+        return loaded ? &plugin : NULL;
     done = 1;
     const char *specs = getenv("SV_PYTHON_SAMPLERS"), *config = getenv("SV_PYTHON_CONFIG");
+    const char *exe = getenv("SV_PYTHON_EXE"), *package = getenv("SV_PYTHON_PATH");
     if (!specs || !*specs) {
         snprintf(load_error, sizeof load_error,
                  "python samplers: none named (SV_PYTHON_SAMPLERS is empty; specverify's "
                  "--python FILE.py:FUNCTION sets it)");
         return NULL;
     }
-    if (start_python() != 0)
+    if (!exe || !*exe)
+        exe = "/usr/bin/python3";
+    if (sv_pyw_start(&worker, exe, package && *package ? package : SV_PYTHON_PACKAGE_DIR,
+                     load_error, sizeof load_error) != 0)
         return NULL;
-    ok = load_samplers(specs, config ? config : "") == 0;
-    PyEval_SaveThread(); /* the calls take the GIL on whatever thread they run */
-    return ok ? &plugin : NULL;
+    loaded = load_samplers(exe, specs, config ? config : "") == 0;
+    return loaded ? &plugin : NULL;
 }

@@ -1,6 +1,7 @@
-"""The embedded side of Python samplers: what python/plugin/sv_python.c calls
-inside the process that runs the sampler (the isolated child, or the
-harness with --in-process). Not for users: see specverify.verify.
+"""The interpreter's side of Python samplers: what _worker.py calls for
+python/plugin/sv_python.c, in the sampler's own interpreter process (a child
+of the isolated child, or of the harness with --in-process). Not for users:
+see specverify.verify.
 
 load(specs, config)  imports each sampler and says what it is
 init(i, ...)         one state per harness slot: the callable to call
@@ -278,6 +279,8 @@ def describe(exc):
     """'TypeError: what it says (file.py:12 in fn)': the exception's last line
     and the innermost frame outside specverify's own glue."""
     last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    if isinstance(exc, SyntaxError) and exc.filename:  # its own place, not a frame's
+        return ("%s (%s:%s)" % (last, os.path.basename(exc.filename), exc.lineno))[:300]
     here = os.path.dirname(os.path.abspath(__file__))
     where = ""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):

@@ -3,9 +3,10 @@
 The statistics, drafting, suites and reports are the C harness's; Python
 reaches them through the CLI and its JSON report, both versioned and
 documented (docs/python.md says why this and not a library binding). A
-Python sampler runs inside the CLI's isolated child, which embeds CPython
-(python/plugin/sv_python.c): the caller's process never forks with torch's
-threads alive, and a sampler's crash is a finding, not the end of pytest.
+Python sampler runs in an interpreter process under the CLI's isolated
+child (this one, sys.executable, by default; python/plugin/sv_python.c):
+the caller's process never forks with torch's threads alive, and a
+sampler's crash is a finding, not the end of pytest.
 """
 
 import inspect
@@ -70,12 +71,14 @@ def sampler_spec(sampler):
 
 
 def python_env():
-    """The environment of the CLI: this interpreter's sys.path on
-    PYTHONPATH when the embedded Python is the same version, so the sampler
-    sees the packages the caller sees."""
+    """The environment of the CLI: the sampler runs in this interpreter
+    (SPECVERIFY_PYTHON, unless the caller set one), with this process's
+    sys.path on PYTHONPATH, so it sees the packages the caller sees (a
+    conftest's additions too)."""
     env = dict(os.environ)
-    if sys.version_info[:2] == tuple(_paths.EMBEDDED_PYTHON):
-        # not this interpreter's standard library: the embedded one has its own
+    env.setdefault("SPECVERIFY_PYTHON", sys.executable)
+    if os.path.realpath(env["SPECVERIFY_PYTHON"]) == os.path.realpath(sys.executable):
+        # not the standard library: the interpreter finds its own
         std = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")}
         std |= {os.path.join(d, "lib-dynload") for d in set(std)}
         paths = [p for p in sys.path
