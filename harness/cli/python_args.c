@@ -3,8 +3,8 @@
  * calibrate, list). A Python sampler comes through the plugin sv_python.so,
  * which runs it in an interpreter process of its own
  * (python/plugin/sv_python.c): this file only finds that plugin and the
- * specverify package beside this executable (the build tree) or where they
- * were installed, chooses the interpreter (python_exe.c), says what to load
+ * specverify package beside this executable (the build tree), around it (a
+ * wheel) or where they were installed, chooses the interpreter (python_exe.c), says what to load
  * in the environment the plugin reads, and loads it like any --plugin. */
 #include <limits.h>
 #include <stdlib.h>
@@ -84,6 +84,7 @@ int sv_python_load(const char *command)
         return SV_OK;
     }
     char here[PATH_MAX], plugin[PATH_MAX + 64], package[PATH_MAX + 64];
+    char package_init[PATH_MAX + 64];
     const char *given = getenv("SV_PYTHON_PLUGIN");
     plugin[0] = package[0] = '\0';
     if (given && *given)
@@ -92,7 +93,10 @@ int sv_python_load(const char *command)
         /* the build tree: the plugin and the package beside the executable */
         snprintf(plugin, sizeof plugin, "%s/sv_python.so", here);
         snprintf(package, sizeof package, "%s/python", here);
-        if (!is_file(plugin)) { /* installed: bin/ and lib/specverify/ under one prefix */
+        snprintf(package_init, sizeof package_init, "%s/../__init__.py", here);
+        if (is_file(package_init)) /* a wheel: both in site-packages/specverify/_bin */
+            snprintf(package, sizeof package, "%s/../..", here);
+        else if (!is_file(plugin)) { /* installed: bin/ and lib/specverify/ under one prefix */
             snprintf(plugin, sizeof plugin, "%s/../%s/specverify/sv_python.so", here,
                      SV_INSTALL_LIBDIR);
             snprintf(package, sizeof package, "%s/../%s", here, SV_INSTALL_PYTHONDIR);

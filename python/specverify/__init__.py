@@ -24,11 +24,11 @@ from ._batch import Batch
 from ._cases import cases
 from ._outputs import SamplerError
 from ._report import Case, Position, Report
+from ._paths import VERSION as __version__
 from ._run import SpecverifyError, executable, run, sampler_spec
 
 __all__ = ["sampler", "verify", "cases", "mutants", "power", "Batch", "Report", "Case", "Position",
            "SamplerError", "SpecverifyError", "MutantsTable", "executable"]
-__version__ = "0.1.0"
 
 
 def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=("padded",),

@@ -1,0 +1,96 @@
+"""The build step behind pyproject.toml: CMake builds the CLI and the Python
+sampler plugin, `cmake --install` stages them with the package, and the
+staged files go into the wheel in one layout (site-packages/specverify,
+with the CLI and the plugins in specverify/_bin).
+
+    SPECVERIFY_BUILD_DIR=DIR  reuse that configured build folder (CI's build/)
+                              instead of configuring build-wheel/cmake
+    CMAKE_ARGS="-D..."        more arguments when configuring build-wheel/cmake
+"""
+
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+os.makedirs(os.path.join(ROOT, "build-wheel"), exist_ok=True)  # egg_base below
+
+
+def cmake_version():
+    """project(specverify VERSION X.Y.Z) in CMakeLists.txt."""
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        m = re.search(r"project\(\s*specverify\s+VERSION\s+([0-9.]+)", f.read())
+    if not m:
+        raise RuntimeError("CMakeLists.txt: no project(specverify VERSION ...)")
+    return m.group(1)
+
+
+def cmake(*args):
+    print("specverify build: cmake " + " ".join(args), flush=True)
+    subprocess.run(["cmake", *args], check=True)
+
+
+def build_and_stage(stage):
+    """Builds the CLI and sv_python in the build folder; installs into stage."""
+    given = os.environ.get("SPECVERIFY_BUILD_DIR")
+    build = os.path.abspath(given or os.path.join(ROOT, "build-wheel", "cmake"))
+    if not (given and os.path.isfile(os.path.join(build, "CMakeCache.txt"))):
+        cmake("-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+              *shlex.split(os.environ.get("CMAKE_ARGS", "")))
+    targets = ["specverify"]
+    listed = subprocess.run(["cmake", "--build", build, "--target", "help"],
+                            capture_output=True, text=True).stdout
+    if re.search(r"\bsv_python\b", listed):
+        targets.append("sv_python")
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
+    cmake("--build", build, "-j", jobs, "--target", *targets)
+    shutil.rmtree(stage, ignore_errors=True)
+    # the install's RUNPATH (link directories, no build paths) and files
+    cmake("--install", build, "--prefix", stage)
+
+
+class BuildWithCMake(build_py):
+    """The package as CMake installs it (its _paths.py written there), and
+    the CLI with its plugins in specverify/_bin, where _paths.py and the
+    CLI's python_args.c look first."""
+
+    def run(self):
+        stage = os.path.join(os.path.abspath(self.build_lib), "..", "specverify-stage")
+        build_and_stage(stage)
+        dest = os.path.join(self.build_lib, "specverify")
+        shutil.rmtree(dest, ignore_errors=True)
+        packages = glob.glob(os.path.join(stage, "lib", "python3*", "dist-packages", "specverify"))
+        if len(packages) != 1:
+            raise RuntimeError("cmake --install put no one specverify package in %s" % stage)
+        shutil.copytree(packages[0], dest, ignore=shutil.ignore_patterns("__pycache__"))
+        bundled = os.path.join(dest, "_bin")
+        os.makedirs(bundled)
+        shutil.copy2(os.path.join(stage, "bin", "specverify"), bundled)
+        for plugin in glob.glob(os.path.join(stage, "lib", "specverify", "*.so")):
+            shutil.copy2(plugin, bundled)
+
+
+class BinaryDistribution(Distribution):
+    """A platform wheel: the package carries compiled programs."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(
+    version=cmake_version(),
+    packages=["specverify", "specverify.adapters"],
+    package_dir={"specverify": "python/specverify"},
+    cmdclass={"build_py": BuildWithCMake},
+    distclass=BinaryDistribution,
+    # setuptools' own folders beside CMake's, not in build/ (CI's CMake build)
+    options={"build": {"build_base": os.path.join("build-wheel", "setuptools")},
+             "egg_info": {"egg_base": "build-wheel"}},
+)
