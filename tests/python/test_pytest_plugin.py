@@ -30,6 +30,16 @@ def test_ref(specverify_verify, case):
 """
 
 
+def _entry_point():
+    """True when an installed specverify declares the pytest plugin."""
+    from importlib.metadata import entry_points
+    try:
+        found = entry_points(group="pytest11")
+    except TypeError:  # Python 3.9's entry_points() takes no group
+        found = entry_points().get("pytest11", [])
+    return any(ep.value == "specverify.pytest_plugin" for ep in found)
+
+
 @pytest.fixture
 def inner(pytester, monkeypatch):
     """pytester, with the build's package and these samplers importable in
@@ -37,9 +47,12 @@ def inner(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([BUILD, HERE]))
     monkeypatch.delenv("SPECVERIFY", raising=False)
 
+    # installed (pip install .), pytest finds the plugin by its entry point, and
+    # naming it again would register it twice
+    load = [] if _entry_point() else ["-p", "specverify.pytest_plugin"]
+
     def run(*args):
-        return pytester.runpytest_subprocess("-p", "specverify.pytest_plugin",
-                                             "-p", "no:cacheprovider", *args)
+        return pytester.runpytest_subprocess(*load, "-p", "no:cacheprovider", *args)
 
     pytester.run_inner = run
     return pytester
