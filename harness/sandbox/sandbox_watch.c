@@ -84,12 +84,29 @@ int sv_watch_rules(void *filter)
 static pid_t harness_pid, init_host;
 static int init_levels;
 
+/* An address in another process, as the iovec that names it holds it. */
+static void *remote_address(uint64_t addr)
+{
+    const uintptr_t u = (uintptr_t)addr;
+    void *p;
+    memcpy(&p, &u, sizeof p);
+    return p;
+}
+
+/* A decimal pid, or 0. */
+static pid_t pid_of(const char *s)
+{
+    char *end;
+    const long v = strtol(s, &end, 10);
+    return end != s && v > 0 && v < 1L << 30 ? (pid_t)v : 0;
+}
+
 void sv_watch_setup(pid_t harness)
 {
     harness_pid = harness;
     char self[32] = "";
     ssize_t n = readlink("/proc/self", self, sizeof self - 1);
-    init_host = n > 0 ? (pid_t)atoi(self) : 0;
+    init_host = n > 0 ? pid_of(self) : 0;
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/status", (int)init_host);
     pid_t inner;
@@ -107,7 +124,7 @@ static int read_string(pid_t pid, uint64_t addr, char *out, size_t len)
         if (want > len - 1 - got)
             want = len - 1 - got;
         struct iovec local = {out + got, want};
-        struct iovec remote = {(void *)(uintptr_t)(addr + got), want};
+        struct iovec remote = {remote_address(addr + got), want};
         ssize_t r = process_vm_readv(pid, &local, 1, &remote, 1, 0);
         if (r <= 0)
             return -1;
@@ -140,7 +157,7 @@ static pid_t outside_tid(pid_t tid)
             snprintf(path, sizeof path, "%s/%s/status", dir, e->d_name);
             pid_t inner = 0;
             if (sv_proc_nspid(path, &inner) > 0 && inner == tid) {
-                const pid_t found = (pid_t)atoi(e->d_name); /* before the entry is freed */
+                const pid_t found = pid_of(e->d_name); /* before the entry is freed */
                 closedir(d);
                 return found;
             }
@@ -282,7 +299,7 @@ int sv_watch_serve(int notify_fd, char *said, size_t len)
             uint64_t flags = req->data.args[(int)w->flags];
             if (w->nr == SCMP_SYS(openat2)) {
                 struct iovec local = {&flags, sizeof flags};
-                struct iovec remote = {(void *)(uintptr_t)req->data.args[2], sizeof flags};
+                struct iovec remote = {remote_address(req->data.args[2]), sizeof flags};
                 if (process_vm_readv(req->pid, &local, 1, &remote, 1, 0) != sizeof flags)
                     flags = 0;
             }

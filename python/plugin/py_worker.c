@@ -108,9 +108,13 @@ __attribute__((noreturn)) static void end_as_worker(sv_pyw *w)
     while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFSIGNALED(status)) {
-        raise(WTERMSIG(status)); /* the harness's handlers see it as the sampler's */
-        signal(WTERMSIG(status), SIG_DFL);
-        raise(WTERMSIG(status));
+        /* the harness's handlers see it as the sampler's; where none ends the
+         * process (a signal it ignores), the default action does */
+        const int sig = WTERMSIG(status);
+        struct sigaction old;
+        if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            signal(sig, SIG_DFL);
+        raise(sig);
     }
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }

@@ -9,6 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import _plugin_installed
 
 pytest_plugins = ["pytester"]
 
@@ -30,16 +31,6 @@ def test_ref(specverify_verify, case):
 """
 
 
-def _entry_point():
-    """True when an installed specverify declares the pytest plugin."""
-    from importlib.metadata import entry_points
-    try:
-        found = entry_points(group="pytest11")
-    except TypeError:  # Python 3.9's entry_points() takes no group
-        found = entry_points().get("pytest11", [])
-    return any(ep.value == "specverify.pytest_plugin" for ep in found)
-
-
 @pytest.fixture
 def inner(pytester, monkeypatch):
     """pytester, with the build's package and these samplers importable in
@@ -49,7 +40,7 @@ def inner(pytester, monkeypatch):
 
     # installed (pip install .), pytest finds the plugin by its entry point, and
     # naming it again would register it twice
-    load = [] if _entry_point() else ["-p", "specverify.pytest_plugin"]
+    load = [] if _plugin_installed() else ["-p", "specverify.pytest_plugin"]
 
     def run(*args):
         return pytester.runpytest_subprocess(*load, "-p", "no:cacheprovider", *args)
