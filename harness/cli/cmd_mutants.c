@@ -298,16 +298,19 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
         return sv_fail(SV_EBAD, "mutants: cannot create the output folder %s: %s", out_dir,
                        strerror(errno));
     /* the current folder by default: never the repository's committed results/ */
-    char md_path[1200], h5_path[1200];
+    char md_path[1200], h5_path[1200], json_path[1200];
     int len = snprintf(md_path, sizeof md_path, "%s%smutants-%s%s.md", out_dir ? out_dir : "",
                        out_dir ? "/" : "", suite_name, full ? "-full" : "");
     snprintf(h5_path, sizeof h5_path, "%s%smutants-%s%s.h5", out_dir ? out_dir : "",
+             out_dir ? "/" : "", suite_name, full ? "-full" : "");
+    snprintf(json_path, sizeof json_path, "%s%smutants-%s%s.json", out_dir ? out_dir : "",
              out_dir ? "/" : "", suite_name, full ? "-full" : "");
     if (len < 0 || (size_t)len + sizeof ".partial" > sizeof md_path)
         return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long",
                        out_dir ? out_dir : ".");
     /* an output that cannot be written fails now, not after hours of sampling */
     if (!shard && ((rc = sv_atomic_check(md_path)) != SV_OK ||
+                   (rc = sv_atomic_check(json_path)) != SV_OK ||
                    (rc = sv_h5_check(h5_path)) != SV_OK))
         return rc;
 
@@ -452,8 +455,10 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
                                              target, full, note, not_run));
     sv_outputs_note(&written, sv_mutants_write_h5(h5_path, rows, n_rows, suite_name, seed, alpha, target,
                                        note, not_run));
+    sv_outputs_note(&written, sv_mutants_write_json(json_path, rows, n_rows, suite_name, seed,
+                                                    alpha, target, full, note, not_run));
     if (written.rc == SV_OK)
-        printf("wrote %s and %s\n", md_path, h5_path);
+        printf("wrote %s, %s and %s\n", md_path, h5_path, json_path);
     if (interrupted) {
         fprintf(stderr, "specverify: %s; partial results in %s and %s\n", partial, md_path,
                 h5_path);

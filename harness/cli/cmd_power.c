@@ -3,12 +3,23 @@
  * certain? From the variant's output distribution in closed form. */
 #include <math.h>
 #include <stdlib.h>
+#include <cjson/cJSON.h>
 #include "sv_cli.h"
+#include "sv_report.h"
 #include "sv_cases.h"
 #include "sv_stats.h"
 
+/* A number, or null where it is not one (an unknown power, draws beyond reach). */
+static void add_number(cJSON *o, const char *name, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, name, v);
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
-                   size_t n, double alpha, double target, FILE *out)
+                   size_t n, double alpha, double target, FILE *out, const char *json)
 {
     sv_case **cases = calloc(n ? n : 1, sizeof *cases);
     if (!cases)
@@ -24,6 +35,16 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
     }
     double split = sv_bonferroni(alpha, n_tests), miss = 1.0;
     int known = 0;
+    /* the same numbers as data (--json), for the Python API's power() */
+    cJSON *root = json ? cJSON_CreateObject() : NULL, *jcases = NULL;
+    if (root) {
+        cJSON_AddStringToObject(root, "variant", variant);
+        cJSON_AddNumberToObject(root, "family_alpha", alpha);
+        cJSON_AddNumberToObject(root, "p_values", (double)n_tests);
+        cJSON_AddNumberToObject(root, "split_alpha", split);
+        cJSON_AddNumberToObject(root, "power_target", target);
+        jcases = cJSON_AddArrayToObject(root, "cases");
+    }
     if (rc == SV_OK) {
         fprintf(out, "power against %s: family-wise false-alarm rate %g over %zu p-values "
                 "(each %.2g); draws for power %g\n\n", variant, alpha, n_tests, split, target);
@@ -36,6 +57,27 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
         rc = sv_case_power(variant, c, draws[i], split, target, &cp);
         if (rc != SV_OK)
             break;
+        cJSON *jc = root ? cJSON_CreateObject() : NULL;
+        if (jc) {
+            cJSON_AddItemToArray(jcases, jc);
+            cJSON_AddStringToObject(jc, "name", c->name);
+            cJSON_AddNumberToObject(jc, "draws", (double)draws[i]);
+            cJSON_AddBoolToObject(jc, "known", cp.known);
+            cJSON_AddBoolToObject(jc, "by_contract", cp.known && cp.by_contract);
+            add_number(jc, "power", cp.known ? cp.power : NAN);
+            add_number(jc, "draws_for_target", cp.known ? cp.needed : NAN);
+            cJSON *jp = cJSON_AddArrayToObject(jc, "positions");
+            for (int32_t k = 0; cp.known && !cp.by_contract && k <= c->K; k++) {
+                cJSON *pos = cJSON_CreateObject();
+                cJSON_AddItemToArray(jp, pos);
+                cJSON_AddNumberToObject(pos, "position", k + 1);
+                add_number(pos, "N", cp.reach[k] * (double)draws[i]);
+                add_number(pos, "w2", cp.w2[k]);
+                cJSON_AddNumberToObject(pos, "df", cp.df[k]);
+                add_number(pos, "power", cp.position_power[k]);
+                add_number(pos, "draws_for_target", cp.position_needed[k]);
+            }
+        }
         if (!cp.known) {
             fprintf(out, "%-34.34s   -  no closed form for this variant here\n", c->name);
             continue;
@@ -58,6 +100,13 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
     else if (rc == SV_OK)
         fprintf(out, "\n%s has no closed-form output distribution: its power is unknown\n",
                 variant);
+    if (root) {
+        add_number(root, "power", rc == SV_OK && known ? 1.0 - miss : NAN);
+        if (rc == SV_OK)
+            rc = sv_write_json(root, json);
+        else
+            cJSON_Delete(root);
+    }
     for (size_t i = 0; i < n; i++)
         sv_case_free(cases[i]);
     free(cases);

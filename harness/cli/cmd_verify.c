@@ -370,7 +370,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
             return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
                            "'%s' (variants with one: see docs/mutants.md#power-before-sampling)",
                            a->power);
-        return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout);
+        return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout,
+                              a->json);
     }
     if ((a->json && (rc = sv_atomic_check(a->json)) != SV_OK) ||
         (a->junit && (rc = sv_atomic_check(a->junit)) != SV_OK))

@@ -35,7 +35,7 @@ static void fmt_count(char *buf, size_t len, double x)
         snprintf(buf, len, "%.3g", x);
 }
 
-static const char *result_of(const mutant_row *m)
+const char *sv_mutant_result(const mutant_row *m)
 {
     if (m->cut_short)
         return m->caught ? "CAUGHT (cut short)" : "CUT SHORT";
@@ -62,7 +62,7 @@ void sv_mutants_print(const mutant_row *rows, size_t n, FILE *out, int markdown)
         fmt_count(needed, sizeof needed, m->needed);
         fprintf(out, fmt, m->sampler->name, cell[C_CONTRACT], cell[C_FIT], cell[C_TV],
                 cell[C_LENGTH], cell[C_INDEP], cell[C_SEQ], cell[C_BATCH], cell[C_SEED], power,
-                needed, result_of(m));
+                needed, sv_mutant_result(m));
     }
 }
 

@@ -24,6 +24,8 @@ typedef struct mutant_row {
 
 
 void sv_mutants_print(const mutant_row *rows, size_t n, FILE *out, int markdown);
+/* "CAUGHT", "MISSED", "MISSED (hard)", "CAUGHT (cut short)", "CUT SHORT" */
+const char *sv_mutant_result(const mutant_row *m);
 /* partial: NULL, or what cut the run short (the file is then FILE.partial);
  * not_run: "" or the variants that could not run here, and why. */
 int sv_mutants_write_markdown(const char *path, const mutant_row *rows, size_t n,
@@ -32,5 +34,10 @@ int sv_mutants_write_markdown(const char *path, const mutant_row *rows, size_t n
 int sv_mutants_write_h5(const char *path, const mutant_row *rows, size_t n, const char *suite,
                         uint64_t seed, double alpha, double target, const char *partial,
                         const char *not_run);
+
+/* The table as data (mutants_json.c): what the Python API's mutants() reads. */
+int sv_mutants_write_json(const char *path, const mutant_row *rows, size_t n, const char *suite,
+                          uint64_t seed, double alpha, double target, int full,
+                          const char *partial, const char *not_run);
 
 #endif

@@ -75,9 +75,10 @@ int sv_cmd_plot(int argc, char **argv);
  * or SV_EBAD / SV_EENV with FILE:LINE. What tests/fuzz drives. */
 int sv_experiment_check(FILE *file, const char *path, const char *out_root);
 
-/* verify --power: the run's predicted power against a variant (cmd_power.c) */
+/* verify --power: the run's predicted power against a variant (cmd_power.c),
+ * printed, and as JSON to json (NULL: none) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
-                   size_t n, double alpha, double target, FILE *out);
+                   size_t n, double alpha, double target, FILE *out, const char *json);
 
 /* ---- isolation_args.c: --in-process, --call-timeout and --sandbox, the
  * same in every command that runs the sampler under test (verify,

@@ -165,6 +165,11 @@ int sv_report_json(const sv_report *r, const char *path)
         cJSON_AddNumberToObject(summary, "cases_planned", (double)r->n_planned);
     }
 
+    return sv_write_json(root, path);
+}
+
+int sv_write_json(cJSON *root, const char *path)
+{
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)

@@ -15,6 +15,9 @@ void sv_report_text(const sv_report *r, FILE *out);
 void sv_report_distances(const sv_report *r, FILE *out);
 void sv_report_measure(const sv_report *r, FILE *out);
 int sv_report_json(const sv_report *r, const char *path);
+/* root (taken) written to path, atomically: SV_OK, or the write's error. */
+struct cJSON;
+int sv_write_json(struct cJSON *root, const char *path);
 int sv_report_junit(const sv_report *r, const char *path);
 
 /* ---- shard_h5.c, shard_merge.c: shard files (verify --shard, merge) ----------- */

@@ -18,7 +18,6 @@ or named as "path/file.py:NAME". docs/python.md has the whole guide.
 
 import json
 import os
-import re
 
 from ._batch import Batch
 from ._cases import cases
@@ -27,8 +26,8 @@ from ._report import Case, Position, Report
 from ._paths import VERSION as __version__
 from ._run import SpecverifyError, executable, run, sampler_spec
 
-__all__ = ["sampler", "verify", "cases", "mutants", "power", "Batch", "Report", "Case", "Position",
-           "SamplerError", "SpecverifyError", "MutantsTable", "executable"]
+__all__ = ["sampler", "verify", "cases", "mutants", "power", "PowerReport", "Batch", "Report",
+           "Case", "Position", "SamplerError", "SpecverifyError", "MutantsTable", "executable"]
 
 
 def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=("padded",),
@@ -153,19 +152,38 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     return Report(data, text, code, command)
 
 
+class PowerReport(str):
+    """`verify --power`'s text (a str, as power() returned before), with its
+    numbers as data: .power (P(the run catches the variant), None when no
+    closed form), .cases (per case: name, draws, known, by_contract, power,
+    draws_for_target, and per position N, w2, df, power, draws_for_target),
+    .json (the whole of it; docs/formats.md)."""
+
+    def __new__(cls, text, data):
+        self = super().__new__(cls, text)
+        self.json = data or {}
+        self.power = self.json.get("power")
+        self.cases = self.json.get("cases", [])
+        return self
+
+
 def power(variant, suite=None, *, cases=None, draws=None, alpha=1e-6, input=None, echo=False):
     """How likely a run is to catch a broken variant (`verify --power`),
-    from its output distribution in closed form: the CLI's text."""
+    from its output distribution in closed form: a PowerReport, the CLI's
+    text with the numbers as data."""
     args = ["verify", "--power", variant]
     if cases:
         args += _options(case=list(cases) if not isinstance(cases, str) else [cases])
     args += _options(suite=suite, draws=draws, alpha=alpha, input=input)
-    _, text, _, _ = run(args, echo=echo, json_report=False)
-    return text
+    data, text, _, _ = run(args, echo=echo)
+    return PowerReport(text, data)
 
 
 class MutantsTable:
-    """`specverify mutants`: per broken variant, CAUGHT or MISSED and why."""
+    """`specverify mutants`: per broken variant, CAUGHT or MISSED and why.
+    .rows: one dict a variant, from the table's JSON (docs/formats.md):
+    variant, result, caught, hard, draws, power, draws_for_target, best_case,
+    and checks (each check's min_p and failed)."""
 
     def __init__(self, text, rows, exit_code):
         self.text, self.rows, self.exit_code = text, rows, exit_code
@@ -195,16 +213,8 @@ def mutants(suite=None, *, variants=None, full=False, seed=None, alpha=None, thr
             args += ["--variants", ",".join(variants)]
         _, text, code, _ = run(args, echo=echo, json_report=False)
         rows = []
-        for name in os.listdir(out):
-            if name.endswith(".md"):
+        for name in os.listdir(out):  # the table as data (docs/formats.md)
+            if name.endswith(".json"):
                 with open(os.path.join(out, name)) as f:
-                    rows = _markdown_rows(f.read())
+                    rows = json.load(f)["variants"]
         return MutantsTable(text, rows, code)
-
-
-def _markdown_rows(md):
-    lines = [l for l in md.splitlines() if l.startswith("|")]
-    if len(lines) < 3:
-        return []
-    head = [re.sub(r"\W+", "_", h.strip().lower()).strip("_") for h in lines[0].strip("|").split("|")]
-    return [dict(zip(head, (c.strip() for c in l.strip("|").split("|")))) for l in lines[2:]]

@@ -71,7 +71,7 @@ mkdir -p "$out/here" && cd "$out/here" || exit 1
 rc=$?
 cd - > /dev/null || exit 1
 check '[ $rc -eq 0 ] && [ -s "$out/here/mutants-smoke.md" ] && [ -s "$out/here/mutants-smoke.h5" ] &&
-  [ ! -e "$out/here/results" ] && grep -q "wrote mutants-smoke.md and mutants-smoke.h5" "$out/stdout"' \
+  [ ! -e "$out/here/results" ] && grep -q "wrote mutants-smoke.md, mutants-smoke.h5 and mutants-smoke.json" "$out/stdout"' \
   "no --out: the table in the current folder (got $rc: $(ls "$out/here"); $(cat "$out/err"))"
 
 "$sv" verify --power nope > /dev/null 2> "$out/err"

@@ -14,6 +14,21 @@ import specverify
 def test_power_against_a_broken_variant():
     text = specverify.power("resample_from_p", suite="smoke")
     assert "power against resample_from_p" in text and "seedlab:V=100,K=3" in text
+    # the same numbers as data: the run's power as the text prints it, and
+    # each case's as the product of its positions' misses
+    assert isinstance(text, specverify.PowerReport)
+    said = float(text.split("P(the run catches resample_from_p) = ")[1].split()[0])
+    assert text.power == pytest.approx(said, abs=5e-7)
+    seedlab = [c for c in text.cases if c["name"] == "seedlab:V=100,K=3"][0]
+    assert seedlab["known"] and len(seedlab["positions"]) == 4
+    miss = 1.0
+    for pos in seedlab["positions"]:
+        miss *= 1.0 - pos["power"]
+    assert seedlab["power"] == pytest.approx(1.0 - miss, rel=1e-9)
+    run_miss = 1.0
+    for c in text.cases:
+        run_miss *= 1.0 - (c["power"] or 0.0)
+    assert text.power == pytest.approx(1.0 - run_miss, rel=1e-9)
 
 
 def test_mutants_table():
@@ -21,6 +36,11 @@ def test_mutants_table():
                            threads=2, echo=False)
     assert t.all_caught and t.result("resample_from_p") == "CAUGHT"
     assert t.result("ratio_inverted") == "CAUGHT"
+    # the rows are the table's JSON, numbers not Markdown cells
+    row = [r for r in t.rows if r["variant"] == "resample_from_p"][0]
+    assert row["caught"] and row["draws"] > 0 and 0 < row["power"] <= 1
+    fit = row["checks"]["fit"]
+    assert fit["min_p"] is not None and fit["min_p"] < 1e-6 / 10
 
 
 def test_a_built_in_sampler_by_name_and_the_report():
