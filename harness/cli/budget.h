@@ -1,7 +1,8 @@
 /* budget.h: `verify --budget SECONDS` and `verify --plan`'s rates (issue 37):
  * each case's rate from a one-second probe of the sampler itself, and the
- * budget shared out so that the worst case's min-det is as small as the time
- * allows (budget_share.c), printed before the run (budget_print.c). */
+ * budget shared out so that the worst case's min-det, against what the suite
+ * sized it for, is as small as the time allows (budget_share.c), printed
+ * before the run (budget_print.c). */
 #ifndef SV_BUDGET_H
 #define SV_BUDGET_H
 
@@ -12,6 +13,7 @@
 #define SV_PROBE_SECONDS 1.0   /* what one case's probe aims to take */
 #define SV_BUDGET_FLOOR 256    /* the fewest draws a budget gives a case */
 #define SV_RERUN_FACTOR 4      /* a SUSPECT's re-run: 4x the draws (check/verify.c) */
+#define SV_RESERVE_SHARE 0.2   /* the most of a budget kept for that re-run */
 
 /* A case's cost as the probe found it: seconds = overhead + draws / rate. */
 typedef struct sv_probe {
@@ -45,8 +47,12 @@ typedef struct sv_budget {
     double split;              /* each p-value's false-alarm rate (the run's) */
     int rerun;                 /* reserve time for one SUSPECT re-run */
     double min_det;            /* chosen: the worst case's */
+    double fewest_min_det;     /* and the best case's */
+    double ratio;              /* the worst min-det / min-det at the cap: what is shared */
+    double share;              /* the least draws / cap over the cases */
     double run_seconds;        /* the cases' seconds together */
-    double reserve_seconds;    /* kept for the re-run: the costliest case's, 4x */
+    double rerun_seconds;      /* the costliest case's re-run, 4x */
+    double reserve_seconds;    /* kept for it: rerun_seconds, at most SV_RESERVE_SHARE */
     size_t reserve_for;        /* the case that re-run would be */
 } sv_budget;
 

@@ -64,7 +64,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     double *at = calloc(n + 1, sizeof *at), *first = calloc(n ? n : 1, sizeof *first),
            *took = calloc(n ? n : 1, sizeof *took);
     int rc = draws && measured && at && first && took ? SV_OK : sv_fail(SV_EENV, "out of memory");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; rc == SV_OK && i < n; i++)
         draws[i] = FIRST_DRAWS;
     fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
             n == 1 ? "" : "s", FIRST_DRAWS);

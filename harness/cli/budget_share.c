@@ -1,14 +1,20 @@
 /* budget_share.c: `verify --budget`'s share of the time among the cases.
  *
  * Each case's min-det (the report's: the smallest TV from p that its draws
- * detect at position 1 with probability >= 1 - split) falls with its draws;
- * the share is the smallest target TV t whose draws, every case at the
- * fewest that reach t (never past its cap: beyond the suite's sizing more
- * draws buy nothing the suite asked for), cost no more than the budget, one
- * SUSPECT re-run of the costliest case at 4x its draws and the run's
- * start-up included. A Markov
- * pair has no TV check: it keeps the share of its cap that the most cut case
- * keeps. Costs are the probes' (overhead + draws / rate). */
+ * detect at position 1 with probability >= 1 - split) falls with its draws.
+ * What is shared is the loss against the suite's sizing: the objective is
+ * the worst ratio min-det(draws) / min-det(cap) over the cases, the
+ * smallest ratio r whose draws (every case at the fewest that reach r,
+ * never past its cap: beyond the suite's sizing more draws buy nothing the
+ * suite asked for) cost no more than the budget, the run's start-up and the
+ * reserve for a SUSPECT re-run included. Not the worst absolute min-det: a
+ * case of V = 128256 sized for a few thousand draws would take the whole
+ * budget and leave it undetectable anyway, while the others got the floor.
+ * The reserve: the costliest case's re-run at 4x its draws, at most a fifth
+ * of the budget (verify.c re-runs at 4x; what it would take beyond the
+ * reserve is said before the run). A Markov pair has no TV check: it keeps
+ * the share of its cap that the most cut case keeps. Costs are the probes'
+ * (overhead + draws / rate). */
 #include <math.h>
 #include <stdlib.h>
 #include "budget.h"
@@ -29,7 +35,8 @@ double sv_budget_min_det(const sv_case *c, uint64_t draws, double split)
     return tv;
 }
 
-/* One case's min-det at draws floor, floor 2^(1/4), ..., cap. */
+/* One case's min-det at draws floor, floor 2^(1/4), ..., cap, as ratios to
+ * its min-det at the cap (the last is 1). */
 typedef struct table {
     size_t n;
     double *draws, *tv;
@@ -53,6 +60,9 @@ static int tabulate(const sv_budget_case *bc, double split, table *t)
         if (d == (double)bc->cap)
             break;
     }
+    const double at_cap = t->tv[t->n - 1];
+    for (size_t j = 0; j < t->n; j++)
+        t->tv[j] /= at_cap;
     return SV_OK;
 }
 
@@ -74,13 +84,12 @@ static uint64_t draws_for(const table *t, double tv)
 
 static uint64_t at_least_floor(double share, uint64_t cap)
 {
-    const uint64_t d = (uint64_t)ceil(share * (double)cap);
-    const uint64_t floor_here = cap < SV_BUDGET_FLOOR ? cap : SV_BUDGET_FLOOR;
-    return d < floor_here ? floor_here : d > cap ? cap : d;
+    const double d = fmax(ceil(share * (double)cap), fmin((double)cap, SV_BUDGET_FLOOR));
+    return (uint64_t)fmin(d, (double)cap);
 }
 
-/* Every case's draws for target tv (TV cases) or share (when none has TV),
- * and the seconds that costs with the re-run's reserve. */
+/* Every case's draws for the target ratio tv (TV cases) or share (when none
+ * has TV), and the seconds that costs with the re-run's reserve. */
 static double assign(sv_budget *b, sv_budget_case *cs, const table *ts, size_t n, double tv,
                      double share)
 {
@@ -106,6 +115,8 @@ static double assign(sv_budget *b, sv_budget_case *cs, const table *ts, size_t n
         }
     }
     b->run_seconds = b->start_up + sum;
+    b->rerun_seconds = reserve;
+    reserve = fmin(reserve, SV_RESERVE_SHARE * b->seconds);
     b->reserve_seconds = reserve;
     return b->start_up + sum + reserve;
 }
@@ -123,7 +134,7 @@ int sv_budget_share(sv_budget *b, sv_budget_case *cs, size_t n)
     if (!ts)
         return sv_fail(SV_EENV, "out of memory");
     int rc = SV_OK;
-    double tv_lo = INFINITY, tv_hi = 0.0; /* min-det at every cap, and at the floor */
+    double tv_lo = INFINITY, tv_hi = 0.0; /* the ratio at every cap (1), and at the floor */
     for (size_t i = 0; i < n && rc == SV_OK; i++) {
         if (cs[i].c->chain)
             continue;
@@ -138,12 +149,16 @@ int sv_budget_share(sv_budget *b, sv_budget_case *cs, size_t n)
     tv_lo *= 0.999; /* a target below every cap's: each case at its cap */
     if (rc == SV_OK) {
         const double least = assign_at(b, cs, ts, n, tv_lo, tv_hi, 0.0);
-        if (least > b->seconds)
+        if (least > b->seconds) {
+            /* the least budget B with S + min(R, f B) <= B, for the run's S and the
+             * re-run's R: S / (1 - f) while the reserve is capped there, else S + R */
+            const double S = b->run_seconds, R = b->rerun_seconds, f = SV_RESERVE_SHARE;
+            const double need = R > f * S / (1.0 - f) ? S / (1.0 - f) : S + R;
             rc = sv_fail(SV_EBAD, "verify --budget %g: too small for these %zu cases: at the "
-                         "fewest draws (%d a case) the probes say the run takes %.1f s, %.1f s "
-                         "of it kept for a SUSPECT re-run; give --budget %.0f or more",
-                         b->seconds, n, SV_BUDGET_FLOOR, least, b->reserve_seconds,
-                         ceil(least));
+                         "fewest draws (%d a case) the probes say the run takes %.1f s, and "
+                         "a SUSPECT re-run up to %.1f s more; give --budget %.0f or more",
+                         b->seconds, n, SV_BUDGET_FLOOR, S, R, ceil(need));
+        }
     }
     if (rc == SV_OK && assign_at(b, cs, ts, n, tv_lo, tv_hi, 1.0) > b->seconds) {
         double lo = 0.0, hi = 1.0; /* cost(lo) fits, cost(hi) does not */
@@ -156,12 +171,18 @@ int sv_budget_share(sv_budget *b, sv_budget_case *cs, size_t n)
         }
         assign_at(b, cs, ts, n, tv_lo, tv_hi, lo);
     }
-    b->min_det = 0.0;
+    b->min_det = b->ratio = 0.0;
+    b->fewest_min_det = INFINITY;
+    b->share = 1.0;
     for (size_t i = 0; i < n; i++) {
         cs[i].min_det = sv_budget_min_det(cs[i].c, cs[i].draws, b->split);
         cs[i].cap_min_det = sv_budget_min_det(cs[i].c, cs[i].cap, b->split);
-        if (!cs[i].c->chain)
+        b->share = fmin(b->share, (double)cs[i].draws / (double)cs[i].cap);
+        if (!cs[i].c->chain) {
             b->min_det = fmax(b->min_det, cs[i].min_det);
+            b->fewest_min_det = fmin(b->fewest_min_det, cs[i].min_det);
+            b->ratio = fmax(b->ratio, cs[i].min_det / cs[i].cap_min_det);
+        }
         free(ts[i].draws);
         free(ts[i].tv);
     }
@@ -176,7 +197,7 @@ int sv_budget_powers(const sv_budget *b, sv_budget_case *cs, size_t n)
         cs[i].power = cs[i].cap_power = NAN;
         if (!cs[i].why)
             continue;
-        sv_power_report at, cap;
+        sv_power_report at = {0}, cap = {0};
         rc = sv_case_power(cs[i].why, cs[i].c, cs[i].draws, b->split, 1.0 - 1e-6, &at);
         if (rc == SV_OK)
             rc = sv_case_power(cs[i].why, cs[i].c, cs[i].cap, b->split, 1.0 - 1e-6, &cap);

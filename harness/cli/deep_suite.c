@@ -100,15 +100,15 @@ int sv_print_plan(const sv_verify_config *cfg, const char *const *why, int gpus,
         return sv_fail(SV_EENV, "out of memory");
     double probed = 0.0, start_up = 0.0;
     int rc = sv_probe_cases(cfg, gpu ? cfg->threads : 1, probes, &start_up, &probed);
-    if (rc == SV_OK)
+    if (rc == SV_OK) {
         fprintf(out, "plan: %zu case%s through %s; the wall time at its rates from two short "
                 "runs of every case (%.1f s) %s\n\n", cfg->n_cases,
                 cfg->n_cases == 1 ? "" : "s", cfg->sampler->name, probed,
                 gpu ? "on this GPU, on 1 GPU and on --plan-gpus GPUs"
                     : "on one core here (a host sampler: no GPU columns)");
-    if (rc == SV_OK)
         fprintf(out, "%-34s %-24s %12s %12s %11s %11s %11s\n", "case", "sized for", "draws",
                 gpu ? "1 GPU M/s" : "1 core M/s", "1 core", "1 GPU", "GPUs");
+    }
     double total[3] = {0, 0, 0};
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         const double rate = probes[i].rate, n = (double)cfg->draws[i];

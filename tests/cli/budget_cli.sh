@@ -63,12 +63,12 @@ PY
 run smoke 20
 if out=$(check_min_det smoke.out); then pass "smoke: min-det per case as the report's: $out"; else fail "smoke: $out"; fi
 expect_line() { grep -qE "$2" "$1" && pass "$1: '$2'" || fail "$1 lacks '$2': $(head -3 "$1")"; }
-expect_line smoke.out "^budget: in 20 s: TV >= [0-9.]+ detected on every case"
+expect_line smoke.out "^budget: in 20 s: each case at [0-9.]+% or more of the suite's draws; min-det TV [0-9.]+ to "
 expect_line smoke.out "kept for one SUSPECT re-run"
 
 run ci 60
 if out=$(check_min_det ci.out); then pass "ci: min-det per case as the report's: $out"; else fail "ci: $out"; fi
-expect_line ci.out "^budget: in 60 s: TV >= .*tinytail's race_float32_truncated power"
+expect_line ci.out "^budget: in 60 s: each case at .*tinytail's race_float32_truncated power .* at the suite's draws\)"
 # tinytail's power at the draws chosen, recomputed by verify --power at them
 draws=$(sed -nE 's/^tinytail:V=32003,K=1, built for race_float32_truncated: power .* at ([0-9]+) draws.*/\1/p' ci.out)
 said=$(sed -nE 's/^tinytail:V=32003,K=1, built for race_float32_truncated: power ([0-9.e -]+) at.*/\1/p' ci.out)

@@ -1,6 +1,7 @@
 /* test_budget.c: verify --budget's share of the time (budget_share.c) on a
- * made-up rate table: the draws it gives, the worst min-det they reach, and
- * the seconds, re-run reserve included, within the budget. */
+ * made-up rate table: the draws it gives, each case's min-det against its
+ * cap's (the ratio shared), and the seconds, the re-run's reserve (at most a
+ * fifth of the budget) included, within the budget. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,9 @@ int main(void)
     const double split = 1e-8;
 
     /* two cases of one p at 1000 and 4000 draws/s, 60 s, a re-run kept: one
-     * D each (equal min-det), D/1000 + D/4000 + 4 D/1000 (the slower case's
-     * re-run) + 0.5 s start-up = 60 s */
+     * D each (equal caps: equal ratios), the reserve capped at 12 s (the
+     * slower case's re-run, 4 D/1000, is far more): D/1000 + D/4000 + 12 +
+     * 0.5 s start-up = 60 s */
     sv_budget_case cs[3] = {
         {.c = seedlab, .spec = "a", .cost = {1000.0, 0.0, 1.0}, .cap = 10000000},
         {.c = seedlab, .spec = "b", .cost = {4000.0, 0.0, 1.0}, .cap = 10000000},
@@ -43,20 +45,47 @@ int main(void)
     };
     sv_budget b = {.seconds = 60.0, .split = split, .rerun = 1, .start_up = 0.5};
     CHECK(sv_budget_share(&b, cs, 2) == SV_OK);
-    const double D = 59.5 / (1.0 / 1000 + 1.0 / 4000 + 4.0 / 1000);
+    const double D = 47.5 / (1.0 / 1000 + 1.0 / 4000);
     CHECK_NEAR((double)cs[0].draws, D, 0.01 * D);
     CHECK_NEAR((double)cs[1].draws, D, 0.01 * D);
     CHECK_NEAR(b.min_det, sv_budget_min_det(seedlab, (uint64_t)D, split), 0.005 * b.min_det);
-    CHECK_NEAR(b.reserve_seconds, 4.0 * (double)cs[0].draws / 1000, 1e-9);
+    CHECK_NEAR(b.reserve_seconds, 12.0, 1e-9);
+    CHECK_NEAR(b.rerun_seconds, 4.0 * (double)cs[0].draws / 1000, 1e-9);
     CHECK(b.reserve_for == 0);
     CHECK(spent(&b, cs, 2) <= 60.0 && spent(&b, cs, 2) >= 59.0);
+    feature("sv_budget_share: equal caps, equal draws; the re-run's reserve a fifth at most");
+
+    /* what is shared is the loss against the sizing: a case of V = 2000 sized
+     * for 10^6 draws beside one of V = 100 sized for 10^7, at one rate, end at
+     * the same ratio of min-det to their caps' (about 4.3: 600,000 draws for
+     * 1.1e7 asked, min-det falling as 1/sqrt(N)), not the wide one taking the
+     * budget to bring its absolute min-det down to the other's. (A case whose
+     * min-det saturates, N far below V, keeps the floor: more draws there do
+     * not lower its ratio.) */
+    sv_case *wide = make("zipf:V=2000,K=2");
+    sv_budget_case mixed[2] = {
+        {.c = seedlab, .spec = "narrow", .cost = {2000.0, 0.0, 1.0}, .cap = 10000000},
+        {.c = wide, .spec = "wide", .cost = {2000.0, 0.0, 1.0}, .cap = 1000000},
+    };
+    sv_budget m = {.seconds = 300.0, .split = split, .rerun = 0, .start_up = 0.0};
+    CHECK(sv_budget_share(&m, mixed, 2) == SV_OK);
+    const double r0 = mixed[0].min_det / mixed[0].cap_min_det;
+    const double r1 = mixed[1].min_det / mixed[1].cap_min_det;
+    CHECK_NEAR(r0, r1, 0.02 * r0);
+    CHECK_NEAR(m.ratio, fmax(r0, r1), 1e-12);
+    CHECK(r0 > 1.0 && mixed[0].draws < mixed[0].cap && mixed[1].draws < mixed[1].cap);
+    CHECK(mixed[1].min_det > 2.0 * mixed[0].min_det); /* not equalised in absolute TV */
+    CHECK(m.run_seconds <= 300.0 && m.run_seconds >= 297.0);
+    sv_case_free(wide);
+    feature("sv_budget_share: each case at one ratio of min-det to its cap's");
+
     /* min-det as the report computes it: 2 (E[TV] + McDiarmid's margin) */
     double p[100];
     sv_case_target_dist(seedlab, 0, p);
     CHECK_NEAR(sv_budget_min_det(seedlab, 11400, split),
                2.0 * (sv_tv_expected(p, 100, 11400) + sqrt(log(1.0 / split) / (2.0 * 11400))),
                1e-12);
-    feature("sv_budget_share: equal min-det, the re-run of the costliest kept, within budget");
+    feature("sv_budget_min_det: the report's min-det, 2 (E[TV] + McDiarmid's margin)");
 
     /* a Markov pair (no TV) keeps the share of its cap the most cut case keeps */
     CHECK(sv_budget_share(&b, cs, 3) == SV_OK);
@@ -74,7 +103,7 @@ int main(void)
 
     /* too small: the fewest draws do not fit; the error names the least budget */
     cs[0].cap = cs[1].cap = 10000000;
-    b.seconds = 1.5;
+    b.seconds = 1.0; /* 256 draws each: 0.82 s with the start-up, a re-run 1.02 s more */
     CHECK(sv_budget_share(&b, cs, 2) == SV_EBAD);
     CHECK(strstr(sv_error_message(), "give --budget 2 or more") != NULL);
     feature("sv_budget_share: a budget below the fewest draws' cost is refused with the least");
