@@ -51,12 +51,12 @@ for m in re.finditer(r"^(\S+)\s+1\s+(\d+)\s.*?\)\s+([0-9.]+)\s", text, re.M):
     report[m.group(1)] = (int(m.group(2)), float(m.group(3)))
 # a mixed batch's cases of one vocabulary share its sequences: at a few
 # hundred draws their split can move from the asked (their sum kept); those
-# are left out, at most a few
+# are left out, and at least three cases must be left to compare
 moved = [c for c in plan if c in report and abs(plan[c][0] - report[c][0]) > 0.01 * plan[c][0]]
 bad = [c for c in plan if c not in moved and (c not in report or
        abs(plan[c][1] - report[c][1]) > 0.01 * plan[c][1])]
 print(len(plan) - len(moved), "cases; moved by mixing:", moved, "differ:", bad)
-sys.exit(1 if bad or not plan or len(moved) > len(plan) // 4 else 0)
+sys.exit(1 if bad or len(plan) - len(moved) < 3 else 0)
 PY
 }
 
