@@ -49,6 +49,12 @@ int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, siz
     pid_t pid = fork();
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* the plugin's process gone: this goes too */
+        /* the harness decides when to stop: Ctrl-C or a kill of the process
+         * group (which holds this worker under --in-process) must not end a
+         * call as a KeyboardInterrupt or a death; ignored stays ignored in
+         * Python, across exec */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_IGN);
         /* 3 and 4 as the worker reads them, without close-on-exec */
         int sock = fcntl(pair[1], F_DUPFD, 10), mem = fcntl(w->memfd, F_DUPFD, 10);
         if (sock < 0 || mem < 0 || dup2(sock, 3) != 3 || dup2(mem, 4) != 4)
