@@ -104,8 +104,8 @@ int sv_python_load(const char *command)
     }
     if (!is_file(plugin))
         return sv_fail(SV_EENV, "%s: --python: this specverify has no Python samplers (no %s): "
-                       "it was built without Python 3's development files or numpy (Debian: "
-                       "python3-dev python3-numpy; bash ci/setup installs them)", command,
+                       "it was built where no Python 3 with numpy was found (Debian: "
+                       "python3-numpy; bash ci/setup installs it)", command,
                        plugin[0] ? plugin : "sv_python.so");
     int rc = sv_python_exe_choose(exe, command);
     if (rc != SV_OK)

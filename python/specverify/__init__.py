@@ -11,8 +11,8 @@
     def test_my_sampler():
         specverify.verify(my_sampler, suite="ci").assert_passed()
 
-The sampler runs in a process of its own (the harness's isolated child,
-with CPython embedded), so it must be importable: defined at module level,
+The sampler runs in a process of its own (your interpreter, started by the
+harness's isolated child), so it must be importable: defined at module level,
 or named as "path/file.py:NAME". docs/python.md has the whole guide.
 """
 

@@ -52,7 +52,7 @@ if [ -f "$prefix/lib/specverify/sv_python.so" ]; then
     pass "installed package: import specverify finds the installed CLI" ||
     fail "installed package says: $got"
 else
-  echo "SKIPPED: Python samplers were not built (no Python development files or numpy)"
+  echo "SKIPPED: Python samplers were not built (no Python 3 with numpy at configure time)"
 fi
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

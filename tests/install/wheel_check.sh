@@ -82,7 +82,7 @@ PY
       { tail -5 "$out/python.log"; fail "relocated $cmd verify --python"; }
   done
 else
-  echo "SKIPPED: the wheel has no Python sampler plugin (built without Python's development files)"
+  echo "SKIPPED: the wheel has no Python sampler plugin (built where no Python 3 with numpy was found)"
 fi
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
