@@ -9,15 +9,6 @@
 #include "sv_cases.h"
 #include "sv_stats.h"
 
-/* A number, or null where it is not one (an unknown power, draws beyond reach). */
-static void add_number(cJSON *o, const char *name, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, name, v);
-    else
-        cJSON_AddNullToObject(o, name);
-}
-
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out, const char *json)
 {
@@ -64,18 +55,18 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
             cJSON_AddNumberToObject(jc, "draws", (double)draws[i]);
             cJSON_AddBoolToObject(jc, "known", cp.known);
             cJSON_AddBoolToObject(jc, "by_contract", cp.known && cp.by_contract);
-            add_number(jc, "power", cp.known ? cp.power : NAN);
-            add_number(jc, "draws_for_target", cp.known ? cp.needed : NAN);
+            sv_json_number(jc, "power", cp.known ? cp.power : NAN);
+            sv_json_number(jc, "draws_for_target", cp.known ? cp.needed : NAN);
             cJSON *jp = cJSON_AddArrayToObject(jc, "positions");
             for (int32_t k = 0; cp.known && !cp.by_contract && k <= c->K; k++) {
                 cJSON *pos = cJSON_CreateObject();
                 cJSON_AddItemToArray(jp, pos);
                 cJSON_AddNumberToObject(pos, "position", k + 1);
-                add_number(pos, "N", cp.reach[k] * (double)draws[i]);
-                add_number(pos, "w2", cp.w2[k]);
+                sv_json_number(pos, "N", cp.reach[k] * (double)draws[i]);
+                sv_json_number(pos, "w2", cp.w2[k]);
                 cJSON_AddNumberToObject(pos, "df", cp.df[k]);
-                add_number(pos, "power", cp.position_power[k]);
-                add_number(pos, "draws_for_target", cp.position_needed[k]);
+                sv_json_number(pos, "power", cp.position_power[k]);
+                sv_json_number(pos, "draws_for_target", cp.position_needed[k]);
             }
         }
         if (!cp.known) {
@@ -101,7 +92,7 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
         fprintf(out, "\n%s has no closed-form output distribution: its power is unknown\n",
                 variant);
     if (root) {
-        add_number(root, "power", rc == SV_OK && known ? 1.0 - miss : NAN);
+        sv_json_number(root, "power", rc == SV_OK && known ? 1.0 - miss : NAN);
         if (rc == SV_OK)
             rc = sv_write_json(root, json);
         else

@@ -8,14 +8,6 @@
 #include "mutants_table.h"
 #include "sv_report.h"
 
-static void add_number(cJSON *o, const char *name, double v)
-{
-    if (isfinite(v))
-        cJSON_AddNumberToObject(o, name, v);
-    else
-        cJSON_AddNullToObject(o, name);
-}
-
 int sv_mutants_write_json(const char *path, const mutant_row *rows, size_t n, const char *suite,
                           uint64_t seed, double alpha, double target, int full,
                           const char *partial, const char *not_run)
@@ -40,14 +32,14 @@ int sv_mutants_write_json(const char *path, const mutant_row *rows, size_t n, co
         cJSON_AddBoolToObject(v, "caught", m->caught);
         cJSON_AddBoolToObject(v, "hard", m->is_hard);
         cJSON_AddNumberToObject(v, "draws", (double)m->draws);
-        add_number(v, "power", m->power);
-        add_number(v, "draws_for_target", m->needed);
+        sv_json_number(v, "power", m->power);
+        sv_json_number(v, "draws_for_target", m->needed);
         if (m->needed_case[0])
             cJSON_AddStringToObject(v, "best_case", m->needed_case);
         cJSON *checks = cJSON_AddObjectToObject(v, "checks");
         for (int c = 0; c < N_CHECKS; c++) {
             cJSON *check = cJSON_AddObjectToObject(checks, sv_mutant_check_names[c]);
-            add_number(check, "min_p", m->min_p[c]);
+            sv_json_number(check, "min_p", m->min_p[c]);
             cJSON_AddBoolToObject(check, "failed", m->failed[c] > 0);
         }
     }

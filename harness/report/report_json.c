@@ -168,6 +168,14 @@ int sv_report_json(const sv_report *r, const char *path)
     return sv_write_json(root, path);
 }
 
+void sv_json_number(cJSON *o, const char *name, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, name, v);
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
 int sv_write_json(cJSON *root, const char *path)
 {
     char *text = cJSON_Print(root);

@@ -18,6 +18,8 @@ int sv_report_json(const sv_report *r, const char *path);
 /* root (taken) written to path, atomically: SV_OK, or the write's error. */
 struct cJSON;
 int sv_write_json(struct cJSON *root, const char *path);
+/* name: v, or null where v is not finite (an unknown power, draws beyond reach) */
+void sv_json_number(struct cJSON *o, const char *name, double v);
 int sv_report_junit(const sv_report *r, const char *path);
 
 /* ---- shard_h5.c, shard_merge.c: shard files (verify --shard, merge) ----------- */
