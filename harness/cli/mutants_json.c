@@ -3,7 +3,6 @@
  * variant's result, its power and draws, and each check's smallest p-value,
  * so that a script (the Python API's mutants()) reads numbers, not a
  * Markdown table. docs/formats.md has the fields. */
-#include <math.h>
 #include <cjson/cJSON.h>
 #include "mutants_table.h"
 #include "sv_report.h"
