@@ -169,6 +169,8 @@ typedef struct sv_verify_config {
     int32_t batch, threads;
     int progress;               /* progress, and a notice of each re-run, on stderr */
     int rerun_suspects;         /* re-run a SUSPECT with a fresh seed and 4x draws */
+    const uint64_t *rerun_draws; /* per case, the re-run's draws in place of 4x (verify
+                                  * --budget's: what its reserve fits); NULL: 4x */
     int32_t input;              /* an sv_input: probs, or logits the cases are readied for */
     /* Called after each case with the report so far; nonzero ends the run
      * there (n_cases < n_planned, not marked interrupted). The split is still

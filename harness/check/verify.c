@@ -87,16 +87,25 @@ static int device_staging_refusal(const sv_verify_config *cfg)
     return SV_OK;
 }
 
+/* A SUSPECT case i's re-run's draws: 4x, or what a budget keeps for it. */
+static uint64_t rerun_draws(const sv_verify_config *cfg, size_t i)
+{
+    return cfg->rerun_draws ? cfg->rerun_draws[i] : 4 * cfg->draws[i];
+}
+
 /* Says at once, before the re-run's minutes start, why it happens. */
 static void announce_rerun(const sv_case *c, const sv_run_eval *first, uint64_t seed,
-                           uint64_t draws)
+                           uint64_t asked, uint64_t draws)
 {
-    char check[96];
+    char check[96], times[96] = "4x";
     double p = sv_weakest_check(first, check, sizeof check);
+    if (draws != 4 * asked) /* cut to what the budget kept for it */
+        snprintf(times, sizeof times, "%.2gx: what the budget kept for a re-run fits",
+                 (double)draws / (double)asked);
     fprintf(stderr, "specverify: %s is SUSPECT on seed %llu (%s: p = %.3g < %g); re-running "
-            "it with seed %llu and %llu draws (4x) to tell a fluke from a defect\n", c->name,
+            "it with seed %llu and %llu draws (%s) to tell a fluke from a defect\n", c->name,
             (unsigned long long)first->seed, check, p, SV_SUSPECT_P, (unsigned long long)seed,
-            (unsigned long long)draws);
+            (unsigned long long)draws, times);
     fflush(stderr);
 }
 
@@ -117,8 +126,9 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
         !sv_interrupted()) {
         snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", i + 1, cfg->n_cases, c->name);
         if (cfg->progress)
-            announce_rerun(c, &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * cfg->draws[i]);
-        rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), 4 * cfg->draws[i], split, label,
+            announce_rerun(c, &cr->runs[0], sv_rerun_seed(cfg->seed), cfg->draws[i],
+                           rerun_draws(cfg, i));
+        rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), rerun_draws(cfg, i), split, label,
                       &cr->runs[1], SIZE_MAX);
         cr->n_runs = 2;
     }
@@ -159,10 +169,12 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
         if (cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects && !sv_interrupted()) {
             snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", done + (size_t)k + 1,
                      cfg->n_cases, group[k]->name);
+            const uint64_t again = rerun_draws(cfg, which[k]);
             if (cfg->progress)
-                announce_rerun(group[k], &cr->runs[0], sv_rerun_seed(cfg->seed), 4 * draws[k]);
-            rc = sv_verify_mix(cfg, &group[k], &draws[k], 1, sv_rerun_seed(cfg->seed), 4, split,
-                               0, label, &cr->runs[1], NULL);
+                announce_rerun(group[k], &cr->runs[0], sv_rerun_seed(cfg->seed), draws[k],
+                               again);
+            rc = sv_verify_mix(cfg, &group[k], &again, 1, sv_rerun_seed(cfg->seed), 1, split, 0,
+                               label, &cr->runs[1], NULL);
             cr->n_runs = 2;
         }
         cr->verdict = cr->runs[cr->n_runs - 1].verdict;
