@@ -51,7 +51,7 @@ typedef struct sv_budget {
     double ratio;              /* the worst min-det / min-det at the cap: what is shared */
     double share;              /* the least draws / cap over the cases */
     double run_seconds;        /* the cases' seconds together */
-    double rerun_seconds;      /* the costliest case's re-run, 4x */
+    double rerun_seconds;      /* the costliest case's re-run, at 4x */
     double reserve_seconds;    /* kept for it: rerun_seconds, at most SV_RESERVE_SHARE */
     size_t reserve_for;        /* the case that re-run would be */
 } sv_budget;
@@ -64,9 +64,14 @@ double sv_budget_min_det(const sv_case *c, uint64_t draws, double split);
 int sv_budget_share(sv_budget *b, sv_budget_case *cases, size_t n);
 /* The power of each case against its `why` at its draws and at its cap. */
 int sv_budget_powers(const sv_budget *b, sv_budget_case *cases, size_t n);
+/* A SUSPECT re-run's draws for case c: 4x its draws, or fewer, so that the
+ * re-run fits in what the budget kept for it (never under SV_BUDGET_FLOOR). */
+uint64_t sv_budget_rerun_draws(const sv_budget *b, const sv_budget_case *c);
 /* verify --budget: probes cfg's cases, shares `seconds` out, prints what that
- * buys on `out`, and sets draws (in: each case's cap; out: its share). */
-int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws, FILE *out);
+ * buys on `out`, and sets draws (in: each case's cap; out: its share) and
+ * again (out: each case's SUSPECT re-run draws, for cfg.rerun_draws). */
+int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws,
+                    uint64_t *again, FILE *out);
 /* What the budget buys, before the run. */
 void sv_budget_print(const sv_budget *b, const sv_budget_case *cases, size_t n,
                      double probe_seconds, FILE *out);

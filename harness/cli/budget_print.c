@@ -66,9 +66,12 @@ void sv_budget_print(const sv_budget *b, const sv_budget_case *cs, size_t n,
     if (b->rerun && n) {
         fprintf(out, ", %.1f s kept for one SUSPECT re-run (%s at %dx its draws", b->reserve_seconds,
                 cs[b->reserve_for].spec, SV_RERUN_FACTOR);
-        if (b->rerun_seconds > b->reserve_seconds) /* the reserve is at most a fifth */
-            fprintf(out, ", %.1f s: a re-run of it would end %.1f s past the budget",
-                    b->rerun_seconds, b->rerun_seconds - b->reserve_seconds);
+        if (b->rerun_seconds > b->reserve_seconds) { /* the reserve is at most a fifth */
+            const sv_budget_case *c = &cs[b->reserve_for];
+            const uint64_t again = sv_budget_rerun_draws(b, c);
+            fprintf(out, ", %.1f s; so a re-run of it is cut to %llu draws, %.2gx", b->rerun_seconds,
+                    (unsigned long long)again, (double)again / (double)c->draws);
+        }
         fprintf(out, ")");
     }
     fprintf(out, "\n\n%-34s %12s %12s %12s %9s %9s %9s\n", "case", "draws", "cap",

@@ -20,7 +20,8 @@ static const char *built_for(const char *spec, uint32_t rule)
     return NULL;
 }
 
-int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws, FILE *out)
+int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws,
+                    uint64_t *again, FILE *out)
 {
     const double least = SV_PROBE_SECONDS * (double)cfg->n_cases;
     if (seconds < least)
@@ -56,8 +57,10 @@ int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws
     if (rc == SV_OK) {
         sv_budget_print(&b, cs, made, probe_seconds, out);
         fflush(out);
-        for (size_t i = 0; i < made; i++)
+        for (size_t i = 0; i < made; i++) {
             draws[i] = cs[i].draws;
+            again[i] = sv_budget_rerun_draws(&b, &cs[i]);
+        }
     }
     for (size_t i = 0; i < made; i++)
         sv_case_free((sv_case *)cs[i].c);

@@ -121,6 +121,13 @@ static double assign(sv_budget *b, sv_budget_case *cs, const table *ts, size_t n
     return b->start_up + sum + reserve;
 }
 
+uint64_t sv_budget_rerun_draws(const sv_budget *b, const sv_budget_case *c)
+{
+    const double four = SV_RERUN_FACTOR * (double)c->draws;
+    const double fit = (b->reserve_seconds - c->cost.overhead) * c->cost.rate;
+    return (uint64_t)fmax(SV_BUDGET_FLOOR, floor(fmin(four, fit)));
+}
+
 /* assign at point x in [0, 1]: 0 the fewest draws, 1 every cap */
 static double assign_at(sv_budget *b, sv_budget_case *cs, const table *ts, size_t n,
                         double tv_lo, double tv_hi, double x)

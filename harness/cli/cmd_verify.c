@@ -396,12 +396,14 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         if (rc != SV_OK || a->plan)
             return rc;
     }
-    uint64_t shared[MAX_CASES]; /* --budget's draws, in place of the suite's */
+    /* --budget's draws, in place of the suite's, and its SUSPECT re-runs' */
+    uint64_t shared[MAX_CASES], again[MAX_CASES];
     if (a->budget > 0 && !a->merge) {
         memcpy(shared, draws, n * sizeof *draws);
-        if ((rc = sv_budget_apply(&cfg, a->budget, shared, stdout)) != SV_OK)
+        if ((rc = sv_budget_apply(&cfg, a->budget, shared, again, stdout)) != SV_OK)
             return rc;
         cfg.draws = shared;
+        cfg.rerun_draws = again;
     }
     if (a->shard)
         return verify_shard(a, &cfg);

@@ -54,6 +54,14 @@ int main(void)
     CHECK(b.reserve_for == 0);
     CHECK(spent(&b, cs, 2) <= 60.0 && spent(&b, cs, 2) >= 59.0);
     feature("sv_budget_share: equal caps, equal draws; the re-run's reserve a fifth at most");
+    /* the re-run the reserve fits: 12 s of case a at 1000/s is 12,000 draws,
+     * not its 4 D; case b's at 4000/s is 48,000, also under its 4 D */
+    CHECK(sv_budget_rerun_draws(&b, &cs[0]) == 12000);
+    CHECK(sv_budget_rerun_draws(&b, &cs[1]) == 48000);
+    sv_budget roomy = b;
+    roomy.reserve_seconds = 1e9; /* a reserve that fits 4x keeps 4x */
+    CHECK(sv_budget_rerun_draws(&roomy, &cs[0]) == 4 * cs[0].draws);
+    feature("sv_budget_rerun_draws: a SUSPECT re-run cut to what the reserve fits");
 
     /* what is shared is the loss against the sizing: a case of V = 2000 sized
      * for 10^6 draws beside one of V = 100 sized for 10^7, at one rate, end at
