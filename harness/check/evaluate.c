@@ -66,8 +66,14 @@ static int evaluate_position(const sv_case *c, const sv_tally *t, int32_t k, dou
         sv_describe_position(&pooled, pe, k, text, sizeof text);
         add_finding(ev, text);
     }
-    sv_pooled_free(&pooled);
+    pe->binned = pooled; /* kept for the report's counts */
     return SV_OK;
+}
+
+void sv_run_eval_free(sv_run_eval *ev)
+{
+    for (int32_t k = 0; k <= SV_MAX_K; k++)
+        sv_pooled_free(&ev->pos[k].binned);
 }
 
 /* P(n = j): the first j drafts accepted, then a rejection (or all K). */

@@ -23,6 +23,8 @@ typedef struct sv_position_eval {
     double tv, tv_expected, tv_threshold, tv_min_detectable, tv_p;
     double w2_min_detectable;   /* smallest chi-square effect detected with P >= 1 - split */
     sv_distance dist;           /* how far from p, with SV_MEASURE_LEVEL intervals (--measure) */
+    sv_pooled binned;           /* the bins the tests used, counts beside expected (owned:
+                                 * sv_run_eval_free); nbins 0 where no test ran */
     sv_verdict verdict;
 } sv_position_eval;
 
@@ -67,6 +69,9 @@ typedef struct sv_run_eval {
 
 int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
                 double split_alpha, sv_run_eval *ev);
+/* Frees what sv_evaluate allocated in ev (its positions' bins); a copy of
+ * ev owns them as much, so exactly one copy is freed. */
+void sv_run_eval_free(sv_run_eval *ev);
 /* The smallest p-value of a run and its check's name ("accepted length",
  * "position 2 chi-square"): what made a case SUSPECT. INFINITY if none ran. */
 double sv_weakest_check(const sv_run_eval *ev, char *name, size_t len);

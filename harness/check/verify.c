@@ -336,6 +336,9 @@ void sv_report_free(sv_report *r)
 {
     if (!r)
         return;
+    for (size_t i = 0; r->cases && i < r->n_cases; i++)
+        for (int j = 0; j < r->cases[i].n_runs; j++)
+            sv_run_eval_free(&r->cases[i].runs[j]);
     free(r->cases);
     free(r);
 }

@@ -16,6 +16,26 @@ static cJSON *gof_json(sv_gof g)
     return o;
 }
 
+/* The bins a position's tests used: each kept token's count beside its
+ * expected count N p, the pooled tail (token -1) last, and the draws of
+ * tokens of probability 0 outside them; at most min(V, N / 10) + 1 bins,
+ * so the report stays small for any V (docs/formats.md). */
+static void binned_json(cJSON *p, const sv_pooled *b)
+{
+    if (b->nbins == 0)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(p, "counts");
+    cJSON *tokens = cJSON_AddArrayToObject(o, "tokens");
+    cJSON *observed = cJSON_AddArrayToObject(o, "observed");
+    cJSON *expected = cJSON_AddArrayToObject(o, "expected");
+    for (int32_t j = 0; j < b->nbins; j++) {
+        cJSON_AddItemToArray(tokens, cJSON_CreateNumber(b->token[j]));
+        cJSON_AddItemToArray(observed, cJSON_CreateNumber(b->observed[j]));
+        cJSON_AddItemToArray(expected, cJSON_CreateNumber(b->expected[j]));
+    }
+    cJSON_AddNumberToObject(o, "outside_support", (double)b->stray);
+}
+
 static cJSON *run_json(const sv_run_eval *ev)
 {
     cJSON *o = cJSON_CreateObject();
@@ -46,6 +66,7 @@ static cJSON *run_json(const sv_run_eval *ev)
         cJSON_AddNumberToObject(tv, "min_detectable", pe->tv_min_detectable);
         cJSON_AddNumberToObject(tv, "p_bound", pe->tv_p);
         cJSON_AddNumberToObject(p, "w2_min_detectable", pe->w2_min_detectable);
+        binned_json(p, &pe->binned);
         if (pe->N > 0 && isfinite(pe->dist.kl)) { /* --measure's numbers, every run */
             cJSON *d = cJSON_AddObjectToObject(p, "distance");
             cJSON_AddNumberToObject(d, "level", SV_MEASURE_LEVEL);
@@ -106,6 +127,8 @@ int sv_report_json(const sv_report *r, const char *path)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
+    /* 2: positions' counts; a reader of 1 finds every field it knew */
+    cJSON_AddNumberToObject(root, "report_format", 2);
     cJSON_AddStringToObject(root, "sampler", r->sampler);
     cJSON_AddStringToObject(root, "rule", sv_rule_name(r->rule));
     if (r->tree[0])

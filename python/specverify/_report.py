@@ -6,9 +6,22 @@ can forge a line of the explanation or redraw a terminal."""
 
 import json
 
+import numpy as np
+
 
 class Position:
-    """One case's tests at one emitted position."""
+    """One case's tests at one emitted position.
+
+    The bins its chi-square and G tests used (None where no test ran, and
+    in a report of report_format 1, written before the counts were):
+    ``tokens`` (int64; -1 for the pooled tail of rare tokens, last),
+    ``counts`` (int64: the draws that emitted each bin) and ``expected``
+    (float64: N times the bin's target probability), and ``outside_support``
+    (draws of tokens of probability 0, in no bin). ``counts.sum() +
+    outside_support == N``, and ``((counts - expected) ** 2 / expected).sum()``
+    is the reported chi-square statistic, so scipy.stats.chisquare or a plot
+    of residuals can take them as they are.
+    """
 
     def __init__(self, d):
         self.raw = d
@@ -23,6 +36,14 @@ class Position:
         self.min_detectable = tv.get("min_detectable")
         # {tv, tv_lo, tv_hi, kl, kl_lo, kl_hi, level}: how far from p (verify --measure)
         self.distance = d.get("distance")
+        self.chi2 = (d.get("chi2") or {}).get("stat")
+        binned = d.get("counts")
+        self.tokens = self.counts = self.expected = self.outside_support = None
+        if binned:
+            self.tokens = np.asarray(binned["tokens"], dtype=np.int64)
+            self.counts = np.asarray(binned["observed"], dtype=np.int64)
+            self.expected = np.asarray(binned["expected"], dtype=np.float64)
+            self.outside_support = int(binned.get("outside_support", 0))
 
     def __repr__(self):
         return "<Position %d: %s, N=%d, chi2 p=%s, TV=%s>" % (
