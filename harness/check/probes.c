@@ -27,8 +27,8 @@
 #define PROBE_TARGETS 128
 /* The second composition's batch size: small, unlike any default. */
 #define PROBE_SMALL_BATCH 6
-/* Indices of the probe's sequences: far from any run's. */
-#define PROBE_INDEX (UINT64_C(1) << 62)
+/* Indices of the probe's sequences: far from any run's (sv_run.h). */
+#define PROBE_INDEX SV_PROBE_INDEX
 
 /* sum_t f(t)^2 of the final token's distribution after n accepted drafts. */
 static double final_collision(const sv_case *c, int32_t n, int32_t d, const int32_t *x,

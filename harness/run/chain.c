@@ -52,7 +52,8 @@ int sv_chain_unit(const sv_run_config *cfg, const sv_case *c, int32_t B, uint64_
             uint64_t index = first + (uint64_t)b;
             const int32_t *y = bt.out_tokens + (size_t)b * (K + 1);
             int32_t n = bt.out_accepted[b];
-            if (!sv_check_sequence(t, K, V, w->rows_target + b * tstride, index,
+            const sv_request who = {index, b, cfg->seed};
+            if (!sv_check_sequence(t, K, V, w->rows_target + b * tstride, &who,
                                    w->drafts + (size_t)b * K, y, n)) {
                 w->states[b] = 0; /* the stream is broken; the case fails anyway */
                 continue;

@@ -123,16 +123,18 @@ static sv_batch make_batch(const sv_mix_run *run, const sv_mix_span *sp, int32_t
 }
 
 /* Slots past a sequence's drafts in the padded layout are not its own. */
-static int check_padding(sv_tally *t, uint64_t index, const int32_t *y, int32_t d, int32_t K)
+static int check_padding(sv_tally *t, const sv_request *who, const int32_t *y, int32_t d,
+                         int32_t K)
 {
     for (int32_t k = d + 1; k <= K; k++)
         if (y[k] != SV_POISON) {
             t->violations++;
-            char text[SV_NOTE_LEN];
-            snprintf(text, sizeof text, "draw %llu: wrote %d into output slot %d of the padded "
-                     "layout, past its own %d (it has %d draft%s)", (unsigned long long)index,
+            char text[SV_NOTE_LEN], name[96];
+            sv_request_words(who, name, sizeof name);
+            snprintf(text, sizeof text, "%s: wrote %d into output slot %d of the padded "
+                     "layout, past its own %d (it has %d draft%s)", name,
                      y[k], k + 1, d + 1, d, d == 1 ? "" : "s");
-            sv_tally_note(t, index, text);
+            sv_tally_note(t, who->index, text);
             return 0;
         }
     return 1;
@@ -152,10 +154,10 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
         const int32_t *y = bt->out_tokens + (packed ? w->cu[b] + b : b * (K + 1));
         const int32_t *x = w->drafts + (packed ? w->cu[b] : b * K);
         const int32_t n = bt->out_accepted[b];
-        const uint64_t index = w->indices[b];
-        int ok = sv_check_sequence(t, d, V, c->target, index, x, y, n);
+        const sv_request who = {w->indices[b], b, w->seeds[b]};
+        int ok = sv_check_sequence(t, d, V, c->target, &who, x, y, n);
         if (ok && !packed)
-            ok = check_padding(t, index, y, d, K);
+            ok = check_padding(t, &who, y, d, K);
         w->valid[b] = (unsigned char)ok;
         t->draws++;
         if (run->capture) { /* a probe keeps every sequence's own slots */

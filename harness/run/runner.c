@@ -123,8 +123,8 @@ static int fixed_unit(shared *sh, worker *wk, uint64_t unit, sv_tally *t)
     } else if (rc == SV_SAMPLER_OK) {
         if (staged)
             draw_batch(sh, w, first, B);
-        sv_count_batch(t, c, sh->plan, first, B, w->drafts, bt.out_tokens, bt.out_accepted,
-                       w->valid);
+        sv_count_batch(t, c, sh->plan, first, sh->cfg->seed, B, w->drafts, bt.out_tokens,
+                       bt.out_accepted, w->valid);
     }
     atomic_fetch_add(&sh->done, (uint64_t)B);
     return rc;

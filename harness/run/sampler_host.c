@@ -175,10 +175,15 @@ sv_mix_view sv_host_mix(const sv_host *h) { return h->mix_view; }
 
 /* ---- telling what went wrong --------------------------------------------------- */
 
-/* "verify of sequences 0..4095", or "init" */
+/* "verify of sequences 0..4095", or "init"; a probe's sequences (indices
+ * from SV_PROBE_INDEX, 2^62, the harness's own) by their count, not by
+ * numbers no user can map back */
 static void call_words(const slot_control *ctl, int command, char *out, size_t len)
 {
-    if (command == CMD_VERIFY && ctl->last >= ctl->first)
+    if (command == CMD_VERIFY && ctl->last >= ctl->first && ctl->first >= SV_PROBE_INDEX)
+        snprintf(out, len, "verify of a probe's batch of %llu requests",
+                 (unsigned long long)(ctl->last - ctl->first + 1));
+    else if (command == CMD_VERIFY && ctl->last >= ctl->first)
         snprintf(out, len, "verify of sequences %llu..%llu", (unsigned long long)ctl->first,
                  (unsigned long long)ctl->last);
     else
@@ -429,10 +434,10 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
         return CRASHED;
     if (ctl->rc != SV_SAMPLER_OK) {
         ctl->err[sizeof ctl->err - 1] = '\0'; /* the sampler's words, NUL or not */
-        note(t, ctl->rc, call_at(ctl),
-             "sampler %s: verify of sequences %llu..%llu returned status %d (%s)%s%s",
-             h->cfg.sampler->name, (unsigned long long)ctl->first,
-             (unsigned long long)ctl->last, ctl->rc, sv_status_name(ctl->rc),
+        char call[96];
+        call_words(ctl, CMD_VERIFY, call, sizeof call);
+        note(t, ctl->rc, call_at(ctl), "sampler %s: %s returned status %d (%s)%s%s",
+             h->cfg.sampler->name, call, ctl->rc, sv_status_name(ctl->rc),
              ctl->err[0] ? ": " : "", ctl->err);
     }
     return ctl->rc;

@@ -294,10 +294,24 @@ uint64_t sv_run_share(const sv_run_config *cfg, const sv_case *c, uint32_t shard
 /* The same of a mix, per case into per_case[m->n_cases]: SV_OK or SV_EENV. */
 int sv_run_mix_share(const sv_run_config *cfg, const sv_mix *m, uint32_t shard,
                      uint32_t shards, uint64_t *per_case);
+/* A request as a finding names it: the harness's sequence index (what
+ * orders the notes), and its index b in the sampler's batch and its seed
+ * (what the user sees: batch.seeds[b]). */
+/* The sequence indices of the mixed batches' probes (probes.c) start here,
+ * far from any run's; messages name such a batch by its size instead. */
+#define SV_PROBE_INDEX (UINT64_C(1) << 62)
+typedef struct sv_request {
+    uint64_t index;
+    int32_t b;
+    uint64_t seed;
+} sv_request;
+/* "request 17 of the batch (seed 12345)" into out; snprintf's count. */
+int sv_request_words(const sv_request *who, char *out, size_t len);
 /* Checks one sequence's outputs against the contract, given its target rows
  * [K+1][V]; returns 1 if kept, else counts and notes the violation. */
-int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target, uint64_t index,
-                      const int32_t *drafts, const int32_t *tokens, int32_t n);
+int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target,
+                      const sv_request *who, const int32_t *drafts, const int32_t *tokens,
+                      int32_t n);
 /* The bytes of B sequences' target [B][K+1][V] and draft [B][K][V] float
  * rows. SV_EBAD with a message naming `what`, the sizes and the bytes when
  * they overflow size_t or exceed this machine's memory. */
@@ -327,7 +341,7 @@ void sv_tally_count(sv_tally *t, const sv_pair_plan *plan, const int32_t *y, int
  * (sv_check_sequence; valid[b] says if kept), the kept ones counted, and
  * the kept pairs (2m, 2m+1) in the sequences' pair table; draws += B. */
 void sv_count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan, uint64_t first,
-                    int32_t B, const int32_t *drafts, const int32_t *out,
+                    uint64_t seed, int32_t B, const int32_t *drafts, const int32_t *out,
                     const int32_t *accepted, unsigned char *valid);
 
 /* ---- tree.c, tree_law.c, tree_unit.c: trees of drafts (contract v6) ---------------
@@ -396,7 +410,7 @@ int sv_tree_unit(const sv_run_config *cfg, const sv_tree_rows *rows, const sv_pa
  * path of the tree, its tokens the nodes', the last token of mass at its
  * node; 1 if kept, else counted and noted. */
 int sv_check_tree_sequence(sv_tally *t, const sv_tree *tree, int32_t V, const float *target,
-                           uint64_t index, const int32_t *tokens, const int32_t *path,
+                           const sv_request *who, const int32_t *tokens, const int32_t *path,
                            const int32_t *y, int32_t n);
 
 #endif

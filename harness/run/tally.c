@@ -121,14 +121,15 @@ void sv_tally_count(sv_tally *t, const sv_pair_plan *plan, const int32_t *y, int
 
 /* A fixed-row batch: each sequence checked, the kept ones counted. */
 void sv_count_batch(sv_tally *t, const sv_case *c, const sv_pair_plan *plan, uint64_t first,
-                    int32_t B, const int32_t *drafts, const int32_t *out,
+                    uint64_t seed, int32_t B, const int32_t *drafts, const int32_t *out,
                     const int32_t *accepted, unsigned char *valid)
 {
     const int32_t K = c->K, V = c->V;
     for (int32_t b = 0; b < B; b++) {
         const int32_t *y = out + (size_t)b * (K + 1);
         int32_t n = accepted[b];
-        valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, first + (uint64_t)b,
+        const sv_request who = {first + (uint64_t)b, b, seed};
+        valid[b] = (unsigned char)sv_check_sequence(t, K, V, c->target, &who,
                                                     drafts + (size_t)b * K, y, n);
         if (valid[b])
             sv_tally_count(t, plan, y, n);

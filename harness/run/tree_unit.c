@@ -72,8 +72,9 @@ int sv_tree_unit(const sv_run_config *cfg, const sv_tree_rows *rows, const sv_pa
             const int32_t *y = bt.out_tokens + (size_t)b * (N + 1);
             const int32_t *x = w->drafts + (size_t)b * N, n = bt.out_accepted[b];
             const float *target = c->chain ? w->rows_target + b * tstride : bt.target;
+            const sv_request who = {index, b, cfg->seed};
             valid[b] = (unsigned char)sv_check_tree_sequence(
-                t, tree, V, target, index, x, bt.out_path + (size_t)b * (N + 1), y, n);
+                t, tree, V, target, &who, x, bt.out_path + (size_t)b * (N + 1), y, n);
             if (!valid[b]) {
                 if (c->chain)
                     w->states[b] = 0; /* the stream is broken; the case fails anyway */

@@ -95,6 +95,12 @@ def take(result, arrays, device):
     return tokens, n
 
 
+def _request(arrays, b):
+    """A request as the sampler saw it, as the harness's findings name it:
+    its index in the batch and its seed (batch.seeds[b])."""
+    return "request %d of the batch (seed %d)" % (b, int(arrays.seeds[b]))
+
+
 def _fits_int32(arrays, tokens, n, own):
     """The harness's slots are int32: an int64 value beyond them is reported
     as returned (made int32 it would read as another token, or clamped as
@@ -102,13 +108,13 @@ def _fits_int32(arrays, tokens, n, own):
     wide = own & ((tokens < _INT32[0]) | (tokens > _INT32[1]))
     if wide.any():
         b, k = np.argwhere(wide)[0]
-        raise SamplerError("draw %d: position %d emitted token %d outside [0, %d)"
-                           % (int(arrays.indices[b]), k + 1, int(tokens[b, k]), arrays.V))
+        raise SamplerError("%s: position %d emitted token %d outside [0, %d)"
+                           % (_request(arrays, b), k + 1, int(tokens[b, k]), arrays.V))
     wide = (n < _INT32[0]) | (n > _INT32[1])
     if wide.any():
         b = np.flatnonzero(wide)[0]
-        raise SamplerError("draw %d: accepted count %d outside [0, %d]"
-                           % (int(arrays.indices[b]), int(n[b]), int(arrays.num_drafts[b])))
+        raise SamplerError("%s: accepted count %d outside [0, %d]"
+                           % (_request(arrays, b), int(n[b]), int(arrays.num_drafts[b])))
 
 
 def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
@@ -129,9 +135,9 @@ def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
             if wrong.size:
                 b = full[wrong[0]]
                 raise SamplerError(
-                    "sequence %d accepted all %d drafts, then emitted %d, not the bonus token "
+                    "%s accepted all %d drafts, then emitted %d, not the bonus token "
                     "%d it was given (bonus policy 'harness': batch.bonus_tokens)"
-                    % (int(arrays.indices[b]), int(d[b]), int(at[wrong[0]]),
+                    % (_request(arrays, b), int(d[b]), int(at[wrong[0]]),
                        int(given[wrong[0]])))
     # a sequence's own slots are its d_b + 1: those past them are not its to write
     own = np.arange(arrays.K + 1)[None, :] <= d[:, None]

@@ -35,13 +35,13 @@ expect 2 "no such file" bench --plugin "$dir/missing.so"
 expect 2 "the plugins offer 4 samplers; choose one with --sampler" verify --plugin "$crash"
 
 # ---- contract breaches: the case fails with a finding saying what
-run=(--case "$case" --draws 4000 --batch 1000 --threads 1) # one thread: draw 0 is noted first
+run=(--case "$case" --draws 4000 --batch 1000 --threads 1) # one thread: the first call's request 0 first
 # misbehaves SAMPLER WORDS: verify fails the case (exit 1), saying WORDS
 misbehaves() { expect 1 "$2" verify --plugin "$misbehave" --sampler "$1" "${run[@]}"; }
-misbehaves ids_out_of_range "draw 0: position 1 emitted token 50 outside [0, 50)"
-misbehaves count_out_of_range "draw 0: accepted count 3 outside [0, 2]"
-misbehaves unwritten "draw 0: accepted count left unwritten"
-misbehaves tokens_unwritten "draw 0: position 1 left unwritten (n = 0)"
+misbehaves ids_out_of_range "request 0 of the batch (seed 1): position 1 emitted token 50 outside [0, 50)"
+misbehaves count_out_of_range "request 0 of the batch (seed 1): accepted count 3 outside [0, 2]"
+misbehaves unwritten "request 0 of the batch (seed 1): accepted count left unwritten"
+misbehaves tokens_unwritten "request 0 of the batch (seed 1): position 1 left unwritten (n = 0)"
 misbehaves verify_error "sampler verify_error: verify of sequences 0..999 returned status 1 (EINVAL"
 misbehaves init_error "sampler init_error: init failed with status 2 (ENOMEM: an allocation failed): the workspace of 64 GiB"
 misbehaves bad_status "returned status 7 (not a status of sv_sampler.h)"

@@ -126,7 +126,7 @@ static int run(const sv_sampler *s, const sv_case *c, const sv_drafter *d,
         } else {
             memcpy(o->drafts + first * (uint64_t)K, x, (size_t)B * (size_t)K * sizeof *x);
         }
-        sv_count_batch(o->t, c, plan, first, B, x, tokens, accepted, valid);
+        sv_count_batch(o->t, c, plan, first, seed, B, x, tokens, accepted, valid);
     }
     sv_cuda_stage_free(stage); /* device staging: the counts reach the slot */
     if (staging) {
@@ -201,8 +201,15 @@ static void compare(const sv_sampler *s, const char *spec, uint64_t draws, int b
     CHECK(dev.device_batches > 0);
     if (breaks) { /* the two broken sequences' batches, and only they, went to the host */
         CHECK(host.t->violations == 2 && dev.fallbacks == 2);
-        CHECK(dev.t->n_notes == 2 && strstr(dev.t->notes[0], "draw 100: accepted count") &&
-              strstr(dev.t->notes[1], "draw 250: accepted count"));
+        /* named as the sampler saw them: draws 100 and 250 are requests
+         * 36 and 58 of their batches of 64, under the run's seed */
+        char first[96], second[96];
+        snprintf(first, sizeof first, "request 36 of the batch (seed %llu): accepted count",
+                 (unsigned long long)seed);
+        snprintf(second, sizeof second, "request 58 of the batch (seed %llu): accepted count",
+                 (unsigned long long)seed);
+        CHECK(dev.t->n_notes == 2 && strstr(dev.t->notes[0], first) &&
+              strstr(dev.t->notes[1], second));
     } else {
         CHECK(host.t->violations == 0 && dev.fallbacks == 0);
     }

@@ -38,8 +38,11 @@ def failed_with(name, words):
     ("writes_rows_numpy", "ValueError: assignment destination is read-only"),
     ("ignores_bonus", "accepted all 2 drafts, then emitted"),
     # int64 values beyond int32, reported as returned (it said "token 2147483647")
-    ("wide_token", "draw 500: position 1 emitted token 4294967296 outside [0, 50)"),
-    ("wide_accepted", "draw 3: accepted count -1099511627776 outside [0, 2]"),
+    # named as the sampler saw them: its index in the batch and its seed
+    ("wide_token", "request 500 of the batch (seed 1): position 1 emitted token 4294967296 "
+                   "outside [0, 50)"),
+    ("wide_accepted", "request 3 of the batch (seed 3306821796323449745): accepted count "
+                      "-1099511627776 outside [0, 2]"),
     ("exits", "sampler exits exited (exit status 0; a sampler must return, not exit)"),
 ])
 def test_misbehaving_sampler_is_a_finding(name, words):
