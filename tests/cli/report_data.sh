@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# report_data.sh SPECVERIFY OUT_DIR MISBEHAVE_PLUGIN: the JSON report as data
+# (issue 37): each position's counts in its tests' bins, summing to N and
+# giving back the chi-square; findings naming the request as the sampler saw
+# it. (verify --power --json and mutants' JSON: mutants_cli.sh, test_api.py.)
+sv=$1
+dir=$2
+misbehave=$3
+. "$(dirname "$0")/cli_lib.sh"
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 2
+
+# ---- counts: zipf at V = 1000 on 20,000 draws pools a tail (token -1)
+expect 0 "1 cases: 1 passed" verify --sampler ref --case zipf:V=1000,K=2 --draws 20000 \
+  --threads 2 --json counts.json
+if python3 - counts.json <<'PY'; then pass "counts sum to N and give the chi-square"; else fail "counts"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["report_format"] == 2
+for p in d["cases"][0]["runs"][0]["positions"]:
+    c = p["counts"]
+    assert len(c["tokens"]) == len(c["observed"]) == len(c["expected"]) == p["bins"]
+    assert sum(c["observed"]) + c["outside_support"] == p["N"], p["position"]
+    stat = sum((o - e) ** 2 / e for o, e in zip(c["observed"], c["expected"]))
+    assert abs(stat - p["chi2"]["stat"]) <= 1e-9 * max(1.0, stat), (stat, p["chi2"])
+    assert c["tokens"][-1] == -1 and p["pooled_tail_categories"] > 0
+PY
+
+# ---- a contract breach names the request: its index in the batch, its seed
+expect 1 "request 0 of the batch (seed 1): accepted count 3 outside [0, 2]" \
+  verify --plugin "$misbehave" --sampler count_out_of_range --case zipf:V=50,K=2 --draws 4000 \
+  --batch 1000 --threads 1 --json breach.json
+if grep -q '"request 0 of the batch (seed 1): accepted count 3' breach.json &&
+   ! grep -q '4611686018427387904\|"draw [0-9]' breach.json; then
+  pass "the JSON's findings name the request"
+else
+  fail "the JSON's findings: $(grep -m3 'request\|draw' breach.json)"
+fi
+
+finish
