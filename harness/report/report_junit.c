@@ -26,10 +26,11 @@ static void xml_text(FILE *f, const char *text)
     free(safe);
 }
 
-/* A contract finding: a draw that broke it, or a sampler that failed or crashed. */
+/* A contract finding: a request that broke it (contract.c's words), or a
+ * sampler that failed or crashed. */
 static int is_contract(const char *finding)
 {
-    return strncmp(finding, "draw ", 5) == 0 || strncmp(finding, "sampler ", 8) == 0 ||
+    return strncmp(finding, "request ", 8) == 0 || strncmp(finding, "sampler ", 8) == 0 ||
            strstr(finding, "broke the contract") != NULL;
 }
 

@@ -28,7 +28,7 @@ PY
 # ---- a contract breach names the request: its index in the batch, its seed
 expect 1 "request 0 of the batch (seed 1): accepted count 3 outside [0, 2]" \
   verify --plugin "$misbehave" --sampler count_out_of_range --case zipf:V=50,K=2 --draws 4000 \
-  --batch 1000 --threads 1 --json breach.json
+  --batch 1000 --threads 1 --json breach.json --junit breach.xml
 if grep -q '"request 0 of the batch (seed 1): accepted count 3' breach.json &&
    ! grep -q '4611686018427387904\|"draw [0-9]' breach.json; then
   pass "the JSON's findings name the request"
@@ -36,4 +36,11 @@ else
   fail "the JSON's findings: $(grep -m3 'request\|draw' breach.json)"
 fi
 
+# JUnit files the breach under the contract's testcase
+if python3 - breach.xml <<'PY'; then pass "JUnit: the breach in the contract testcase"; else fail "JUnit's contract testcase: $(grep -m2 contract breach.xml)"; fi
+import sys, xml.etree.ElementTree as ET
+tc = [t for t in ET.parse(sys.argv[1]).getroot().iter("testcase") if t.get("name") == "contract"]
+failure = tc[0].find("failure")
+assert failure is not None and "request 0 of the batch (seed 1)" in (failure.text or ""), failure
+PY
 finish
