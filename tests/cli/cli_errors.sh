@@ -314,18 +314,18 @@ else
   failures=$((failures + 1))
 fi
 
-# issue 23, 24: README and the example plugin give the include folder that
+# issue 23, 24: the tour (once README) and the example plugin give the include folder that
 # CMake installs the header to. (That the pages --help texts point to exist
 # is the doc_check test's: tools/check_docs.py.)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 total=$((total + 1))
-readme_inc=$(grep -o -- '-I[^ ]*specverify' "$src/README.md" | sort -u)
+readme_inc=$(grep -o -- '-I[^ ]*specverify' "$src/docs/tour.md" | sort -u)
 example_inc=$(grep -o -- '-I[^ ]*specverify' "$src/samplers/examples/race_plugin.c" | sort -u)
 if grep -q 'DESTINATION include/specverify)' "$src/cmake/install.cmake" &&
   [ "$readme_inc" = "-I/usr/local/include/specverify" ] && [ "$example_inc" = "$readme_inc" ]; then
-  echo "PASS: README and the example plugin include the installed header alike ($readme_inc)"
+  echo "PASS: docs/tour.md and the example plugin include the installed header alike ($readme_inc)"
 else
-  echo "FAIL: include folders differ: README '$readme_inc', race_plugin.c '$example_inc'" \
+  echo "FAIL: include folders differ: docs/tour.md '$readme_inc', race_plugin.c '$example_inc'" \
     "(cmake --install puts sv_sampler.h in PREFIX/include/specverify, PREFIX /usr/local)"
   failures=$((failures + 1))
 fi
