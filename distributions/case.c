@@ -214,16 +214,28 @@ void sv_case_as_one_hot(sv_case *c)
     }
 }
 
-double sv_case_alpha(const sv_case *c, int32_t k)
+/* sum_x min(p(x), q(x)), or sum_x q(x) p(x) (one_hot), of rows p and q
+ * normalised */
+static double alpha_of(const float *p, const float *q, int32_t V, int one_hot)
 {
-    const float *p = c->target + (size_t)k * c->V;
-    const float *q = c->draft + (size_t)k * c->V;
-    double ps = row_sum(p, c->V), qs = row_sum(q, c->V), alpha = 0.0;
-    for (int32_t i = 0; i < c->V; i++) {
+    double ps = row_sum(p, V), qs = row_sum(q, V), alpha = 0.0;
+    for (int32_t i = 0; i < V; i++) {
         double pi = p[i] / ps, qi = q[i] / qs;
-        alpha += c->draft_probs_given ? fmin(pi, qi) : qi * pi;
+        alpha += one_hot ? qi * pi : fmin(pi, qi);
     }
     return alpha > 1.0 ? 1.0 : alpha; /* p = q sums to 1 + 2^-52 at times: a chance */
+}
+
+double sv_case_alpha(const sv_case *c, int32_t k)
+{
+    return alpha_of(c->target + (size_t)k * c->V, c->draft + (size_t)k * c->V, c->V,
+                    !c->draft_probs_given);
+}
+
+double sv_case_alpha_exact_match(const sv_case *c, int32_t k)
+{
+    const float *q = c->draft_sampled ? c->draft_sampled : c->draft;
+    return alpha_of(c->target + (size_t)k * c->V, q + (size_t)k * c->V, c->V, 1);
 }
 
 void sv_chain_step_rows(const sv_case *c, int32_t state, const int32_t *drafts, float *target,

@@ -84,6 +84,10 @@ int sv_case_validate(const sv_case *c, char *err, size_t errlen);
 /* Probability that draft k (0-based) is accepted:
  * sum_x min(p_k(x), q_k(x)), or sum_x q_k(x) p_k(x) for a one-hot drafter. */
 double sv_case_alpha(const sv_case *c, int32_t k);
+/* The same for exact match whatever the case's drafter: sum_x q_k(x) p_k(x),
+ * q the rows the drafts are drawn from (a chain-rule sampler's lengths
+ * that follow this law verify by exact match: evaluate.c says so). */
+double sv_case_alpha_exact_match(const sv_case *c, int32_t k);
 
 /* The distribution of y_k given that draft k was accepted:
  * min(p_k, q_k) / alpha_k, or q_k p_k / alpha_k for a one-hot drafter.

@@ -76,16 +76,53 @@ void sv_run_eval_free(sv_run_eval *ev)
         sv_pooled_free(&ev->pos[k].binned);
 }
 
-/* P(n = j): the first j drafts accepted, then a rejection (or all K). */
-static void length_distribution(const sv_case *c, double *probs)
+/* P(n = j): the first j drafts accepted, then a rejection (or all K), each
+ * draft's acceptance rate alpha(c, j). */
+static void length_law(const sv_case *c, double (*alpha_of)(const sv_case *, int32_t),
+                       double *probs)
 {
     double reach = 1.0;
     for (int32_t j = 0; j < c->K; j++) {
-        double alpha = sv_case_alpha(c, j);
+        double alpha = alpha_of(c, j);
         probs[j] = reach * (1.0 - alpha);
         reach *= alpha;
     }
     probs[c->K] = reach;
+}
+
+/* P(n = j) under the case's rule */
+static void length_distribution(const sv_case *c, double *probs)
+{
+    length_law(c, sv_case_alpha, probs);
+}
+
+/* A chain-rule sampler whose lengths failed the chain's law: do they follow
+ * exact match's (sum p q), the law of a verifier that ignores q and keeps a
+ * draft while a fresh target sample equals it? Its tokens then fit p, and
+ * the one thing wrong is the declared rule; the finding says so. */
+static int other_rule(const sv_case *c, const sv_tally *t, const sv_run_eval *ev,
+                      uint64_t valid, char *text, size_t len)
+{
+    double law[SV_MAX_K + 1], mean = 0.0, mean_chain = 0.0, mean_exact = 0.0;
+    length_law(c, sv_case_alpha_exact_match, law);
+    sv_pooled pooled;
+    if (sv_pool(law, t->length, c->K + 1, valid, MIN_EXPECTED, &pooled) != SV_OK)
+        return 0;
+    const sv_gof fit = sv_pearson(&pooled);
+    const int follows = !pooled.stray && fit.df > 0 && fit.p >= SV_SUSPECT_P;
+    sv_pooled_free(&pooled);
+    if (!follows)
+        return 0;
+    for (int32_t j = 0; j <= c->K; j++) {
+        mean += j * (double)t->length[j] / (double)valid;
+        mean_chain += j * ev->length_expected[j];
+        mean_exact += j * law[j];
+    }
+    snprintf(text, len, "accepted length: mean n %.4f, the chain rule's law %.4f (p = %.3g), "
+             "exact match's %.4f (p = %.3g): the accepted lengths follow exact match's law "
+             "(sum p q), not the chain rule's: is the declared rule right?", mean, mean_chain,
+             ev->length.p, mean_exact, fit.p);
+    return 1;
 }
 
 static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv_run_eval *ev)
@@ -113,7 +150,9 @@ static int evaluate_length(const sv_case *c, const sv_tally *t, double split, sv
         ev->length_verdict = sv_verdict_of(ev->length.p, split);
     if (ev->length_verdict > SV_PASS) {
         char text[SV_FINDING_LEN];
-        sv_describe_length(ev, &pooled, text, sizeof text);
+        if (!c->draft_probs_given || ev->length_verdict != SV_FAIL ||
+            !other_rule(c, t, ev, valid, text, sizeof text))
+            sv_describe_length(ev, &pooled, text, sizeof text);
         add_finding(ev, text);
     }
     sv_pooled_free(&pooled);
