@@ -103,6 +103,7 @@ typedef struct sv_case_report {
     sv_verdict verdict;         /* of the last run */
 } sv_case_report;
 
+#define SV_MAX_SHORT_CASES 8
 typedef struct sv_report {
     const char *sampler, *sampler_description;
     const char *suite;          /* NULL for --case */
@@ -126,6 +127,16 @@ typedef struct sv_report {
     char tree[96];              /* a tree rule's tree ("3x2x1 iid"), cut to each case's K; "" */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
+    /* cases built for a rare bug that ran below the draws their power needs
+     * (verify's, cli/short_cases.c): which case, the bug, the power at the
+     * draws run, and the draws `power_target` needs */
+    struct sv_short_case {
+        size_t i;
+        const char *variant;
+        double power, needed;
+    } short_cases[SV_MAX_SHORT_CASES];
+    size_t n_short;
+    double power_target;
     char description[1024];     /* the sampler's words about itself, escaped: a plugin's */
     const char *sandbox;        /* the layers around the sampler's process, in words, or NULL */
     const char *python_exe;     /* the interpreter of a Python sampler, or NULL */

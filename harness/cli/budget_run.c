@@ -7,19 +7,6 @@
 #include "sv_cli.h"
 #include "sv_stats.h"
 
-/* The broken variant this case was built to catch (hard_cases.c), if the
- * sampler's rule can have it. */
-static const char *built_for(const char *spec, uint32_t rule)
-{
-    for (size_t i = 0; i < sv_hard_count(); i++) {
-        const sv_hard_case *h = sv_hard_get(i);
-        const int tree_bug = strcmp(h->variant, "tree_cdf_boundary") == 0;
-        if (strcmp(h->spec, spec) == 0 && tree_bug == sv_rule_is_tree(rule))
-            return h->variant;
-    }
-    return NULL;
-}
-
 int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws,
                     uint64_t *again, FILE *out)
 {
@@ -40,7 +27,7 @@ int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws
             break;
         }
         cs[made] = (sv_budget_case){.c = c, .spec = cfg->specs[made], .cap = draws[made],
-                                    .why = built_for(cfg->specs[made], cfg->sampler->rule)};
+                                    .why = sv_hard_built_for(cfg->specs[made], cfg->sampler->rule)};
         tests += sv_tests_per_case(c);
     }
     double probe_seconds = 0.0, start_up = 0.0;

@@ -1,6 +1,7 @@
 /* cmd_verify.c: `specverify verify`: is the sampler's output distributed as p? */
 #include <getopt.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include "sv_cli.h"
@@ -64,6 +65,10 @@ static void usage(FILE *out)
         "                  'logits'\n"
         "  --draws N       draws per case (default: the suite's; 1000000 for --case);\n"
         "                  with --budget, the most any case gets\n"
+        "  --draws-scale X each case at X times its suite's draws (0.1: a tenth of each),\n"
+        "                  which keeps a rare-event case's share where --draws N cuts every\n"
+        "                  case to N; a case run below the draws its power against the bug\n"
+        "                  it was built for needs is named in the report ('below power')\n"
         "  --budget S      fit the run in S seconds: a probe of about a second a case\n"
         "                  measures the sampler's rate, then each case gets the draws that\n"
         "                  make the worst case's min-det smallest, never more than the\n"
@@ -140,6 +145,7 @@ typedef struct verify_args {
     int mpi_rank, mpi_size;         /* under mpirun (mpi_verify.c): this rank of size */
     int plan, plan_gpus;            /* --plan: what the run will take, and exit */
     double budget;                  /* --budget: seconds the run may take; 0: none */
+    double draws_scale;             /* --draws-scale: each case's draws times this; 0: none */
     const char *const *why;         /* the deep suite's: the variant each case is sized for */
 } verify_args;
 
@@ -162,7 +168,8 @@ static int distinct_outputs(const char *json, const char *junit)
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
-       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING, O_BUDGET };
+       O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING, O_BUDGET,
+       O_DRAWS_SCALE };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -195,6 +202,7 @@ static const struct option options[] = {
     {"plan", no_argument, NULL, O_PLAN},
     {"plan-gpus", required_argument, NULL, O_PLAN_GPUS},
     {"budget", required_argument, NULL, O_BUDGET},
+    {"draws-scale", required_argument, NULL, O_DRAWS_SCALE},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
     SV_TREE_OPTIONS,
@@ -266,6 +274,9 @@ static int parse(int argc, char **argv, verify_args *a)
             a->plan_gpus = (int)v;
             break;
         case O_BUDGET: rc = sv_parse_double("--budget", optarg, 0.0, 1e9, 1, &a->budget); break;
+        case O_DRAWS_SCALE:
+            rc = sv_parse_double("--draws-scale", optarg, 0.0, 1e6, 1, &a->draws_scale);
+            break;
         case O_SHARD_FILE: rc = sv_output_flag("verify", "--shard-file", &a->shard_file, optarg); break;
         case 'h': usage(stdout); return -1;
         default:
@@ -292,6 +303,9 @@ static int parse(int argc, char **argv, verify_args *a)
     if (rc == SV_OK && a->measure && (a->junit || a->power))
         rc = sv_fail(SV_EBAD, "verify: --measure gives a lossy rule no verdicts, so it takes "
                      "no %s (the distances are in --json)", a->junit ? "--junit" : "--power");
+    if (rc == SV_OK && a->draws && a->draws_scale > 0)
+        rc = sv_fail(SV_EBAD, "verify: --draws N gives every case N draws and --draws-scale X "
+                     "scales each case's own; give one");
     if (rc == SV_OK && a->budget > 0 && (a->power || a->plan || a->shard))
         rc = sv_fail(SV_EBAD, "verify: --budget sizes a run; %s", a->power ? "--power runs "
                      "nothing (give --draws)" : a->plan ? "--plan prints the suite's sizing "
@@ -365,6 +379,12 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
                         const char **specs, const uint64_t *draws, size_t n)
 {
     int rc;
+    uint64_t scaled[MAX_CASES]; /* --draws-scale X: X times each case's own, at least 1 */
+    if (a->draws_scale > 0) {
+        for (size_t i = 0; i < n; i++)
+            scaled[i] = (uint64_t)fmax(1.0, llround((double)draws[i] * a->draws_scale));
+        draws = scaled;
+    }
     if (a->power) {
         if (!sv_predict_known(a->power))
             return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
@@ -432,6 +452,10 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     /* only a lossy rule trades its verdicts for distances: a lossless one
      * that --measure let off would pass whatever it emitted */
     report->verdicts_dropped = a->measure && sv_rule_is_lossy(report->rule);
+    if ((rc = sv_note_short_cases(report, cfg->specs, cfg->n_cases, a->power_target)) != SV_OK) {
+        sv_report_free(report);
+        return rc;
+    }
     /* the verdict first: a report that cannot be written loses nothing else */
     sv_report_text(report, stdout);
     fflush(stdout);

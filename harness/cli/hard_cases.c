@@ -23,6 +23,16 @@ const sv_hard_case *sv_hard_get(size_t i)
     return i < sv_hard_count() ? &hard[i] : NULL;
 }
 
+const char *sv_hard_built_for(const char *spec, uint32_t rule)
+{
+    for (size_t i = 0; i < sv_hard_count(); i++) {
+        const int tree_bug = strcmp(hard[i].variant, "tree_cdf_boundary") == 0;
+        if (strcmp(hard[i].spec, spec) == 0 && tree_bug == sv_rule_is_tree(rule))
+            return hard[i].variant;
+    }
+    return NULL;
+}
+
 const sv_hard_case *sv_hard_find(const char *variant)
 {
     for (size_t i = 0; i < sv_hard_count(); i++)

@@ -144,6 +144,12 @@ typedef struct sv_hard_case {
 size_t sv_hard_count(void);
 const sv_hard_case *sv_hard_get(size_t i); /* NULL past the last */
 const sv_hard_case *sv_hard_find(const char *variant);
+/* The broken variant case `spec` was built to catch, if a sampler of `rule`
+ * can have it; NULL for every other case. */
+const char *sv_hard_built_for(const char *spec, uint32_t rule);
+/* verify: notes in r each case built for a rare bug that ran below the draws
+ * `target` power against it needs (short_cases.c). */
+int sv_note_short_cases(sv_report *r, const char *const *specs, size_t n, double target);
 
 /* ---- deep_suite.c: verify --suite deep and --plan --------------------------- */
 struct sv_verify_config;

@@ -171,6 +171,14 @@ int sv_report_json(const sv_report *r, const char *path)
         for (int32_t k = 0; k < cr->K; k++)
             cJSON_AddItemToArray(alpha, cJSON_CreateNumber(cr->alpha[k]));
         cJSON_AddStringToObject(c, "verdict", sv_verdict_name(cr->verdict));
+        for (size_t k = 0; k < r->n_short; k++) /* ran below its power (short_cases.c) */
+            if (r->short_cases[k].i == i) {
+                cJSON *b = cJSON_AddObjectToObject(c, "below_power");
+                cJSON_AddStringToObject(b, "variant", r->short_cases[k].variant);
+                sv_json_number(b, "power", r->short_cases[k].power);
+                cJSON_AddNumberToObject(b, "power_target", r->power_target);
+                sv_json_number(b, "draws_needed", r->short_cases[k].needed);
+            }
         cJSON *runs = cJSON_AddArrayToObject(c, "runs");
         for (int j = 0; j < cr->n_runs; j++)
             cJSON_AddItemToArray(runs, run_json(&cr->runs[j]));

@@ -166,12 +166,25 @@ void sv_report_text(const sv_report *r, FILE *out)
                 fprintf(out, "%-7s %s%s: %s\n", sv_verdict_name(ev->verdict), cr->name,
                         j ? " (re-run)" : "", ev->findings[f]);
         }
-        if (cr->n_runs > 1)
-            fprintf(out, "%-7s %s: suspect on seed %llu, %s on the re-run with 4x the draws\n",
-                    sv_verdict_name(cr->verdict), cr->name, (unsigned long long)r->seed,
-                    cr->verdict == SV_PASS ? "passed" : "still not clean");
+        if (cr->n_runs > 1) /* 4x the draws, or what a budget kept for the re-run */
+            fprintf(out, "%-7s %s: suspect on seed %llu, %s on the re-run with %.2gx the "
+                    "draws\n", sv_verdict_name(cr->verdict), cr->name,
+                    (unsigned long long)r->seed,
+                    cr->verdict == SV_PASS ? "passed" : "still not clean",
+                    (double)cr->runs[1].draws / (double)(cr->runs[0].draws ? cr->runs[0].draws : 1));
     }
 
+    if (r->n_short)
+        fprintf(out, "\n");
+    for (size_t s = 0; s < r->n_short; s++) { /* a rare bug's case cut below its power */
+        const struct sv_short_case *sc = &r->short_cases[s];
+        const sv_case_report *cr = &r->cases[sc->i];
+        fprintf(out, "below power: %s ran %llu draws, where its power against %s (the bug it "
+                "was built for) is %.3g; power %.6g needs %.3g draws (the suite's, or a larger "
+                "--draws-scale)\n", cr->name,
+                (unsigned long long)cr->runs[cr->n_runs - 1].draws, sc->variant, sc->power,
+                r->power_target, sc->needed);
+    }
     fprintf(out, "\n%zu cases: %zu passed, %zu suspect, %zu failed. %.3g M draws in %.1f s "
             "(%.2f M draws/s, %d threads)\n", r->n_cases, r->passed, r->suspect, r->failed,
             (double)r->total_draws / 1e6, r->seconds,

@@ -7,6 +7,7 @@ to them is stopped and reported, as a C sampler would be.
 
 import numpy as np
 
+from . import _views
 from . import random as _random
 
 INPUTS = ("probs", "logits-f32", "logits-bf16")
@@ -54,6 +55,21 @@ class Batch:
     def __repr__(self):
         return "<specverify.Batch B=%d K=%d V=%d %s %s>" % (
             self.B, self.K, self.V, self.layout, self.input)
+
+    # ---- the engines' argument layouts (_views.py) ----------------------------
+    def vllm_view(self, probs_from_logits=None):
+        """vLLM v1's ``rejection_sample`` arguments, a ``VllmArgs`` tuple
+        (packed torch batch, bonus "harness"); in a logits mode the rows
+        become probabilities by ``probs_from_logits`` (default: the
+        contract's temperature, top-k and top-p rules)."""
+        if probs_from_logits is None and self.target is None:
+            from .adapters._rules import target_probs_from_logits as probs_from_logits
+        return _views.vllm(self, probs_from_logits)
+
+    def flashinfer_view(self):
+        """FlashInfer's ``chain_speculative_sampling`` calls, a list of
+        ``FlashInferCall`` (padded torch batch of probabilities)."""
+        return _views.flashinfer(self)
 
     # ---- randomness ---------------------------------------------------------
     def sequence_seed(self, b):

@@ -15,7 +15,7 @@ FlashInfer takes one K per call and one random stream per call (a generator,
 or a Philox seed and offset), so the adapter calls it once per number of
 drafts in the batch for the unseeded sequences, and once per seeded
 sequence with that sequence's own generator (a seeded request's tokens must
-not depend on its neighbours). A one-hot drafter's rows are made dense.
+not depend on its neighbours). A one-hot drafter's rows are made dense. The calls are ``batch.flashinfer_view()``'s.
 
     import flashinfer.sampling
     import specverify.adapters.flashinfer as fi
@@ -36,25 +36,12 @@ def sampler(chain_speculative_sampling, name=None, device="cuda", max_batch=None
     import torch
 
     def call(batch):
-        dev = batch.target.device
-        out = torch.full((batch.B, batch.K + 1), -1, dtype=torch.int32, device=dev)
-        d = batch.num_drafts
-        drafts = batch.draft_token_matrix()
-        draft_rows = batch.padded_draft()
-        seeded = batch.seeded
-        for k in torch.unique(d).tolist():
-            same = d == k
-            groups = [torch.nonzero(same & ~seeded).flatten()]
-            groups += [torch.tensor([b], device=dev) for b in
-                       torch.nonzero(same & seeded).flatten().tolist()]
-            for seqs in groups:
-                if seqs.numel() == 0:
-                    continue
-                g = batch.generator(int(seqs[0]), dev.type) if bool(seeded[seqs[0]]) else None
-                y = chain_speculative_sampling(
-                    draft_rows[seqs, :k].contiguous(), drafts[seqs, :k].contiguous(),
-                    batch.target[seqs, :k + 1].contiguous(), deterministic=True, generator=g)
-                out[seqs, :k + 1] = y.to(torch.int32)
+        out = torch.full((batch.B, batch.K + 1), -1, dtype=torch.int32,
+                         device=batch.target.device)
+        for c in batch.flashinfer_view():
+            y = chain_speculative_sampling(c.draft_probs, c.draft_token_ids, c.target_probs,
+                                           deterministic=True, generator=c.generator)
+            out[c.seqs, :y.shape[1]] = y.to(torch.int32)
         return out
 
     # found, by the sampler's own process, under the name it is bound to in the

@@ -21,15 +21,13 @@ probabilities by the request's temperature, top-k and top-p before the call
 (``target_probs``), by the contract's rules (ranked by logit, the lower
 index first on ties; top-p keeps the shortest prefix reaching it). Seeded
 requests get a generator of their own, seeded by (seed, index); unseeded
-ones none, as in vLLM.
+ones none, as in vLLM. The arguments are ``batch.vllm_view()``'s.
 
     import specverify.adapters.vllm as vllm_adapter
     my_sampler = vllm_adapter.sampler(rejection_sample)   # at module level
 
 then ``specverify.verify(my_sampler)``.
 """
-
-from types import SimpleNamespace
 
 import specverify
 
@@ -41,40 +39,9 @@ def sampler(rejection_sample, name=None, inputs=("probs", "logits-f32", "logits-
     """The specverify sampler that calls ``rejection_sample`` the vLLM way.
     Bind it to a module-level name: that name is how the sampler's own
     process finds it."""
-    import torch
 
     def call(batch):
-        B = batch.B
-        dev = batch.num_drafts.device
-        d = batch.num_drafts.to(torch.int64)
-        cu = batch.cu_num_drafts.to(torch.int64)
-        # the target's rows at draft positions: request b's rows cu[b]+b .. cu[b]+b+d_b-1
-        own = torch.repeat_interleave(torch.arange(B, device=dev), d)
-        rows = torch.arange(int(cu[-1]), device=dev) + own
-        if batch.target is not None:
-            target = batch.target[rows]
-        else:
-            target = target_probs_from_logits(batch.target_logits[rows], batch.temperatures[own],
-                                              batch.top_ks[own], batch.top_ps[own])
-        draft = None
-        if batch.draft is not None:
-            draft = batch.draft
-        elif batch.draft_logits is not None:
-            draft = target_probs_from_logits(batch.draft_logits, batch.temperatures[own],
-                                             batch.top_ks[own], batch.top_ps[own])
-        temperature = batch.temperatures.to(torch.float32) if batch.temperatures is not None \
-            else None
-        greedy = (temperature == 0 if temperature is not None
-                  else torch.zeros(B, dtype=torch.bool, device=dev))
-        metadata = SimpleNamespace(
-            temperature=temperature, all_greedy=bool(greedy.all()),
-            all_random=not bool(greedy.any()),
-            top_k=batch.top_ks, top_p=batch.top_ps.to(torch.float32)
-            if batch.top_ps is not None else None,
-            generators=batch.generators())
-        return rejection_sample(batch.draft_tokens.to(torch.int64), d.tolist(), batch.K,
-                                cu[1:].to(torch.int32), draft, target,
-                                batch.bonus_tokens.to(torch.int64)[:, None], metadata)
+        return rejection_sample(*batch.vllm_view(target_probs_from_logits))
 
     # found, by the sampler's own process, under the name it is bound to in the
     # module that made it (specverify's _run.sampler_spec)
