@@ -19,12 +19,12 @@
  *   sv_uniform_curand_f32    curand_uniform's float: the 32 bits
  *                            x = floor(u 2^32), made a float (rounded to 24
  *                            bits), times 2^-32 plus 2^-33, rounded once to
- *                            float: (0, 1], 1 included, 0 never.
+ *                            float: (0, 1], 1 with chance 2^-25, 0 never.
  *   sv_exponential_cuda_f32  torch's CUDA float32 exponential_: E = -log(v)
  *                            of that v in float, except that v >= 1 - 2^-24
  *                            gives E = 2^-24 (torch keeps log(v) from being 0).
  *                            So E >= 2^-24 always: E = 2^-24 with probability
- *                            about 1.5 2^-24 (the tests give it exactly), and
+ *                            383 2^-32, about 1.5 2^-24 (test_engine_rng), and
  *                            the next value is -log(1 - 2^-23), about 2^-23;
  *                            nothing lies below 2^-24 or between.
  *   sv_exponential_f64       the exact exponential -log(u) in double: > 0,

@@ -54,12 +54,13 @@ static void test_curand_uniform(void)
 static void test_exponential_floor(void)
 {
     const float floor24 = 1.0f / 16777216.0f;
-    uint32_t at_floor = 0;
+    uint32_t at_floor = 0, at_one = 0;
     float above = INFINITY;
     for (uint64_t x = (1ull << 32) - 4096; x < (1ull << 32); x++)
         for (uint64_t low = 0; low < (1ull << 20); low += (1ull << 20) - 1) {
             const float e = sv_exponential_cuda_f32(cell(x << 20 | low));
             CHECK(e >= floor24);
+            at_one += low == 0 && sv_uniform_curand_f32(cell(x << 20 | low)) == 1.0f;
             if (e == floor24)
                 at_floor += low == 0;
             else if (e < above)
@@ -69,6 +70,7 @@ static void test_exponential_floor(void)
      * tie that goes to the even 2^32 - 512): v >= 1 - 2^-24. So
      * P(E = 2^-24) = 383 2^-32, about 1.5 2^-24 */
     CHECK(at_floor == 383);
+    CHECK(at_one == 128); /* x >= 2^32 - 128 rounds to 2^32: v = 1 with chance 2^-25 */
     CHECK(sv_exponential_cuda_f32(cell(((1ull << 32) - 383) << 20)) == floor24);
     CHECK(sv_exponential_cuda_f32(cell(((1ull << 32) - 384) << 20 | 0xfffff)) > floor24);
     /* the next value is -log(1 - 2^-23), about 2^-23: nothing in between */
