@@ -19,7 +19,7 @@ target_include_directories(specverify_sampler INTERFACE
 target_compile_features(specverify_sampler INTERFACE c_std_11)
 set_target_properties(specverify_sampler PROPERTIES EXPORT_NAME sampler)
 install(TARGETS specverify_sampler EXPORT specverifyTargets)
-install(FILES samplers/sv_sampler.h DESTINATION include/specverify)
+install(FILES samplers/sv_sampler.h samplers/sv_engine_rng.h DESTINATION include/specverify)
 install(FILES samplers/examples/race_plugin.c DESTINATION ${SV_INSTALL_EXAMPLESDIR})
 install(EXPORT specverifyTargets NAMESPACE specverify:: DESTINATION ${SV_INSTALL_CMAKEDIR})
 configure_package_config_file(cmake/specverifyConfig.cmake.in

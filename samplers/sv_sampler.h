@@ -1,8 +1,10 @@
 /* sv_sampler.h: the specverify sampler contract (public, installed).
  *
  * A sampler verifies one batch of speculative-decoding steps. Everything a
- * sampler author needs is in this file; it depends only on <stdint.h> and
- * <stddef.h>. A plugin is a shared library exporting SV_PLUGIN_SYMBOL.
+ * sampler author needs is in this file and sv_engine_rng.h beside it (the
+ * harness's uniforms on the engines' grids: torch.rand's float32 coin,
+ * CUDA's float32 exponential); they depend only on <stdint.h>, <stddef.h>
+ * and <math.h>. A plugin is a shared library exporting SV_PLUGIN_SYMBOL.
  *
  * One step of chain speculative sampling, per sequence b:
  *   inputs   target rows p_1..p_{K+1}, draft rows q_1..q_K (over V tokens),
@@ -23,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "sv_engine_rng.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -94,10 +94,21 @@ class Batch:
         s, i = int(self._np.seeds[b]), int(self._np.indices[b])
         return {"key": (s & 0xFFFFFFFF, s >> 32), "counter": (i & 0xFFFFFFFF, i >> 32)}
 
-    def uniforms(self, position, purpose, lane=0):
+    def uniforms(self, position, purpose, lane=0, like=None):
         """[B] float64: each sequence's harness uniform at (position, purpose,
-        lane), bit for bit what sv_philox_uniform gives in C."""
-        return _random.philox_uniform(self._np.seeds, self._np.indices, position, purpose, lane)
+        lane), bit for bit what sv_philox_uniform gives in C. like=
+        "torch.float32": the same draws on torch.rand's float32 grid
+        (floor(u 2^24) 2^-24, 0 included), "curand.float32": curand_uniform's
+        (0, 1]; float32, bit for bit samplers/sv_engine_rng.h."""
+        u = _random.philox_uniform(self._np.seeds, self._np.indices, position, purpose, lane)
+        return u if like is None else _random.engine_uniform(u, like)
+
+    def exponentials(self, position, purpose, lane=0, like="cuda.float32"):
+        """[B] exponentials (rate 1) from the same uniforms: like=
+        "cuda.float32" CUDA's float32 exponential_ (never below 2^-24),
+        None the exact -log(u) in float64; bit for bit sv_engine_rng.h."""
+        u = _random.philox_uniform(self._np.seeds, self._np.indices, position, purpose, lane)
+        return _random.engine_exponential(u, like)
 
     # ---- shapes -------------------------------------------------------------
     def draft_token_matrix(self):

@@ -13,8 +13,13 @@ three handles on that, whichever suits it:
 - ``torch_generator(seed, index, device)``: that generator, ready;
 - ``philox_uniform(seed, index, position, purpose, lane)``: the harness's own
   uniforms, vectorised over numpy arrays, bit for bit the C ones (a sampler
-  that uses them as ``ref`` does emits ``ref``'s tokens).
+  that uses them as ``ref`` does emits ``ref``'s tokens);
+- ``engine_uniform(u, like)`` and ``engine_exponential(u, like)``: those
+  uniforms mapped onto the grids engines draw on (torch.rand's float32,
+  CUDA's float32 exponential_), bit for bit samplers/sv_engine_rng.h.
 """
+
+import math
 
 import numpy as np
 
@@ -90,3 +95,70 @@ def philox_uniform(seed, index, position, purpose, lane=0):
     lo = np.where(odd, words[..., 3], words[..., 1]).astype(np.uint64)
     bits = ((hi << np.uint64(32)) | lo) >> np.uint64(12)
     return (bits.astype(np.float64) + 0.5) * (1.0 / 4503599627370496.0)
+
+
+# ---- the engines' grids (samplers/sv_engine_rng.h states each law) ----------
+_2P24, _2P32 = 16777216.0, 4294967296.0
+UNIFORM_LIKES = ("torch.float32", "curand.float32")
+EXPONENTIAL_LIKES = (None, "cuda.float32")
+
+
+def torch_float32_uniform(u):
+    """torch.rand's float32 law: floor(u 2^24) 2^-24, the 2^-24 grid in
+    [0, 1); exactly 0 with probability 2^-24 (sv_uniform_torch_f32)."""
+    u = np.asarray(u, dtype=np.float64)
+    return (np.floor(u * _2P24) * (1.0 / _2P24)).astype(np.float32)
+
+
+def curand_float32_uniform(u):
+    """curand_uniform's float law, (0, 1]: the top 32 bits made a float, times
+    2^-32 plus 2^-33, rounded once (sv_uniform_curand_f32)."""
+    u = np.asarray(u, dtype=np.float64)
+    x = np.floor(u * _2P32).astype(np.float32).astype(np.float64)
+    return (x * (1.0 / _2P32) + (1.0 / (2.0 * _2P32))).astype(np.float32)
+
+
+def _libm_log(x):
+    """log of each element by the C library's log, as a C sampler's log is
+    (numpy's own log may differ from it in the last bit)."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.fromiter(map(math.log, x.ravel().tolist()), np.float64, x.size).reshape(x.shape)
+
+
+def cuda_float32_exponential(u):
+    """torch's CUDA float32 exponential_ (rate 1): -log(v) of curand's v in
+    float, but 2^-24 where v >= 1 - 2^-24; never below 2^-24
+    (sv_exponential_cuda_f32)."""
+    v = curand_float32_uniform(u).astype(np.float64)
+    d = -np.log(v)
+    e = d.astype(np.float32)
+    # numpy's log and the C library's differ by at most an ulp of double: they
+    # round to different floats only near a float's rounding boundary, so
+    # those few take the C library's log
+    unsure = (d * (1 - 2.0 ** -50)).astype(np.float32) != (d * (1 + 2.0 ** -50)).astype(np.float32)
+    if np.any(unsure):
+        e[unsure] = (-_libm_log(v[unsure])).astype(np.float32)
+    floor = v >= 1.0 - 1.0 / _2P24
+    e[floor] = np.float32(1.0 / _2P24)
+    return e
+
+
+def engine_uniform(u, like):
+    """The harness's uniforms ``u`` on an engine's grid: like="torch.float32"
+    or "curand.float32"."""
+    if like == "torch.float32":
+        return torch_float32_uniform(u)
+    if like == "curand.float32":
+        return curand_float32_uniform(u)
+    raise ValueError("uniforms: like=%r; want None or one of %s" % (like, ", ".join(UNIFORM_LIKES)))
+
+
+def engine_exponential(u, like):
+    """Exponentials (rate 1) from the harness's uniforms ``u``: like=None the
+    exact -log(u) in float64 (sv_exponential_f64, the C library's log),
+    like="cuda.float32" CUDA's float32 exponential_."""
+    if like is None:
+        return -_libm_log(u)
+    if like == "cuda.float32":
+        return cuda_float32_exponential(u)
+    raise ValueError("exponentials: like=%r; want one of None, %s" % (like, EXPONENTIAL_LIKES[1]))
