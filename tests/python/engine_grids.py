@@ -15,6 +15,7 @@ import numpy as np
 
 import specverify
 from specverify.random import PURPOSE_ACCEPT, PURPOSE_FINAL
+from numpy_chain import chain_start, drafted_positions
 
 
 def _race(batch, position, seqs, w):
@@ -28,16 +29,8 @@ def _race(batch, position, seqs, w):
 
 
 def _chain(batch, accept):
-    B, K = batch.B, batch.K
-    d = batch.num_drafts.astype(np.int64)
-    x = batch.draft_token_matrix()
-    out = np.full((B, K + 1), -1, dtype=np.int32)
-    alive = np.ones(B, dtype=bool)
-    everyone = np.arange(B)
-    for k in range(K):
-        seqs = everyone[alive & (k < d)]
-        if seqs.size == 0:
-            break
+    K, d, x, out, alive, everyone = chain_start(batch)
+    for k, seqs in drafted_positions(K, d, alive, everyone):
         xk = x[seqs, k]
         p, q = batch.target[seqs, k].astype(np.float64), batch.draft[seqs, k].astype(np.float64)
         coin = batch.uniforms(k, PURPOSE_ACCEPT, like="torch.float32")[seqs].astype(np.float64)

@@ -12,18 +12,13 @@ import numpy as np
 
 import specverify
 from specverify.random import PURPOSE_FINAL
-from numpy_chain import _draw, _rows
+from numpy_chain import _draw, _rows, chain_start
 
 
 def _exact(batch, fresh):
     if batch.draft is not None:
         raise ValueError("an exact-match sampler was given draft rows")
-    B, K = batch.B, batch.K
-    d = batch.num_drafts.astype(np.int64)
-    x = batch.draft_token_matrix()
-    out = np.full((B, K + 1), -1, dtype=np.int32)
-    alive = np.ones(B, dtype=bool)
-    everyone = np.arange(B)
+    K, d, x, out, alive, everyone = chain_start(batch)
     for k in range(K + 1):
         seqs = everyone[alive & (k <= d)]
         if seqs.size == 0:

@@ -40,19 +40,30 @@ def _draw(weights, u):
                        dtype=np.int64, count=goal.size)
 
 
-@specverify.sampler(layouts=("padded", "packed"), max_batch=2048)
-def numpy_chain(batch):
-    """numpy: the chain rule, inverse-CDF residual, the harness's uniforms"""
-    B, K = batch.B, batch.K
-    d = batch.num_drafts.astype(np.int64)
-    x = batch.draft_token_matrix()
-    out = np.full((B, K + 1), -1, dtype=np.int32)
-    alive = np.ones(B, dtype=bool)
-    everyone = np.arange(B)
+def chain_start(batch):
+    """What each of these test samplers' position loops starts from: K, the
+    drafts per sequence d, the draft matrix x [B][K], the outputs (all -1),
+    the sequences still going, and every sequence's index."""
+    B = batch.B
+    return (batch.K, batch.num_drafts.astype(np.int64), batch.draft_token_matrix(),
+            np.full((B, batch.K + 1), -1, dtype=np.int32), np.ones(B, dtype=bool), np.arange(B))
+
+
+def drafted_positions(K, d, alive, everyone):
+    """Each draft position k with the sequences still going that drafted it
+    (alive is read anew each step: the loop's body ends sequences)."""
     for k in range(K):
         seqs = everyone[alive & (k < d)]
         if seqs.size == 0:
-            break
+            return
+        yield k, seqs
+
+
+@specverify.sampler(layouts=("padded", "packed"), max_batch=2048)
+def numpy_chain(batch):
+    """numpy: the chain rule, inverse-CDF residual, the harness's uniforms"""
+    K, d, x, out, alive, everyone = chain_start(batch)
+    for k, seqs in drafted_positions(K, d, alive, everyone):
         xk = x[seqs, k]
         onehot = batch.draft is None
         px = _at(batch, "target", seqs, k, xk)

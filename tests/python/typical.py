@@ -8,23 +8,15 @@ import numpy as np
 
 import specverify
 from specverify.random import PURPOSE_FINAL
-from numpy_chain import _draw, _rows
+from numpy_chain import _draw, _rows, chain_start, drafted_positions
 
 
 @specverify.sampler(layouts=("padded", "packed"), max_batch=2048, rule="typical")
 def typical(batch, eps=0.09, delta=0.3):
     """numpy: Medusa's typical acceptance (lossy on purpose)"""
-    B, K = batch.B, batch.K
-    d = batch.num_drafts.astype(np.int64)
-    x = batch.draft_token_matrix()
-    out = np.full((B, K + 1), -1, dtype=np.int32)
-    n = np.zeros(B, dtype=np.int64)
-    alive = np.ones(B, dtype=bool)
-    everyone = np.arange(B)
-    for k in range(K):
-        seqs = everyone[alive & (k < d)]
-        if seqs.size == 0:
-            break
+    K, d, x, out, alive, everyone = chain_start(batch)
+    n = np.zeros(batch.B, dtype=np.int64)
+    for k, seqs in drafted_positions(K, d, alive, everyone):
         rows = _rows(batch, "target", seqs, k).astype(np.float64)
         rows /= rows.sum(axis=1, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
