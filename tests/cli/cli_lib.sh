@@ -31,6 +31,12 @@ finish() {
 }
 # untimed FILE: a report without what depends on the clock (the summary's rate)
 untimed() { sed -E 's/ in [0-9.]+ s \([0-9.]+ M draws\/s,/ in - s (- M draws\/s,/' "$1"; }
+# batchless FILE: a report but for the index in its batch that a finding
+# names its request by: a shard's (or an MPI rank's) calls batch other
+# sequences than the whole run's (a Markov case's streams are cut per
+# shard), so that index is the call's own; the rest of the words (seed,
+# position, token) and their order must agree.
+batchless() { sed -E 's/request [0-9]+ of the batch/request - of the batch/g' "$1"; }
 # same_json A B: two JSON reports equal but for seconds and draws per second
 same_json() {
   /usr/bin/python3 - "$1" "$2" <<'PY'

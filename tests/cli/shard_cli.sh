@@ -11,11 +11,6 @@
 set -u
 sv=$1 out=$2
 . "$(dirname "$0")/cli_lib.sh"
-# A finding names its request by its index in the batch the sampler was
-# given: a shard's calls batch other sequences than the whole run's (a
-# Markov case's streams are cut per shard), so that index is the call's own;
-# the rest of the words (seed, position, token) and their order must agree.
-batchless() { sed -E 's/request [0-9]+ of the batch/request - of the batch/g' "$1"; }
 rm -rf "$out" && mkdir -p "$out" && cd "$out" || exit 2
 
 # compare NAME WANT_EXIT N ARGS...: the whole run, then N shards and merge
