@@ -54,8 +54,11 @@ def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=
                        given batch.draft = None and compares each draft with
                        a target sample), "block" (Sun et al. 2024),
                        "typical" (Medusa's, lossy: measure it with
-                       verify(..., measure=True)); each is judged by its own
-                       law (docs/rules.md)
+                       verify(..., measure=True)), "tree" (recursive rejection
+                       over a tree of drafts: batch.parents, and it returns
+                       (tokens, accepted, path)), "tree_target_only" (SGLang's
+                       rule, no draft rows); each is judged by its own law
+                       (docs/rules.md)
     """
     meta = {k: v for k, v in dict(name=name, description=description, inputs=tuple(inputs),
                                    layouts=tuple(layouts), tensors=tensors, device=device,
@@ -100,7 +103,7 @@ def _sampler_args(sampler, config):
 def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
            batch=None, threads=None, batches=None, seeding=None, config=None,
            in_process=False, call_timeout=None, rerun=True, plugin=None, echo=None,
-           timeout=None, measure=False, sandbox=None, budget=None):
+           timeout=None, measure=False, sandbox=None, budget=None, tree=None, siblings=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
@@ -132,6 +135,8 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
                  .distance): for a lossy rule (typical acceptance) in place of
                  verdicts, report.passed then only saying the contract held; any
                  other rule keeps its verdicts, and report.passed means them
+    tree         a tree rule's sampler: the tree's shape ("3x2x1", the default)
+    siblings     and its sibling law, "iid" (the default) or "distinct"
 
     Raises SpecverifyError for bad arguments or input (exit 2), for the
     environment (exit 3) and past the timeout (124); a sampler that fails is
@@ -145,7 +150,8 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     args += _options(suite=suite, draws=draws, seed=seed, alpha=alpha, input=input, batch=batch,
                      threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
-                     measure=measure, sandbox=sandbox, budget=budget)
+                     measure=measure, sandbox=sandbox, budget=budget, tree=tree,
+                     siblings=siblings)
     if echo is None:
         echo = "progress" if "PYTEST_CURRENT_TEST" in os.environ else True
     data, text, code, command = run(args, echo=echo, timeout=timeout)

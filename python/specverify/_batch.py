@@ -12,6 +12,7 @@ from . import random as _random
 
 INPUTS = ("probs", "logits-f32", "logits-bf16")
 LAYOUTS = ("padded", "packed")
+SIBLINGS = ("iid", "distinct")  # sv_siblings's order
 
 
 class Batch:
@@ -36,6 +37,16 @@ class Batch:
     ``temperatures`` (0: greedy), ``top_ks`` (<= 0: none), ``top_ps``
     (1: none). ``bonus_tokens`` [B] is set when the sampler's bonus policy is
     "harness": the token the caller drew from each sequence's bonus row.
+
+    A tree rule's batch (``rule="tree"`` or ``"tree_target_only"``, contract
+    version 6; docs/rules.md) is the same batch read as a tree: sequence b's
+    d_b drafts are its nodes 1..d_b (node 0, the root, is the last emitted
+    token), ``parents`` (in ``draft_tokens``'s layout) holds node k+1's
+    parent at k, target row j is the target after the path to node j (a
+    leaf's row its bonus row), draft row k the row node k+1 was drawn from
+    (None for "tree_target_only"), and ``siblings`` says how siblings were
+    drawn: "iid" or "distinct" (without replacement). ``parents`` and
+    ``siblings`` are None in a chain rule's batch.
     """
 
     def __init__(self, arrays, tensors="numpy", device="cpu"):
@@ -48,9 +59,10 @@ class Batch:
         conv = _converter(tensors, device)
         for name in ("target", "draft", "target_logits", "draft_logits", "draft_tokens",
                      "num_drafts", "cu_num_drafts", "seeds", "indices", "seeded",
-                     "temperatures", "top_ks", "top_ps", "bonus_tokens"):
+                     "temperatures", "top_ks", "top_ps", "bonus_tokens", "parents"):
             value = getattr(arrays, name)
             setattr(self, name, None if value is None else conv(value, name))
+        self.siblings = arrays.siblings
 
     def __repr__(self):
         return "<specverify.Batch B=%d K=%d V=%d %s %s>" % (
@@ -115,6 +127,14 @@ class Batch:
         """[B][K] int32, -1 past each sequence's drafts, whatever the layout."""
         return self._out(self._np.padded_drafts())
 
+    def parent_matrix(self):
+        """A tree batch's parents as [B][K] int32, -1 past each sequence's
+        nodes, whatever the layout (None in a chain rule's batch)."""
+        a = self._np
+        if a.parents is None:
+            return None
+        return self._out(a.padded_drafts(a.parents))
+
     def padded_target(self):
         """The target rows (or logits) as [B][K+1][V], the unused rows NaN
         (a copy in the packed layout, the batch's own view in the padded)."""
@@ -160,20 +180,24 @@ class Arrays:
 
     __slots__ = ("B", "K", "V", "layout", "input", "target", "draft", "target_logits",
                  "draft_logits", "draft_tokens", "num_drafts", "cu_num_drafts", "seeds",
-                 "indices", "seeded", "temperatures", "top_ks", "top_ps", "bonus_tokens")
+                 "indices", "seeded", "temperatures", "top_ks", "top_ps", "bonus_tokens",
+                 "parents", "siblings")
 
     def rows_of(self, b):
         """(first target row, first draft row) of sequence b in the layout."""
         cu = int(self.cu_num_drafts[b])
         return (cu + b, cu) if self.layout == "packed" else (None, None)
 
-    def padded_drafts(self):
+    def padded_drafts(self, per_node=None):
+        """[B][K] of the draft tokens (or of another per-node array in their
+        layout: a tree's parents), -1 past each sequence's d_b."""
+        per_node = self.draft_tokens if per_node is None else per_node
         if self.layout == "padded":
-            out = self.draft_tokens.copy()
+            out = per_node.copy()
         else:
             out = np.full((self.B, self.K), -1, dtype=np.int32)
             mask = np.arange(self.K)[None, :] < self.num_drafts[:, None]
-            out[mask] = self.draft_tokens
+            out[mask] = per_node
         out[np.arange(self.K)[None, :] >= self.num_drafts[:, None]] = -1
         return out
 
@@ -201,6 +225,7 @@ class Arrays:
         """Sequences i..j-1 as a batch of their own (views, no copies)."""
         s = Arrays()
         s.B, s.V, s.layout, s.input = j - i, self.V, self.layout, self.input
+        s.siblings = self.siblings
         s.K = self.K  # the caller's K: a slice's outputs are [B][K+1] like the whole's
         c0, c1 = int(self.cu_num_drafts[i]), int(self.cu_num_drafts[j])
         s.cu_num_drafts = self.cu_num_drafts[i:j + 1] - np.int32(c0)
@@ -211,7 +236,7 @@ class Arrays:
         packed = self.layout == "packed"
         for name, t0, t1 in (("target", c0 + i, c1 + j), ("target_logits", c0 + i, c1 + j),
                              ("draft", c0, c1), ("draft_logits", c0, c1),
-                             ("draft_tokens", c0, c1)):
+                             ("draft_tokens", c0, c1), ("parents", c0, c1)):
             v = getattr(self, name)
             setattr(s, name, None if v is None else (v[t0:t1] if packed else v[i:j]))
         return s

@@ -4,7 +4,10 @@ output slots.
 A sampler returns ``tokens``, or ``(tokens, accepted)``: tokens [B][K+1]
 (int32 or int64, numpy or torch, contiguous, on the sampler's device),
 y_1..y_{n+1} then -1, as vLLM returns them, whatever the batch's layout;
-accepted [B] is n, derived from the first -1 when not given.
+accepted [B] is n, derived from the first -1 when not given. A tree rule's
+sampler returns ``(tokens, accepted, path)``: path [B][K+1], the accepted
+nodes (1..d_b) in path order, then -1, as the contract's out_path (accepted
+may be None: derived from tokens as above).
 """
 
 import sys
@@ -75,11 +78,21 @@ def _ints(x, what, shape, device):
     return a
 
 
-def take(result, arrays, device):
-    """(tokens [B][K+1] int64, n [B] int64) from what the sampler returned."""
+def take(result, arrays, device, tree=False):
+    """(tokens [B][K+1] int64, n [B] int64, path [B][K+1] int64 or None for
+    a chain rule) from what the sampler returned."""
     B, K = arrays.B, arrays.K
-    accepted = None
-    if isinstance(result, (tuple, list)):
+    accepted = path = None
+    if tree:
+        if not isinstance(result, (tuple, list)) or len(result) != 3:
+            raise SamplerError("returned %s; a tree rule's sampler returns (tokens, accepted, "
+                               "path): path [B][K+1], the accepted nodes then -1"
+                               % (("a %s of %d items" % (type(result).__name__, len(result)))
+                                  if isinstance(result, (tuple, list))
+                                  else type(result).__name__))
+        result, accepted, path = result
+        path = _ints(path, "path", (B, K + 1), device).astype(np.int64, copy=False)
+    elif isinstance(result, (tuple, list)):
         if len(result) != 2:
             raise SamplerError("returned a %s of %d items; want tokens or (tokens, accepted)"
                                % (type(result).__name__, len(result)))
@@ -92,7 +105,7 @@ def take(result, arrays, device):
     else:
         ended = tokens == -1
         n = np.where(ended.any(axis=1), ended.argmax(axis=1), K + 1) - 1
-    return tokens, n
+    return tokens, n, path
 
 
 def _request(arrays, b):
@@ -148,3 +161,19 @@ def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
     else:
         out_tokens.reshape(arrays.B, arrays.K + 1)[own] = tokens[own]
     out_accepted[:] = n.astype(np.int32)
+
+
+def write_path(arrays, path, out_path):
+    """A tree sampler's path into the harness's out_path slots of these
+    sequences (out_tokens's layout); the harness's contract check judges it."""
+    own = np.arange(arrays.K + 1)[None, :] <= arrays.num_drafts.astype(np.int64)[:, None]
+    wide = own & ((path < _INT32[0]) | (path > _INT32[1]))
+    if wide.any():
+        b, k = np.argwhere(wide)[0]
+        raise SamplerError("%s: path slot %d holds node %d, not a node of its tree"
+                           % (_request(arrays, b), k, int(path[b, k])))
+    path = path.astype(np.int32)
+    if arrays.layout == "packed":
+        out_path[:] = path[own]
+    else:
+        out_path.reshape(arrays.B, arrays.K + 1)[own] = path[own]

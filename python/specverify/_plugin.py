@@ -22,11 +22,12 @@ import warnings
 
 import numpy as np
 
-from ._batch import INPUTS, LAYOUTS, Arrays, Batch
-from ._outputs import SamplerError, take, write
+from ._batch import INPUTS, LAYOUTS, SIBLINGS, Arrays, Batch
+from ._outputs import SamplerError, take, write, write_path
 
 _BONUS = {"sampler": 0, "harness": 1, "none": 2}
-RULES = ("chain", "exact_match", "block", "typical")  # sv_rule's order
+RULES = ("chain", "exact_match", "block", "typical", "tree", "tree_target_only")  # sv_rule's order
+TREE_RULES = ("tree", "tree_target_only")
 _NAME = re.compile(r"^[a-z0-9_]{1,64}$")
 _DTYPES = {0: np.float32, 1: np.float32, 2: np.uint16}
 _loaded = []
@@ -43,6 +44,7 @@ class _Loaded:
         self.bonus = meta.get("bonus", "sampler")
         self.max_batch = meta.get("max_batch")
         self.max_bytes = meta.get("max_bytes")
+        self.rule = meta.get("rule", "chain")
 
 
 def _kind(path):
@@ -133,9 +135,25 @@ def load(specs, config):
         if rule not in RULES:
             raise ValueError("python sampler '%s': rule '%s' is not one of %s"
                              % (spec, rule, ", ".join(RULES)))
+        if rule in TREE_RULES:
+            _tree_fits(spec, rule, meta, loaded.bonus)
         _loaded.append(loaded)
         out.append((name, words[:190], inputs, layouts, _BONUS[loaded.bonus], RULES.index(rule)))
     return out
+
+
+def _tree_fits(spec, rule, meta, bonus):
+    """A tree rule's sampler takes probabilities (a tree's rows are) and
+    draws its own bonus: a leaf's bonus row depends on the path it accepts,
+    which no caller knows before the call."""
+    logits = [i for i in meta.get("inputs", ()) if i != "probs"]
+    if logits:
+        raise ValueError("python sampler '%s': rule '%s' takes probabilities only (a tree's "
+                         "rows are), not input '%s'" % (spec, rule, logits[0]))
+    if bonus != "sampler":
+        raise ValueError("python sampler '%s': rule '%s' needs bonus='sampler': the bonus row "
+                         "depends on the path the sampler accepts, so no caller can draw it "
+                         "first (bonus '%s')" % (spec, rule, bonus))
 
 
 class _Slot:
@@ -184,7 +202,8 @@ def init(i, max_b, max_k, max_v):
 RAW_FIELDS = ("B", "K", "V", "input", "layout", "seed", "first_index", "target_stride",
               "draft_stride", "temperature", "top_k", "top_p", "rows_target", "rows_draft",
               "draft_tokens", "out_tokens", "out_accepted", "num_drafts", "cu_num_drafts",
-              "indices", "seeds", "seeded", "temperatures", "top_ks", "top_ps", "bonus")
+              "indices", "seeds", "seeded", "temperatures", "top_ks", "top_ps", "bonus",
+              "parents", "siblings", "out_path")
 
 
 def _arrays(raw):
@@ -235,9 +254,18 @@ def _arrays(raw):
         a.temperatures = a.top_ks = a.top_ps = None
     a.bonus_tokens = (np.frombuffer(r["bonus"], dtype=np.int32) if r["bonus"] is not None
                       else None)
+    # a tree batch (contract version 6): parents in the draft tokens' layout
+    if r["parents"] is not None:
+        parents = np.frombuffer(r["parents"], dtype=np.int32)
+        a.parents = parents if a.layout == "packed" else parents.reshape(B, K)
+        a.siblings = SIBLINGS[r["siblings"]]
+    else:
+        a.parents = a.siblings = None
     out_tokens = np.frombuffer(r["out_tokens"], dtype=np.int32)
     out_accepted = np.frombuffer(r["out_accepted"], dtype=np.int32)
-    return a, out_tokens, out_accepted
+    out_path = (np.frombuffer(r["out_path"], dtype=np.int32) if r["out_path"] is not None
+                else None)
+    return a, out_tokens, out_accepted, out_path
 
 
 def _step(loaded, a):
@@ -256,18 +284,20 @@ def _step(loaded, a):
 def call(slot, raw):
     loaded = slot.loaded
     try:
-        a, out_tokens, out_accepted = _arrays(raw)
+        a, out_tokens, out_accepted, out_path = _arrays(raw)
         step = _step(loaded, a)
         for i in range(0, a.B, step):
             j = min(a.B, i + step)
             part = a if (i, j) == (0, a.B) else a.sliced(i, j)
             batch = Batch(part, loaded.tensors, loaded.device)
             result = slot.fn(batch)
-            tokens, n = take(result, part, loaded.device)
+            tokens, n, path = take(result, part, loaded.device, loaded.rule in TREE_RULES)
             c0, c1 = int(a.cu_num_drafts[i]), int(a.cu_num_drafts[j])
             where = (slice(c0 + i, c1 + j) if a.layout == "packed"
                      else slice(i * (a.K + 1), j * (a.K + 1)))
             write(part, tokens, n, out_tokens[where], out_accepted[i:j], loaded.bonus)
+            if path is not None and out_path is not None:
+                write_path(part, path, out_path[where])
         return None
     except SamplerError as e:
         return str(e)

@@ -82,7 +82,7 @@ def test_configuration_reaches_the_sampler():
 @pytest.mark.parametrize("spec, words", [
     ("%s:bad_name" % BAD, "its name 'Bad-Name' is not 1 to 64 of a-z, 0-9 and _"),
     ("%s:no_such_function" % BAD, "has no 'no_such_function'"),
-    ("%s:unknown_rule" % BAD, "rule 'tree' is not one of chain, exact_match, block, typical"),
+    ("%s:unknown_rule" % BAD, "rule 'lookahead' is not one of chain, exact_match, block, typical, tree, tree_target_only"),
     (os.path.join(HERE, "no_such_file.py") + ":f", "no such file"),
     ("no_such_module_here:f", "ModuleNotFoundError: No module named 'no_such_module_here'"),
 ])
