@@ -78,6 +78,12 @@ class Batch:
             from .adapters._rules import target_probs_from_logits as probs_from_logits
         return _views.vllm(self, probs_from_logits)
 
+    def sglang_view(self):
+        """SGLang's ``tree_speculative_sampling_target_only`` arguments, a dict
+        by its argument names (a padded or packed torch tree batch; the
+        outputs allocated, draft_probs zeros)."""
+        return _views.sglang(self)
+
     def flashinfer_view(self):
         """FlashInfer's ``chain_speculative_sampling`` calls, a list of
         ``FlashInferCall`` (padded torch batch of probabilities)."""

@@ -6,13 +6,19 @@ interleaves each sequence's bonus row with its draft positions' target rows
 (sequence b's d_b + 1 rows at cu[b] + b). vLLM v1 (and vllm-ascend, ATOM)
 take the running ends [B] (no leading 0), the draft positions' target rows
 only, and the bonus token apart. FlashInfer's chain kernel takes padded
-[B][K][V] rows with one K and one random stream per call. Written from the
+[B][K][V] rows with one K and one random stream per call. SGLang's tree
+kernel takes each tree as linked lists (first child, next sibling) and
+caller-drawn float32 coins. Written from the
 engines' public signatures (docs/python.md names the versions); no code
 copied.
 """
 
 from collections import namedtuple
 from types import SimpleNamespace
+
+from .random import PURPOSE_ACCEPT, PURPOSE_FINAL
+
+TORCH_F32 = "torch.float32"
 
 VllmArgs = namedtuple("VllmArgs", (
     "draft_token_ids",      # [T] int64, the batch's drafts packed
@@ -119,3 +125,56 @@ def flashinfer(batch):
                                         drafts[seqs, :k].contiguous(),
                                         batch.target[seqs, :k + 1].contiguous(), g))
     return calls
+
+
+def tree_links(parents, nodes):
+    """(retrive_next_token, retrive_next_sibling) [B][nodes] int64 from a
+    [B][K] parents matrix (node k+1's parent at k, -1 past a tree's nodes)."""
+    import torch
+
+    B, K = parents.shape
+    dev = parents.device
+    first = torch.full((B, nodes), -1, dtype=torch.int64, device=dev)
+    sibling = torch.full((B, nodes), -1, dtype=torch.int64, device=dev)
+    last = torch.full((B, nodes), -1, dtype=torch.int64, device=dev)  # each node's last child
+    rows = torch.arange(B, device=dev)
+    for k in range(K):
+        u = parents[:, k].to(torch.int64)
+        live = u >= 0
+        b, u = rows[live], u[live]
+        prev = last[b, u]
+        opens = prev < 0
+        first[b[opens], u[opens]] = k + 1
+        sibling[b[~opens], prev[~opens]] = k + 1
+        last[b, u] = k + 1
+    return first, sibling
+
+
+def sglang(batch):
+    """The kernel's inputs for this batch: a dict by SGLang's argument names
+    (the outputs allocated, draft_probs zeros)."""
+    import torch
+
+    B, K, V = batch.B, batch.K, batch.V
+    N = K + 1
+    dev = batch.target.device
+    drafts = batch.draft_token_matrix().to(torch.int64)
+    candidates = torch.zeros((B, N), dtype=torch.int64, device=dev)
+    candidates[:, 1:] = drafts.clamp(min=0)
+    next_token, next_sibling = tree_links(batch.parent_matrix(), N)
+    # torch.rand's float32 grid, 0 included: SGLang's coins (exactly float32)
+    coins = torch.stack([torch.from_numpy(batch.uniforms(i, PURPOSE_ACCEPT, like=TORCH_F32))
+                         for i in range(N)], dim=1).to(torch.float32).to(dev)
+    final = torch.from_numpy(batch.uniforms(0, PURPOSE_FINAL, like=TORCH_F32)) \
+        .to(torch.float32).to(dev)
+    target = batch.padded_target().contiguous()  # rows past a tree's nodes (NaN) are not read
+    return dict(
+        predicts=torch.full((B * N,), -1, dtype=torch.int32, device=dev),
+        accept_index=torch.full((B, N), -1, dtype=torch.int32, device=dev),
+        accept_token_num=torch.zeros((B,), dtype=torch.int32, device=dev),
+        candidates=candidates,
+        retrive_index=torch.arange(B * N, dtype=torch.int64, device=dev).view(B, N),
+        retrive_next_token=next_token, retrive_next_sibling=next_sibling,
+        uniform_samples=coins, uniform_samples_for_final_sampling=final,
+        target_probs=target,
+        draft_probs=torch.zeros((B, N, V), dtype=torch.float32, device=dev))

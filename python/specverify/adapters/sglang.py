@@ -27,9 +27,12 @@ From the batch: candidates[b][1 + k] = draft_tokens of node k+1, the
 children lists from ``batch.parent_matrix()`` (nodes come after their
 parents and siblings in drafting order, so one pass links them),
 retrive_index[b][i] = b * N + i, target_probs the padded target rows
-(those past a sequence's nodes, NaN in the packed layout, are never read). The coins are the harness's uniforms, node i's at
-(position i, PURPOSE_ACCEPT) and the final one at (0, PURPOSE_FINAL),
-rounded to float32: a sequence's numbers depend only on its seed and index.
+(those past a sequence's nodes, NaN in the packed layout, are never
+read): ``batch.sglang_view()``. The coins are the harness's uniforms on
+torch.rand's float32 grid (``like="torch.float32"``: 0 included, as
+SGLang's caller draws them), node i's at (position i, PURPOSE_ACCEPT) and
+the final one at (0, PURPOSE_FINAL): a sequence's numbers depend only on
+its seed and index.
 
 Back to the contract: n = accept_token_num[b]; y_k = predicts[accept_index[b][k - 1]]
 for k = 1..n+1 (the kernel writes each accepted node's token at its
@@ -49,58 +52,7 @@ that sums over siblings.
 import inspect
 
 import specverify
-from specverify.random import PURPOSE_ACCEPT, PURPOSE_FINAL
-
-
-def tree_links(parents, nodes):
-    """(retrive_next_token, retrive_next_sibling) [B][nodes] int64 from a
-    [B][K] parents matrix (node k+1's parent at k, -1 past a tree's nodes)."""
-    import torch
-
-    B, K = parents.shape
-    dev = parents.device
-    first = torch.full((B, nodes), -1, dtype=torch.int64, device=dev)
-    sibling = torch.full((B, nodes), -1, dtype=torch.int64, device=dev)
-    last = torch.full((B, nodes), -1, dtype=torch.int64, device=dev)  # each node's last child
-    rows = torch.arange(B, device=dev)
-    for k in range(K):
-        u = parents[:, k].to(torch.int64)
-        live = u >= 0
-        b, u = rows[live], u[live]
-        prev = last[b, u]
-        opens = prev < 0
-        first[b[opens], u[opens]] = k + 1
-        sibling[b[~opens], prev[~opens]] = k + 1
-        last[b, u] = k + 1
-    return first, sibling
-
-
-def sglang_arguments(batch):
-    """The kernel's inputs for this batch: a dict by SGLang's argument names
-    (the outputs allocated, draft_probs zeros)."""
-    import torch
-
-    B, K, V = batch.B, batch.K, batch.V
-    N = K + 1
-    dev = batch.target.device
-    drafts = batch.draft_token_matrix().to(torch.int64)
-    candidates = torch.zeros((B, N), dtype=torch.int64, device=dev)
-    candidates[:, 1:] = drafts.clamp(min=0)
-    next_token, next_sibling = tree_links(batch.parent_matrix(), N)
-    coins = torch.stack([torch.from_numpy(batch.uniforms(i, PURPOSE_ACCEPT)) for i in range(N)],
-                        dim=1).to(torch.float32).to(dev)
-    final = torch.from_numpy(batch.uniforms(0, PURPOSE_FINAL)).to(torch.float32).to(dev)
-    target = batch.padded_target().contiguous()  # rows past a tree's nodes (NaN) are not read
-    return dict(
-        predicts=torch.full((B * N,), -1, dtype=torch.int32, device=dev),
-        accept_index=torch.full((B, N), -1, dtype=torch.int32, device=dev),
-        accept_token_num=torch.zeros((B,), dtype=torch.int32, device=dev),
-        candidates=candidates,
-        retrive_index=torch.arange(B * N, dtype=torch.int64, device=dev).view(B, N),
-        retrive_next_token=next_token, retrive_next_sibling=next_sibling,
-        uniform_samples=coins, uniform_samples_for_final_sampling=final,
-        target_probs=target,
-        draft_probs=torch.zeros((B, N, V), dtype=torch.float32, device=dev))
+from specverify._views import tree_links  # noqa: F401 (the adapter's, tests import it here)
 
 
 def contract_outputs(args, K):
@@ -131,7 +83,7 @@ def sampler(tree_speculative_sampling_target_only, name=None, device="cuda", max
     takes_draft = "draft_probs" in inspect.signature(kernel).parameters
 
     def call(batch):
-        args = sglang_arguments(batch)
+        args = batch.sglang_view()
         if not takes_draft:
             del args["draft_probs"]
         kernel(**args, threshold_single=1.0, threshold_acc=1.0, deterministic=True)
