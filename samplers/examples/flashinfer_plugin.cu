@@ -25,25 +25,18 @@
 #include <cstdlib>
 #include <flashinfer/sampling.cuh>
 #include "sv_sampler.h"
+#include "cuda_plugin_common.cuh"
 
 namespace {
+
+using sv_plugin_common::gather_rows;
+using sv_plugin_common::say;
 
 struct state {
     float *target = nullptr, *draft = nullptr;
     int32_t *accepted = nullptr, *emitted = nullptr;
     size_t target_cap = 0, draft_cap = 0, counts_cap = 0;
 };
-
-/* dst[b][i] = src[b * stride + i] for i < width: rows back to back */
-__global__ void gather_rows(float *dst, const float *src, int64_t stride, int64_t width,
-                            int64_t total)
-{
-    for (int64_t j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; j < total;
-         j += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t b = j / width, i = j - b * width;
-        dst[j] = src[b * stride + i];
-    }
-}
 
 /* one-hot draft rows: 1 at each draft token, 0 elsewhere (the buffer zeroed) */
 __global__ void one_hot(float *dst, const int32_t *tokens, int32_t n, int32_t V)
@@ -66,13 +59,6 @@ int grow(float **buf, size_t *cap, size_t floats)
     return SV_SAMPLER_OK;
 }
 
-int fi_init(void **out, const sv_limits *limits)
-{
-    (void)limits; /* buffers grow to the batches given */
-    *out = new (std::nothrow) state;
-    return *out ? SV_SAMPLER_OK : SV_SAMPLER_ENOMEM;
-}
-
 void fi_destroy(void *p)
 {
     state *s = static_cast<state *>(p);
@@ -91,13 +77,6 @@ uint64_t mix(uint64_t seed, uint64_t index)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
-}
-
-int say(const sv_batch *bt, const char *what, cudaError_t e)
-{
-    if (bt->message && bt->message_len > 0)
-        snprintf(bt->message, (size_t)bt->message_len, "%s: %s", what, cudaGetErrorString(e));
-    return SV_SAMPLER_EDEVICE;
 }
 
 int fi_verify(void *p, const sv_batch *bt)
@@ -161,7 +140,8 @@ int fi_verify(void *p, const sv_batch *bt)
 const sv_sampler samplers[] = {
     {"flashinfer_chain",
      "FlashInfer's ChainSpeculativeSampling (header-only kernel, a user's checkout)",
-     SV_MEM_CUDA, fi_init, fi_verify, fi_destroy, 0, 0, SV_RULE_CHAIN},
+     SV_MEM_CUDA, sv_plugin_common::make_state<state>, fi_verify, fi_destroy, 0, 0,
+     SV_RULE_CHAIN},
 };
 const sv_plugin plugin = {SV_CONTRACT_VERSION, 1, samplers};
 
