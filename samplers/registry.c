@@ -10,6 +10,7 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_direct,
     &sv_sampler_ref_race,
     &sv_sampler_ref_float,
+    &sv_sampler_ref_torch_coin,
     &sv_sampler_ref_layout,
     &sv_sampler_ref_logits,
     &sv_sampler_ref_exact,

@@ -11,6 +11,7 @@ extern const sv_sampler sv_sampler_ref;
 extern const sv_sampler sv_sampler_direct;
 extern const sv_sampler sv_sampler_ref_race;
 extern const sv_sampler sv_sampler_ref_float;
+extern const sv_sampler sv_sampler_ref_torch_coin;
 extern const sv_sampler sv_sampler_ref_layout;
 extern const sv_sampler sv_sampler_ref_logits; /* takes logits input too */
 /* contract version 5: the rules beyond the chain (rules.h) */

@@ -47,7 +47,7 @@ int main(void)
          * ends the broken list, where the build has CUDA */
 #ifdef SV_HAVE_CUDA
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
-                                       "ref_float",  "ref_layout", "ref_logits",
+                                       "ref_float",  "ref_torch_coin", "ref_layout", "ref_logits",
                                        "ref_exact",  "ref_block",  "ref_typical",
                                        "ref_tree",   "ref_tree_target_only",
                                        "cuda_naive", "cuda_fused",
@@ -55,7 +55,7 @@ int main(void)
         const size_t n_broken = 28;
 #else
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
-                                       "ref_float",  "ref_layout", "ref_logits",
+                                       "ref_float",  "ref_torch_coin", "ref_layout", "ref_logits",
                                        "ref_exact",  "ref_block",  "ref_typical",
                                        "ref_tree",   "ref_tree_target_only"};
         const size_t n_broken = 27;
