@@ -19,7 +19,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify bench [--sampler LIST] [--B LIST] [--K LIST] [--V LIST]\n"
+            "usage: specverify bench [--sampler LIST] [--plugin LIB] [--B LIST] [--K LIST] [--V LIST]\n"
             "                        [--accept-rate LIST] [--input MODE] [--T T] [--top-k N]\n"
             "                        [--top-p P] [--cold | --hot] [--graph] [--no-hold]\n"
             "                        [--time-limit S] [--noise F] [--out FILE.h5]\n"
@@ -35,6 +35,10 @@ static void usage(FILE *out)
             "probability --accept-rate, which decides which rows a step reads.\n"
             "\n"
             "  --sampler LIST      CUDA samplers (default cuda_fused,cuda_naive; see 'list')\n"
+            "  --plugin LIB        load CUDA samplers from a shared library first\n"
+            "                      (repeatable), timed through their verify call, its wait\n"
+            "                      included; a Python sampler is not benched here: time it\n"
+            "                      in its own code, or by verify's draws/s (docs/bench.md)\n"
             "  --B LIST            batch sizes (default 1,64)\n"
             "  --K LIST            drafts per step (default 5)\n"
             "  --V LIST            vocabulary sizes (default 128256)\n"

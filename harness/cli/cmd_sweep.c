@@ -20,7 +20,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: specverify sweep (--case SPEC | --recorded FILE[:GROUP]) [--T LIST|FROM:TO:N]\n"
             "                        [--K LIST] [--c LIST]\n"
-            "                        [--sampler LIST] [--draws N] [--seed S] [--level L]\n"
+            "                        [--sampler LIST] [--plugin LIB] [--python FILE.py:NAME]\n"
+            "                        [--draws N] [--seed S] [--level L]\n"
             "                        [--threads T] [--batch B] [--out DIR] [--resume]\n"
             "                        [--B LIST --target-us T0[,T1]\n"
             "                         (--latency BENCH.h5[:SAMPLER] | --sampler-us S0[,S1])]\n"
@@ -43,10 +44,13 @@ static void usage(FILE *out)
             "  --T LIST        temperatures, '0.2,0.7,1' or a range FROM:TO:N (N points)\n"
             "  --K LIST        drafts per step (default: the case's)\n"
             "  --c LIST        draft/target cost ratios (default 0,0.05,0.1,0.2)\n"
-            "  --sampler LIST  the sampler that measures (default ref), or several, e.g.\n"
+            "  --sampler LIST  the sampler that measures (default ref; with --plugin or\n"
+            "                  --python, ref and the samplers they bring), or several, e.g.\n"
             "                  'ref,ref_exact,ref_block': each sweeps the same points (its\n"
             "                  files in DIR/NAME), then a table of their tokens per step\n"
             "                  side by side (DIR/rules.md): rules compared (docs/rules.md)\n"
+            "  --plugin LIB    load samplers from a shared library (repeatable)\n"
+            SV_PYTHON_HELP
             "  --draws N       draws per point (default 200000)\n"
             "  --level L       confidence of the intervals (default 0.95)\n"
             "  --out DIR       write DIR/sweep.h5 and DIR/sweep.md, rewritten after every\n"
@@ -152,7 +156,7 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
 }
 
 enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
-       O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED };
+       O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED, O_PLUGIN };
 static const struct option options[] = {
     {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
     {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
@@ -165,6 +169,8 @@ static const struct option options[] = {
     {"sampler-us", required_argument, 0, O_SAMPLER_US},
     {"latency", required_argument, 0, O_LATENCY},
     {"recorded", required_argument, 0, O_RECORDED},
+    {"plugin", required_argument, 0, O_PLUGIN},
+    SV_PYTHON_OPTIONS,
     SV_ISOLATION_OPTIONS,
     SV_TREE_OPTIONS,
     SV_SHARD_OPTIONS,
@@ -175,7 +181,7 @@ const sv_command_flags sv_sweep_flags = {optstring, options};
 
 static int parse_args(int argc, char **argv, sweep_args *a, int *help)
 {
-    const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = "ref";
+    const char *T = NULL, *K = NULL, *c = "0,0.05,0.1,0.2", *sampler = NULL;
     const char *B = NULL, *target_us = NULL, *sampler_us = NULL, *latency = NULL;
     const char *recorded = NULL;
     uint64_t v;
@@ -211,9 +217,16 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         case O_SAMPLER_US: sampler_us = optarg; break;
         case O_LATENCY: latency = optarg; break;
         case O_RECORDED: recorded = optarg; break;
+        case O_PLUGIN: {
+            char err[1024];
+            if (sv_plugin_load(optarg, err, sizeof err) != 0)
+                rc = sv_fail(SV_EBAD, "%s", err);
+            break;
+        }
         case 'h': *help = 1; return SV_OK;
         default:
             if (!sv_isolation_option(opt, optarg, &a->iso, &rc) &&
+                !sv_python_option(opt, optarg, &rc) &&
                 !sv_tree_option(opt, optarg, &a->tree_args) &&
                 !sv_cmd_shard_option(opt, optarg, a->shard, &rc))
                 rc = sv_option_error("sweep", opt, options, argv);
@@ -244,6 +257,11 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     if (rc == SV_OK && !a->spec)
         rc = sv_fail(SV_EBAD, "sweep needs --case SPEC or --recorded FILE (see 'specverify "
                      "sweep --help')");
+    if (rc == SV_OK)
+        rc = sv_python_load("sweep");
+    char mine[MAX_SAMPLERS * SV_LIST_ITEM]; /* ref, then what --plugin and --python brought */
+    if (rc == SV_OK && !sampler)
+        sampler = sv_sweep_default_samplers(mine, sizeof mine);
     char names[MAX_SAMPLERS][SV_LIST_ITEM];
     if (rc == SV_OK)
         rc = sv_split_list("--sampler", sampler, names, MAX_SAMPLERS, &a->n_samplers);
@@ -489,6 +507,22 @@ static int sweep_samplers(const sweep_args *a_)
                                  done, a.n_samplers, a.spec, a.draws, a.seed);
         if (rc == SV_OK)
             rc = rrc;
+    }
+    /* and their acceptance against T in one figure, when every sampler swept
+     * more than one temperature (a case without T, or one T, has no curve) */
+    int all = 1, over_T = 0;
+    for (int i = 0; i < a.n_samplers; i++)
+        all &= done[i] > 0;
+    for (size_t i = 1; all && i < done[0]; i++)
+        over_T |= !isnan(pts[0][i].T) && !sv_same_T(pts[0][i].T, pts[0][0].T);
+    if (all && over_T && out && !a.shard->text && rc == SV_OK) {
+        int32_t K = 0;
+        for (size_t i = 0; i < done[0]; i++)
+            K = pts[0][i].K > K ? pts[0][i].K : K;
+        char note[512];
+        int prc = sv_sweep_compare_plot(out, a.spec, a.samplers, a.n_samplers, K, note,
+                                        sizeof note);
+        rc = sv_gnuplot_status(rc, prc, note);
     }
     for (int i = 0; i < MAX_SAMPLERS; i++) /* those not swept are NULL */
         free(pts[i]);

@@ -49,6 +49,16 @@ int sv_sampler_choose(const char *command, const char *name, const sv_sampler **
     return SV_OK;
 }
 
+const char *sv_sweep_default_samplers(char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "ref");
+    for (size_t i = 0; i < sv_registry_count() && used < len; i++)
+        if (strcmp(sv_registry_origin(i), "built-in") != 0 &&
+            strcmp(sv_registry_origin(i), "broken") != 0)
+            used += (size_t)snprintf(out + used, len - used, ",%s", sv_registry_get(i)->name);
+    return out;
+}
+
 int sv_parse_batches(const char *flag, const char *text, int *uniform)
 {
     if (strcmp(text, "mixed") == 0 || strcmp(text, "uniform") == 0) {

@@ -27,6 +27,9 @@ int sv_option_error(const char *command, int refusal, const struct option *optio
 /* The sampler named, or with name NULL the one sampler the loaded plugins
  * brought (ref when they brought none); SV_EBAD naming the command when the
  * name is unknown or the plugins brought several. */
+/* sweep's default --sampler list: "ref", then each sampler a plugin or
+ * --python brought ("ref,mine"), into out; returns out. */
+const char *sv_sweep_default_samplers(char *out, size_t len);
 int sv_sampler_choose(const char *command, const char *name, const sv_sampler **out);
 /* "probs", "logits-f32" or "logits-bf16" -> an sv_input; SV_EBAD naming the flag. */
 int sv_parse_input(const char *flag, const char *text, int32_t *input);

@@ -169,4 +169,10 @@ int sv_sweep_rules(FILE *out, const char *dir, const sv_sampler *const *samplers
                    const sv_sweep_point *const *pts, const size_t *n, int m, const char *spec,
                    uint64_t draws, uint64_t seed);
 
+/* sweep_compare_plot.c: DIR/acceptance_vs_T.{png,svg,pdf} of the m samplers'
+ * DIR/NAME/acceptance.dat side by side (largest K), from DIR/compare.gp;
+ * sv_gnuplot_run's status and note. */
+int sv_sweep_compare_plot(const char *dir, const char *spec, const sv_sampler *const *samplers,
+                          int m, int32_t K, char *note, size_t note_len);
+
 #endif
