@@ -1,182 +1,136 @@
 /* cmd_compare.c: `specverify compare A.h5 B.h5 [...]`: bench results from
- * different runs or GPUs, point by point against the first file.
- *
- * A point is the same point when sampler, B, K, V, acceptance rate (none
- * for a recording's inputs), input mode, cold and graph all match. The ratio is median(other) / median(first); it is
- * FASTER or SLOWER only when |log ratio| exceeds 3 times the combined
- * relative error of the two medians (each file's `noise`, the median's
- * relative standard error): judged against the noise each run measured;
- * and, as NVBench does, only when it also exceeds a minimum practical
- * difference (--min-diff, 2%): two very quiet runs would otherwise call a
- * 0.1% difference, which no one acts on, FASTER. SAME otherwise. */
+ * different runs or GPUs, point by point against the first file (how
+ * points match and are judged: compare_points.c), as tables, JSON
+ * (compare_json.c) and a plot along one axis (compare_plot.c); with
+ * --fail-on slower, a CI gate. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "sv_bench.h"
+#include "compare.h"
 #include "sv_cli.h"
-#include "sv_plot.h"
 #include "sv_store.h"
 
-#define MAX_FILES 16
+#define MAX_FILES SV_COMPARE_MAX_FILES
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: specverify compare BASE.h5 OTHER.h5 [OTHER.h5 ...] [--min-diff D]\n"
-            "                          [--plot DIR]\n"
+            "                          [--fail-on slower] [--json FILE] [--where AXIS=V,...]\n"
+            "                          [--plot DIR [--axis B|K|V|a]]\n"
             "\n"
             "Lines up the points of bench files (specverify bench --out) with those of\n"
             "BASE: for each point the medians, the ratio OTHER / BASE, and FASTER, SLOWER\n"
             "or SAME, judged against the noise both runs measured: a difference counts\n"
             "when |ln ratio| > 3 sqrt(noise_base^2 + noise_other^2), and also exceeds\n"
             "the minimum practical difference D (|ln ratio| > ln(1 + D)). Warns when the\n"
-            "devices differ and lists points found in one file only.\n"
+            "devices differ and lists points found in one file only. Files are labelled\n"
+            "by their device's name (and file, where two share a device).\n"
             "\n"
             "  --min-diff D  the smallest relative difference called FASTER or SLOWER\n"
             "                (default 0.02: 2%%; 0 for the noise rule alone)\n"
-            "  --plot DIR    write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG, SVG)\n"
+            "  --fail-on slower  exit 1 when any point is SLOWER, naming each (a CI gate)\n"
+            "  --json FILE   every point's medians, ratio, threshold and verdict as data\n"
+            "                (docs/formats.md#compare-json)\n"
+            "  --where AXIS=V1[,V2...]  keep the points whose AXIS (sampler, B, K, V, a,\n"
+            "                input, cold, graph) is one of the values (repeatable: all hold)\n"
+            "  --plot DIR    write DIR/compare.dat, DIR/compare.gp and the ratio plot (PNG,\n"
+            "                SVG, PDF) along --axis (default B), each point with its noise\n"
+            "                band, one series per file and combination of the other axes\n"
+            "                that vary (at most 16: narrow them with --where)\n"
             "\n"
-            "Exit status: 0 compared, 2 bad usage or a file that is not a valid bench file,\n"
-            "3 gnuplot failed on the plot (the tables are printed, its data written).\n");
+            "Examples:\n"
+            "  specverify compare main.h5 pr.h5 --fail-on slower --json compare.json\n"
+            "  specverify compare h100.h5 h200.h5 --where sampler=cuda_fused --plot cmp --axis B\n"
+            "\n"
+            "Exit status: 0 compared, 1 a point SLOWER under --fail-on slower, 2 bad usage or\n"
+            "a file that is not a valid bench file, 3 gnuplot failed on the plot (the tables\n"
+            "are printed, its data written).\n");
 }
 
-static int same_point(const sv_bench_point *a, const sv_bench_point *b)
+/* The table of base against o (its rows), on stdout. */
+static void print_table(const sv_compare_file *base, const sv_compare_file *o,
+                        const sv_compare_row *rows, size_t n_rows)
 {
-    const int same_accept = a->accept_target == b->accept_target ||
-                            (isnan(a->accept_target) && isnan(b->accept_target)); /* recordings */
-    return strcmp(a->sampler, b->sampler) == 0 && a->B == b->B && a->K == b->K && a->V == b->V &&
-           same_accept && a->input == b->input && a->cold == b->cold && a->graph == b->graph;
-}
-
-/* FASTER (other is quicker), SLOWER or SAME, and the threshold in log units:
- * the noise's, or the minimum difference's when that is larger. */
-static const char *verdict(const sv_bench_point *base, const sv_bench_point *other,
-                           double min_diff, double *log_ratio, double *threshold)
-{
-    *log_ratio = log(other->median_us / base->median_us);
-    *threshold = 3.0 * sqrt(base->noise * base->noise + other->noise * other->noise);
-    if (*threshold < log1p(min_diff))
-        *threshold = log1p(min_diff);
-    if (!(fabs(*log_ratio) > *threshold)) /* a NaN (the reader refuses them) is no verdict */
-        return "SAME";
-    return *log_ratio < 0.0 ? "FASTER" : "SLOWER";
-}
-
-typedef struct bench_file {
-    const char *path;
-    char shown[1024]; /* the path as printed: escaped (an argument's bytes) */
-    sv_bench_device device;
-    sv_bench_point *pts;
-    size_t n;
-} bench_file;
-
-static void point_label(const sv_bench_point *p, char *out, size_t len)
-{
-    snprintf(out, len, "%s B=%d K=%d V=%d a=%g%s%s%s%s", p->sampler, p->B, p->K, p->V,
-             p->accept_target, p->input ? " " : "", p->input ? sv_input_name(p->input) : "",
-             p->cold ? " cold" : "", p->graph ? " graph" : "");
-}
-
-/* DIR, made if missing, and its two files checked before the files are read. */
-static int plot_ready(const char *dir)
-{
-    char path[4096];
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return sv_fail(SV_EBAD, "--plot: cannot create the folder %s: %s", dir, strerror(errno));
-    if (snprintf(path, sizeof path, "%s/compare.dat", dir) >= (int)sizeof path)
-        return sv_fail(SV_EBAD, "--plot %.60s...: the path is too long", dir);
-    int rc = sv_atomic_check(path);
-    snprintf(path, sizeof path, "%s/compare.gp", dir);
-    return rc == SV_OK ? sv_atomic_check(path) : rc;
-}
-
-static void write_data(FILE *f, const bench_file *files, int n_files)
-{
-    fprintf(f, "# index ratio_per_file... (the points' labels are compare.gp's xtics)\n");
-    const bench_file *base = &files[0];
-    for (size_t i = 0; i < base->n; i++) {
-        fprintf(f, "%zu", i);
-        for (int j = 1; j < n_files; j++) {
-            double ratio = NAN;
-            for (size_t m = 0; m < files[j].n; m++)
-                if (same_point(&base->pts[i], &files[j].pts[m]))
-                    ratio = files[j].pts[m].median_us / base->pts[i].median_us;
-            fprintf(f, " %.6g", ratio);
+    if (strcmp(o->device.name, base->device.name) != 0)
+        printf("warning: devices differ: %s ran on %s, %s on %s\n", base->shown, base->label,
+               o->shown, o->label);
+    printf("\n%s on %s against %s on %s\n\n", o->shown, o->device.name, base->shown,
+           base->device.name);
+    char cell_base[2048], cell_other[2048], cell[512], label[256];
+    sv_md_cell(cell_base, sizeof cell_base, base->label);
+    sv_md_cell(cell_other, sizeof cell_other, o->label);
+    printf("| point | %s median us | %s median us | ratio | threshold | verdict |\n", cell_base,
+           cell_other);
+    printf("|---|---:|---:|---:|---:|---|\n");
+    size_t faster = 0, slower = 0, same = 0, only_base = 0, only_other = 0;
+    for (size_t i = 0; i < n_rows; i++) {
+        const sv_compare_row *r = &rows[i];
+        sv_compare_point_label(r->base ? r->base : r->other, label, sizeof label);
+        sv_md_cell(cell, sizeof cell, label);
+        if (!r->other) {
+            only_base++;
+            printf("| %s | %.2f | - | - | - | only in %s |\n", cell, r->base->median_us,
+                   cell_base);
+        } else if (!r->base) {
+            only_other++;
+            printf("| %s | - | %.2f | - | - | only in %s |\n", cell, r->other->median_us,
+                   cell_other);
+        } else {
+            faster += strcmp(r->verdict, "FASTER") == 0;
+            slower += strcmp(r->verdict, "SLOWER") == 0;
+            same += strcmp(r->verdict, "SAME") == 0;
+            printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n", cell, r->base->median_us,
+                   r->other->median_us, r->ratio, 100.0 * r->threshold, r->verdict);
         }
-        fprintf(f, "\n");
     }
+    printf("\n%zu faster, %zu slower, %zu same", faster, slower, same);
+    if (only_base || only_other)
+        printf("; warning: parameters differ: %zu points only in %s, %zu only in %s", only_base,
+               base->label, only_other, o->label);
+    printf("\n");
 }
 
-/* Its strings (point labels, file and device names: all from the files) are
- * quoted by sv_gp_string. */
-static void write_script(FILE *f, const bench_file *files, int n_files)
+/* --fail-on slower: each SLOWER point named on stderr; SV_EVERIFY if any. */
+static int gate(const sv_compare_file *files, int n_files, sv_compare_row *const *rows,
+                const size_t *n_rows)
 {
-    const bench_file *base = &files[0];
-    char text[4400], quoted[SV_GP_QUOTED(4400)];
-    fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
-    fprintf(f, "set grid\nset key outside right top noenhanced\nset termoption noenhanced\n");
-    for (size_t i = 0; i < base->n; i++) { /* the first replaces the numbered tics */
-        point_label(&base->pts[i], text, sizeof text);
-        fprintf(f, "set xtics %s(%s %zu)\n", i ? "add " : "",
-                sv_gp_string(text, quoted, sizeof quoted), i);
-    }
-    fprintf(f, "set xtics rotate by 60 right font ',8'\nset logscale y 2\n");
-    fprintf(f, "set offsets 0.5, 0.5, 0, 0\nset bmargin 14\nset xlabel 'point'\n");
-    snprintf(text, sizeof text, "median time ratio to %s (lower is faster)", base->shown);
-    fprintf(f, "set ylabel %s\n", sv_gp_string(text, quoted, sizeof quoted));
-    snprintf(text, sizeof text, "bench comparison against %s (%s)", base->shown,
-             base->device.name);
-    fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
-    for (int fmt = 0; fmt < 2; fmt++) {
-        fprintf(f, "set terminal %s size 1200,700 noenhanced font ',10'\n",
-                fmt ? "svg" : "pngcairo");
-        fprintf(f, "set output 'compare.%s'\n", fmt ? "svg" : "png");
-        fprintf(f, "plot ");
-        for (int j = 1; j < n_files; j++) {
-            snprintf(text, sizeof text, "%s (%s)", files[j].shown, files[j].device.name);
-            fprintf(f, "%s'compare.dat' using 1:%d with linespoints pt 7 title %s",
-                    j > 1 ? ", " : "", j + 1, sv_gp_string(text, quoted, sizeof quoted));
-        }
-        fprintf(f, ", 1 with lines lt 0 notitle\n");
-    }
-}
-
-/* DIR/compare.dat and DIR/compare.gp (through sv_atomic: a device there is
- * written, never replaced), then gnuplot on them. */
-static int plot(const char *dir, const bench_file *files, int n_files)
-{
-    char path[4096];
-    for (int script = 0; script < 2; script++) {
-        snprintf(path, sizeof path, "%s/compare.%s", dir, script ? "gp" : "dat");
-        sv_atomic_file f;
-        int rc = sv_atomic_open(&f, path);
-        if (rc != SV_OK)
-            return rc;
-        if (script)
-            write_script(f.fp, files, n_files);
-        else
-            write_data(f.fp, files, n_files);
-        if ((rc = sv_atomic_commit(&f)) != SV_OK)
-            return rc;
-    }
-    char note[1024];
-    return sv_gnuplot_status(SV_OK, sv_gnuplot_run(dir, "compare.gp", note, sizeof note),
-                             note);
+    size_t slower = 0;
+    char label[256];
+    for (int j = 1; j < n_files; j++)
+        for (size_t i = 0; i < n_rows[j]; i++)
+            if (rows[j][i].verdict && strcmp(rows[j][i].verdict, "SLOWER") == 0) {
+                sv_compare_point_label(rows[j][i].base, label, sizeof label);
+                fprintf(stderr, "compare: SLOWER: %s on %s: %.2f us against %.2f us (%.3fx, "
+                        "threshold %.1f%%)\n", label, files[j].label,
+                        rows[j][i].other->median_us, rows[j][i].base->median_us,
+                        rows[j][i].ratio, 100.0 * rows[j][i].threshold);
+                slower++;
+            }
+    if (!slower)
+        return SV_OK;
+    fprintf(stderr, "compare: %zu point%s SLOWER than %s (--fail-on slower)\n", slower,
+            slower == 1 ? "" : "s", files[0].label);
+    return SV_EVERIFY;
 }
 
 static const struct option options[] = {
-    {"plot", required_argument, 0, 'p'}, {"min-diff", required_argument, 0, 'm'},
-    {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-static const char optstring[] = ":p:m:h";
+    {"plot", required_argument, 0, 'p'},    {"min-diff", required_argument, 0, 'm'},
+    {"fail-on", required_argument, 0, 'f'}, {"json", required_argument, 0, 'j'},
+    {"where", required_argument, 0, 'w'},   {"axis", required_argument, 0, 'a'},
+    {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+static const char optstring[] = ":p:m:f:j:w:a:h";
 /* the flags, for `run` to check an experiment's keys against before it runs */
 const sv_command_flags sv_compare_flags = {optstring, options};
 
 int sv_cmd_compare(int argc, char **argv)
 {
-    const char *plot_dir = NULL;
+    const char *plot_dir = NULL, *json = NULL, *fail_on = NULL, *axis = "B";
+    sv_compare_where where[SV_COMPARE_MAX_WHERE];
+    int n_where = 0;
     double min_diff = 0.02;
     int opt;
     opterr = 0;
@@ -187,84 +141,66 @@ int sv_cmd_compare(int argc, char **argv)
             if (sv_output_flag("compare", "--plot", &plot_dir, optarg) != SV_OK)
                 return SV_EBAD;
             break;
+        case 'j':
+            if (sv_output_flag("compare", "--json", &json, optarg) != SV_OK)
+                return SV_EBAD;
+            break;
         case 'm':
             if (sv_parse_double("--min-diff", optarg, 0.0, 1.0, 0, &min_diff) != SV_OK)
                 return SV_EBAD;
             break;
+        case 'f':
+            if (strcmp(optarg, "slower") != 0)
+                return sv_fail(SV_EBAD, "--fail-on '%s': the one condition is 'slower' (any "
+                               "point SLOWER than the first file's)", optarg);
+            fail_on = optarg;
+            break;
+        case 'w':
+            if (n_where == SV_COMPARE_MAX_WHERE)
+                return sv_fail(SV_EBAD, "--where: at most %d filters", SV_COMPARE_MAX_WHERE);
+            if (sv_compare_parse_where(optarg, &where[n_where++]) != SV_OK)
+                return SV_EBAD;
+            break;
+        case 'a': axis = optarg; break;
         case 'h': usage(stdout); return SV_OK;
         default: return sv_option_error("compare", opt, options, argv);
         }
     }
+    if (!sv_compare_axis_known(axis) || strcmp(axis, "sampler") == 0 ||
+        strcmp(axis, "input") == 0 || strcmp(axis, "cold") == 0 || strcmp(axis, "graph") == 0)
+        return sv_fail(SV_EBAD, "--axis '%s': plots run along a numeric axis: B, K, V or a",
+                       axis);
     int n_files = argc - optind;
     if (n_files < 2 || n_files > MAX_FILES)
         return sv_fail(SV_EBAD, "compare needs 2 to %d bench files, got %d (see specverify "
                        "compare --help)", MAX_FILES, n_files);
-    bench_file files[MAX_FILES];
+    sv_compare_file files[MAX_FILES];
     memset(files, 0, sizeof files);
-    int rc = plot_dir ? plot_ready(plot_dir) : SV_OK;
+    sv_compare_row *rows[MAX_FILES] = {0};
+    size_t n_rows[MAX_FILES] = {0};
+    int rc = plot_dir ? sv_compare_plot_ready(plot_dir) : SV_OK;
+    if (rc == SV_OK && json)
+        rc = sv_atomic_check(json);
     for (int j = 0; rc == SV_OK && j < n_files; j++) {
         files[j].path = argv[optind + j];
         sv_escaped(files[j].shown, sizeof files[j].shown, files[j].path);
         rc = sv_bench_read_h5(files[j].path, &files[j].device, &files[j].pts, &files[j].n);
     }
-    const bench_file *base = &files[0];
-    for (int j = 1; rc == SV_OK && j < n_files; j++) {
-        const bench_file *o = &files[j];
-        if (strcmp(o->device.name, base->device.name) != 0)
-            printf("warning: devices differ: %s ran on %s, %s on %s\n", base->shown,
-                   base->device.name, o->shown, o->device.name);
-        printf("\n%s against %s\n\n", o->shown, base->shown);
-        char cell_base[2048], cell_other[2048], cell[512];
-        sv_md_cell(cell_base, sizeof cell_base, base->shown);
-        sv_md_cell(cell_other, sizeof cell_other, o->shown);
-        printf("| point | %s median us | %s median us | ratio | threshold | verdict |\n",
-               cell_base, cell_other);
-        printf("|---|---:|---:|---:|---:|---|\n");
-        size_t faster = 0, slower = 0, same = 0, only_base = 0;
-        for (size_t i = 0; i < base->n; i++) {
-            const sv_bench_point *b = &base->pts[i], *m = NULL;
-            for (size_t k = 0; k < o->n && !m; k++)
-                if (same_point(b, &o->pts[k]))
-                    m = &o->pts[k];
-            char label[256];
-            point_label(b, label, sizeof label);
-            if (!m) {
-                only_base++;
-                printf("| %s | %.2f | - | - | - | only in %s |\n",
-                       sv_md_cell(cell, sizeof cell, label), b->median_us, cell_base);
-                continue;
-            }
-            double lr, thr;
-            const char *v = verdict(b, m, min_diff, &lr, &thr);
-            faster += strcmp(v, "FASTER") == 0; /* "FASTER"[1] is 'A' too, as in "SAME" */
-            slower += strcmp(v, "SLOWER") == 0;
-            same += strcmp(v, "SAME") == 0;
-            printf("| %s | %.2f | %.2f | %.3f | %.1f%% | %s |\n",
-                   sv_md_cell(cell, sizeof cell, label), b->median_us,
-                   m->median_us, exp(lr), 100.0 * (exp(thr) - 1.0), v);
-        }
-        size_t only_other = 0;
-        for (size_t k = 0; k < o->n; k++) {
-            int found = 0;
-            for (size_t i = 0; i < base->n && !found; i++)
-                found = same_point(&base->pts[i], &o->pts[k]);
-            if (!found) {
-                char label[256];
-                point_label(&o->pts[k], label, sizeof label);
-                printf("| %s | - | %.2f | - | - | only in %s |\n",
-                       sv_md_cell(cell, sizeof cell, label), o->pts[k].median_us, cell_other);
-                only_other++;
-            }
-        }
-        printf("\n%zu faster, %zu slower, %zu same", faster, slower, same);
-        if (only_base || only_other)
-            printf("; warning: parameters differ: %zu points only in %s, %zu only in %s",
-                   only_base, base->shown, only_other, o->shown);
-        printf("\n");
-    }
+    if (rc == SV_OK)
+        sv_compare_labels(files, n_files);
+    for (int j = 1; rc == SV_OK && j < n_files; j++)
+        if ((rc = sv_compare_rows(&files[0], &files[j], min_diff, where, n_where, &rows[j],
+                                  &n_rows[j])) == SV_OK)
+            print_table(&files[0], &files[j], rows[j], n_rows[j]);
+    if (rc == SV_OK && json)
+        rc = sv_compare_json(json, files, n_files, rows, n_rows, min_diff, fail_on);
     if (rc == SV_OK && plot_dir)
-        rc = plot(plot_dir, files, n_files);
-    for (int j = 0; j < n_files; j++)
+        rc = sv_compare_plot(plot_dir, axis, files, n_files, rows, n_rows, min_diff);
+    if (rc == SV_OK && fail_on)
+        rc = gate(files, n_files, rows, n_rows);
+    for (int j = 0; j < n_files; j++) {
         free(files[j].pts);
+        free(rows[j]);
+    }
     return rc;
 }
