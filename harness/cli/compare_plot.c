@@ -189,7 +189,7 @@ int sv_compare_plot(const char *dir, const char *axis, const sv_compare_file *fi
     FILE *f = af.fp;
     char text[2000], quoted[SV_GP_QUOTED(2000)];
     fprintf(f, "# compare.gp: run 'gnuplot compare.gp' in this folder\n");
-    fprintf(f, "set grid\nset termoption noenhanced\nset key outside below center maxrows 4 noenhanced\n");
+    fprintf(f, "set grid\nset termoption noenhanced\nset key outside below center noenhanced\n");
     if (n_x > 1 && xs[0] > 0 && xs[n_x - 1] / xs[0] >= 16)
         fprintf(f, "set logscale x 2\n");
     fprintf(f, "set xtics (");
@@ -203,7 +203,7 @@ int sv_compare_plot(const char *dir, const char *axis, const sv_compare_file *fi
     fprintf(f, "set object 1 rectangle from graph 0, first %.6g to graph 1, first %.6g behind "
             "fillcolor rgb '#e6e6e6' fillstyle solid noborder\n", 1.0 / (1.0 + min_diff),
             1.0 + min_diff);
-    fprintf(f, "set xlabel %s\n", sv_gp_string(strcmp(axis, "a") == 0 ? "acceptance rate a"
+    fprintf(f, "set xlabel %s offset 0,0.6\n", sv_gp_string(strcmp(axis, "a") == 0 ? "acceptance rate a"
                                                : strcmp(axis, "B") == 0 ? "batch size B"
                                                : strcmp(axis, "K") == 0 ? "drafts per step K"
                                                                         : "vocabulary V",

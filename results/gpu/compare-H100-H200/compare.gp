@@ -1,17 +1,61 @@
 # compare.gp: run 'gnuplot compare.gp' in this folder
 set grid
-set key outside right top noenhanced
 set termoption noenhanced
-set xtics rotate by 60 right font ',8'
-set logscale y 2
-set offsets 0.5, 0.5, 0, 0
-set bmargin 14
-set xlabel 'point'
-set ylabel 'median time ratio to results/gpu/NVIDIA_H100_80GB_HBM3/bench.h5 (lower is faster)'
-set title 'bench comparison against results/gpu/NVIDIA_H100_80GB_HBM3/bench.h5 (NVIDIA H100 80GB HBM3)'
-set terminal pngcairo size 1200,700 noenhanced font ',10'
+set key outside below center noenhanced
+set logscale x 2
+set xtics ('1' 1, '8' 8, '64' 64, '256' 256)
+set offsets graph 0.04, graph 0.04, 0, 0
+set yrange [0.922503:1.04706]
+set format y '%.3g'
+set mytics 2
+set object 1 rectangle from graph 0, first 0.980392 to graph 1, first 1.02 behind fillcolor rgb '#e6e6e6' fillstyle solid noborder
+set xlabel 'batch size B' offset 0,0.6
+set ylabel 'median time / NVIDIA H100 80GB HBM3''s (lower is faster; bars: noise band)'
+set terminal pngcairo size 1100,700 noenhanced font ',11'
 set output 'compare.png'
-plot 'compare.dat' using 1:3:xtic(2) with linespoints pt 7 title 'results/gpu/NVIDIA_H200/bench.h5 (NVIDIA H200)', 1 with lines lt 0 notitle
-set terminal svg size 1200,700 noenhanced font ',10'
+set title 'against NVIDIA H100 80GB HBM3, along B (shaded: within 2%)'
+plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 5 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=32000 a=0.3', \
+     'compare.dat' index 1 using 1:2:3:4 with yerrorlines lc 2 dt 1 pt 7 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=32000 a=0.3', \
+     'compare.dat' index 2 using 1:2:3:4 with yerrorlines lc 3 dt 1 pt 9 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=32000 a=0.7', \
+     'compare.dat' index 3 using 1:2:3:4 with yerrorlines lc 4 dt 1 pt 11 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=32000 a=0.7', \
+     'compare.dat' index 4 using 1:2:3:4 with yerrorlines lc 5 dt 1 pt 13 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=128256 a=0.3', \
+     'compare.dat' index 5 using 1:2:3:4 with yerrorlines lc 6 dt 1 pt 15 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=128256 a=0.3', \
+     'compare.dat' index 6 using 1:2:3:4 with yerrorlines lc 7 dt 1 pt 17 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=128256 a=0.7', \
+     'compare.dat' index 7 using 1:2:3:4 with yerrorlines lc 8 dt 1 pt 5 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=128256 a=0.7', \
+     'compare.dat' index 8 using 1:2:3:4 with yerrorlines lc 1 dt 2 pt 7 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=151936 a=0.3', \
+     'compare.dat' index 9 using 1:2:3:4 with yerrorlines lc 2 dt 2 pt 9 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=151936 a=0.3', \
+     'compare.dat' index 10 using 1:2:3:4 with yerrorlines lc 3 dt 2 pt 11 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=151936 a=0.7', \
+     'compare.dat' index 11 using 1:2:3:4 with yerrorlines lc 4 dt 2 pt 13 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=151936 a=0.7', \
+     1 with lines lc rgb '#555555' dt 2 notitle
+set terminal svg size 1100,700 noenhanced font ',11'
 set output 'compare.svg'
-plot 'compare.dat' using 1:3:xtic(2) with linespoints pt 7 title 'results/gpu/NVIDIA_H200/bench.h5 (NVIDIA H200)', 1 with lines lt 0 notitle
+set title 'against NVIDIA H100 80GB HBM3, along B (shaded: within 2%)'
+plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 5 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=32000 a=0.3', \
+     'compare.dat' index 1 using 1:2:3:4 with yerrorlines lc 2 dt 1 pt 7 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=32000 a=0.3', \
+     'compare.dat' index 2 using 1:2:3:4 with yerrorlines lc 3 dt 1 pt 9 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=32000 a=0.7', \
+     'compare.dat' index 3 using 1:2:3:4 with yerrorlines lc 4 dt 1 pt 11 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=32000 a=0.7', \
+     'compare.dat' index 4 using 1:2:3:4 with yerrorlines lc 5 dt 1 pt 13 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=128256 a=0.3', \
+     'compare.dat' index 5 using 1:2:3:4 with yerrorlines lc 6 dt 1 pt 15 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=128256 a=0.3', \
+     'compare.dat' index 6 using 1:2:3:4 with yerrorlines lc 7 dt 1 pt 17 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=128256 a=0.7', \
+     'compare.dat' index 7 using 1:2:3:4 with yerrorlines lc 8 dt 1 pt 5 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=128256 a=0.7', \
+     'compare.dat' index 8 using 1:2:3:4 with yerrorlines lc 1 dt 2 pt 7 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=151936 a=0.3', \
+     'compare.dat' index 9 using 1:2:3:4 with yerrorlines lc 2 dt 2 pt 9 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=151936 a=0.3', \
+     'compare.dat' index 10 using 1:2:3:4 with yerrorlines lc 3 dt 2 pt 11 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=151936 a=0.7', \
+     'compare.dat' index 11 using 1:2:3:4 with yerrorlines lc 4 dt 2 pt 13 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=151936 a=0.7', \
+     1 with lines lc rgb '#555555' dt 2 notitle
+set terminal pdfcairo size 11in,7in noenhanced font ',11'
+set output 'compare.pdf'
+set title 'against NVIDIA H100 80GB HBM3, along B (shaded: within 2%)'
+plot 'compare.dat' index 0 using 1:2:3:4 with yerrorlines lc 1 dt 1 pt 5 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=32000 a=0.3', \
+     'compare.dat' index 1 using 1:2:3:4 with yerrorlines lc 2 dt 1 pt 7 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=32000 a=0.3', \
+     'compare.dat' index 2 using 1:2:3:4 with yerrorlines lc 3 dt 1 pt 9 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=32000 a=0.7', \
+     'compare.dat' index 3 using 1:2:3:4 with yerrorlines lc 4 dt 1 pt 11 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=32000 a=0.7', \
+     'compare.dat' index 4 using 1:2:3:4 with yerrorlines lc 5 dt 1 pt 13 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=128256 a=0.3', \
+     'compare.dat' index 5 using 1:2:3:4 with yerrorlines lc 6 dt 1 pt 15 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=128256 a=0.3', \
+     'compare.dat' index 6 using 1:2:3:4 with yerrorlines lc 7 dt 1 pt 17 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=128256 a=0.7', \
+     'compare.dat' index 7 using 1:2:3:4 with yerrorlines lc 8 dt 1 pt 5 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=128256 a=0.7', \
+     'compare.dat' index 8 using 1:2:3:4 with yerrorlines lc 1 dt 2 pt 7 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=151936 a=0.3', \
+     'compare.dat' index 9 using 1:2:3:4 with yerrorlines lc 2 dt 2 pt 9 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=151936 a=0.3', \
+     'compare.dat' index 10 using 1:2:3:4 with yerrorlines lc 3 dt 2 pt 11 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_fused V=151936 a=0.7', \
+     'compare.dat' index 11 using 1:2:3:4 with yerrorlines lc 4 dt 2 pt 13 ps 0.9 lw 1.5 title 'NVIDIA H200: cuda_naive V=151936 a=0.7', \
+     1 with lines lc rgb '#555555' dt 2 notitle
