@@ -138,6 +138,8 @@ typedef struct sv_report {
     size_t n_short;
     double power_target;
     char description[1024];     /* the sampler's words about itself, escaped: a plugin's */
+    char reproduce[2048];       /* the command a case's FAIL is run alone by, but for
+                                 * --case, --seed and --draws (cli/reproduce.c); "" none */
     const char *sandbox;        /* the layers around the sampler's process, in words, or NULL */
     const char *python_exe;     /* the interpreter of a Python sampler, or NULL */
     const char *python_version; /* and its version ("3.11.2") */

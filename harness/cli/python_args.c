@@ -21,6 +21,12 @@ static int n_specs;
 static const char *config;
 static const char *exe;
 
+size_t sv_python_specs(const char *const **out)
+{
+    *out = specs;
+    return (size_t)n_specs;
+}
+
 int sv_python_option(int opt, const char *arg, int *rc)
 {
     switch (opt) {

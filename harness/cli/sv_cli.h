@@ -265,6 +265,13 @@ int sv_python_option(int opt, const char *arg, int *rc);
 /* After the options: loads the Python samplers named, if any (SV_OK when
  * none); SV_EBAD when one cannot be loaded, SV_EENV without Python support. */
 int sv_python_load(const char *command);
+/* The --python specs given (FILE.py:NAME), in order: their count. */
+size_t sv_python_specs(const char *const **out);
+/* reproduce.c: "specverify verify [--plugin P | --python S...] --sampler NAME
+ * [--input M] [--batches uniform] [--seeding X] [--tree T --siblings S]",
+ * shell-quoted, for a run's FAIL lines; then one case's whole command. */
+void sv_reproduce_prefix(const sv_sampler *s, int32_t input, int uniform, int seeding,
+                         const char *tree, char *out, size_t len);
 /* python_exe.c: chooses the interpreter (given: --python-exe or NULL) and
  * sets SV_PYTHON_EXE for the plugin: SV_OK, SV_EBAD for a given one that is
  * no Python 3.9+ with numpy, SV_EENV when PATH has none. Then its path and

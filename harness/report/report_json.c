@@ -171,6 +171,12 @@ int sv_report_json(const sv_report *r, const char *path)
         for (int32_t k = 0; k < cr->K; k++)
             cJSON_AddItemToArray(alpha, cJSON_CreateNumber(cr->alpha[k]));
         cJSON_AddStringToObject(c, "verdict", sv_verdict_name(cr->verdict));
+        if (cr->verdict == SV_FAIL && r->reproduce[0]) {
+            char cmd[3072];
+            const sv_run_eval *last = &cr->runs[cr->n_runs - 1];
+            sv_report_reproduce(r, cr->name, last->seed, last->draws, cmd, sizeof cmd);
+            cJSON_AddStringToObject(c, "reproduce", cmd);
+        }
         for (size_t k = 0; k < r->n_short; k++) /* ran below its power (short_cases.c) */
             if (r->short_cases[k].i == i) {
                 cJSON *b = cJSON_AddObjectToObject(c, "below_power");

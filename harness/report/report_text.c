@@ -166,6 +166,12 @@ void sv_report_text(const sv_report *r, FILE *out)
                 fprintf(out, "%-7s %s%s: %s\n", sv_verdict_name(ev->verdict), cr->name,
                         j ? " (re-run)" : "", ev->findings[f]);
         }
+        if (cr->verdict == SV_FAIL && r->reproduce[0]) { /* the case alone, as it ran */
+            char cmd[3072];
+            const sv_run_eval *last = &cr->runs[cr->n_runs - 1];
+            sv_report_reproduce(r, cr->name, last->seed, last->draws, cmd, sizeof cmd);
+            fprintf(out, "%-7s %s: to run it alone: %s\n", "FAIL", cr->name, cmd);
+        }
         if (cr->n_runs > 1) /* 4x the draws, or what a budget kept for the re-run */
             fprintf(out, "%-7s %s: suspect on seed %llu, %s on the re-run with %.2gx the "
                     "draws\n", sv_verdict_name(cr->verdict), cr->name,
@@ -197,4 +203,20 @@ void sv_report_text(const sv_report *r, FILE *out)
             ">= 1 - %.2g\n", r->split_alpha);
     fprintf(out, "w2 det: the smallest chi-square effect w^2 = sum (r - p)^2 / p over the bins "
             "that this N detects with the same probability\n");
+}
+
+void sv_report_reproduce(const sv_report *r, const char *spec, uint64_t seed, uint64_t draws,
+                         char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "%s --case '", r->reproduce);
+    for (const char *c = spec; *c && used + 6 < len; c++) { /* ' as '\'' */
+        if (*c == '\'') {
+            memcpy(out + used, "'\\''", 4);
+            used += 4;
+        } else
+            out[used++] = *c;
+    }
+    if (used < len)
+        snprintf(out + used, len - used, "' --seed %llu --draws %llu", (unsigned long long)seed,
+                 (unsigned long long)draws);
 }

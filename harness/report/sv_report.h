@@ -15,6 +15,10 @@ void sv_report_text(const sv_report *r, FILE *out);
 void sv_report_distances(const sv_report *r, FILE *out);
 void sv_report_measure(const sv_report *r, FILE *out);
 int sv_report_json(const sv_report *r, const char *path);
+/* A case's command run alone: r->reproduce, then --case (shell-quoted),
+ * --seed and --draws (report_text.c). */
+void sv_report_reproduce(const sv_report *r, const char *spec, uint64_t seed, uint64_t draws,
+                         char *out, size_t len);
 /* root (taken) written to path, atomically: SV_OK, or the write's error. */
 struct cJSON;
 int sv_write_json(struct cJSON *root, const char *path);

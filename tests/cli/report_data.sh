@@ -36,6 +36,23 @@ else
   fail "the JSON's findings: $(grep -m3 'request\|draw' breach.json)"
 fi
 
+# issue 39: the FAIL names the command that runs the case alone, shell-quoted;
+# run as printed, it fails the same way, and the JSON holds it too
+cmd=$("$sv" verify --plugin "$misbehave" --sampler count_out_of_range --case zipf:V=50,K=2 \
+  --draws 4000 --batch 1000 --threads 1 2>&1 | sed -n 's/^FAIL    zipf:V=50,K=2: to run it alone: //p')
+if [ -n "$cmd" ] && grep -q "^specverify verify --plugin '.*' --sampler 'count_out_of_range' --case 'zipf:V=50,K=2' --seed 1 --draws 4000$" <<<"$cmd"; then
+  out=$(eval "\"$sv\"${cmd#specverify}" 2>&1); rc=$?
+  if [ $rc -eq 1 ] && grep -q "accepted count 3 outside \[0, 2\]" <<<"$out"; then
+    pass "the printed command runs the case alone and fails the same way"
+  else
+    fail "the printed command -> $rc: $(tail -3 <<<"$out")"
+  fi
+else
+  fail "no 'to run it alone' command: $cmd"
+fi
+grep -q '"reproduce":[[:space:]]*"specverify verify --plugin' breach.json && pass "the JSON's reproduce" ||
+  fail "breach.json has no reproduce"
+
 # JUnit files the breach under the contract's testcase
 if python3 - breach.xml <<'PY'; then pass "JUnit: the breach in the contract testcase"; else fail "JUnit's contract testcase: $(grep -m2 contract breach.xml)"; fi
 import sys, xml.etree.ElementTree as ET
