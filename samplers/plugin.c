@@ -144,7 +144,10 @@ static sv_sampler entry(const sv_plugin *plugin, uint32_t i)
         const sampler_v4 *old = (const sampler_v4 *)table + i;
         return widened(&old->v1, old->inputs, old->layouts);
     }
-    return plugin->samplers[i];
+    sv_sampler s = plugin->samplers[i];
+    if (plugin->contract_version <= 6u) /* same stride; `lacks` was padding then */
+        s.lacks = 0;
+    return s;
 }
 
 /* ---- the probe ------------------------------------------------------------------- */
@@ -190,8 +193,8 @@ __attribute__((noreturn)) static void probe(const char *path, int fd)
             sv_sampler s = entry(plugin, i);
             put_text(f, s.name);
             put_text(f, s.description);
-            fprintf(f, "%u %u %u %u %d\n", (unsigned)s.memspace, s.inputs, s.layouts, s.rule,
-                    s.init && s.verify && s.destroy);
+            fprintf(f, "%u %u %u %u %u %d\n", (unsigned)s.memspace, s.inputs, s.layouts, s.rule,
+                    s.lacks, s.init && s.verify && s.destroy);
         }
     }
     _exit(fclose(f) == 0 ? 0 : 3); /* no atexit handlers: the harness's are not the probe's */
@@ -365,6 +368,12 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
                  "SV_RULE_TREE_TARGET_ONLY)", path, s->name, s->rule);
         return -1;
     }
+    if (s->lacks & ~(uint32_t)SV_LACKS_KNOWN) {
+        snprintf(err, errlen, "%s: sampler '%s' says it lacks 0x%x, which has bits sv_sampler.h "
+                 "does not define (known: 0x%x, SV_LACKS_TOP_K_P, SV_LACKS_SEEDS and "
+                 "SV_LACKS_BONUS)", path, s->name, s->lacks, (unsigned)SV_LACKS_KNOWN);
+        return -1;
+    }
     if (sv_rule_is_tree(s->rule) && version < 6u) {
         /* a version 5 batch has no parents or out_path: it cannot carry a tree */
         snprintf(err, errlen, "%s: sampler '%s' says it implements the %s rule, which contract "
@@ -409,9 +418,10 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
     proxy **list = calloc(*n, sizeof *list);
     for (uint32_t i = 0; list && i < *n; i++) {
         proxy *p = calloc(1, sizeof *p);
-        unsigned long long fields[5]; /* memory space, inputs, layouts, rule, has its functions */
+        unsigned long long fields[6]; /* memory space, inputs, layouts, rule, lacks, has its
+                                       * functions */
         char *name = get_text(f), *description = get_text(f);
-        if (!p || !name || !description || get_numbers(f, fields, 5, UINT32_MAX) != 0) {
+        if (!p || !name || !description || get_numbers(f, fields, 6, UINT32_MAX) != 0) {
             free(name);
             free(description);
             free(p);
@@ -421,11 +431,12 @@ static int read_probe(const char *path, FILE *f, proxy ***out, uint32_t *n, char
             return 1;
         }
         p->s = (sv_sampler){name, description, (sv_memspace)fields[0], NULL, NULL, NULL,
-                            (uint32_t)fields[1], (uint32_t)fields[2], (uint32_t)fields[3]};
+                            (uint32_t)fields[1], (uint32_t)fields[2], (uint32_t)fields[3],
+                            (uint32_t)fields[4]};
         p->index = i;
         p->version = (uint32_t)head[0];
         list[i] = p;
-        if (check_sampler(path, i, &p->s, fields[4] != 0, p->version, err, errlen) != 0) {
+        if (check_sampler(path, i, &p->s, fields[5] != 0, p->version, err, errlen) != 0) {
             for (uint32_t j = 0; j <= i; j++)
                 proxy_free(list[j]);
             free(list);
@@ -562,6 +573,7 @@ const sv_sampler *sv_sampler_resolve(const sv_sampler *s, char *err, size_t errl
     }
     p->real.description = p->s.description; /* what the harness shows: checked, never NULL */
     p->real.rule = p->s.rule;               /* and the rule the probe checked */
+    p->real.lacks = p->s.lacks;             /* and what it lacks */
     p->resolved = 1;
     return &p->real;
 }

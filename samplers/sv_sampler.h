@@ -40,10 +40,12 @@ extern "C" {
  * 5 `rule` at the end of sv_sampler, the verification rule a sampler
  * implements (sv_rule); version 6 the tree rules (SV_RULE_TREE,
  * SV_RULE_TREE_TARGET_ONLY) and the tree fields at the end of sv_batch
- * (`parents`, `siblings`, `out_path`). The harness still loads version 1 to
- * 5 plugins: version 1 and 2 ones get batches of one case each (one K, one
- * sampling rule); versions 1 to 4 are chain samplers. */
-#define SV_CONTRACT_VERSION 6u
+ * (`parents`, `siblings`, `out_path`); version 7 `lacks` at the end of
+ * sv_sampler (SV_LACKS_*: what a sampler does not implement). The harness
+ * still loads version 1 to 6 plugins: version 1 and 2 ones get batches of
+ * one case each (one K, one sampling rule); versions 1 to 4 are chain
+ * samplers; versions 1 to 6 lack nothing (lacks is read as 0). */
+#define SV_CONTRACT_VERSION 7u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -387,7 +389,28 @@ typedef struct sv_sampler {
     uint32_t layouts; /* version 3: SV_LAYOUT_BIT of each layout it takes; 0: a version 1 or
                        * 2 sampler's batches (one K, one rule, the fields up to top_p) */
     uint32_t rule;    /* version 5: the sv_rule it implements; 0: the chain rule */
+    uint32_t lacks;   /* version 7: SV_LACKS_* bits of what it does not implement; 0: nothing */
 } sv_sampler;
+
+/* Version 7: what a sampler says it does not implement (sv_sampler.lacks).
+ * The harness leaves out the cases and checks that need it and names them
+ * in the report ("checks not taken"), rather than failing the sampler for
+ * it; a run with nothing left is refused. Every other check runs as before:
+ * a declaration never turns a FAIL into a pass.
+ * SV_LACKS_TOP_K_P: with logits input, temperature only: the cases whose
+ *   sampling rule has a top-k or a top-p are left out (with probabilities
+ *   as input the cut is already in p, and nothing is left out).
+ * SV_LACKS_SEEDS: no per-request seeds (its randomness is its own, as with
+ *   one global generator): no sequence is seeded (the batches' `seeded` all
+ *   0) and the probes that need seeds (batch composition, seed sensitivity)
+ *   are not run.
+ * SV_LACKS_BONUS: the code under test does not draw the bonus token (its
+ *   glue does, as vLLM's caller does for rejection_sample): the report says
+ *   that the engine's own bonus sampler is not tested. */
+#define SV_LACKS_TOP_K_P (1u << 0)
+#define SV_LACKS_SEEDS (1u << 1)
+#define SV_LACKS_BONUS (1u << 2)
+#define SV_LACKS_KNOWN (SV_LACKS_TOP_K_P | SV_LACKS_SEEDS | SV_LACKS_BONUS)
 
 /* ---- plugins ---------------------------------------------------------------
  * A plugin exports one function with C linkage:

@@ -127,6 +127,8 @@ typedef struct sv_report {
     char tree[96];              /* a tree rule's tree ("3x2x1 iid"), cut to each case's K; "" */
     int seeding;                /* an sv_seeding */
     const char *not_taken;      /* the checks the sampler could not take, or NULL */
+    char not_taken_text[8192];  /* where not_taken is composed (lacks.c) */
+    uint32_t lacks;             /* the sampler's SV_LACKS_* bits */
     /* cases built for a rare bug that ran below the draws their power needs
      * (verify's, cli/short_cases.c): which case, the bug, the power at the
      * draws run, and the draws `power_target` needs */
@@ -241,6 +243,24 @@ void sv_shard_probe_apply(const sv_shard_probe *p, sv_run_eval *ev);
 /* Runs the probes on mix m and marks evals[case] (batch_* and seed_*). */
 int sv_probe_mix(const sv_verify_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,
                  uint64_t seed, sv_run_eval *evals);
+
+/* ---- lacks.c: what a sampler does not implement (sv_sampler.lacks) ------ */
+/* 1 if case c is left out of cfg's run: a top-k or top-p case, given as
+ * logits to a sampler that lacks them. */
+int sv_lacks_leaves_out(const sv_verify_config *cfg, const sv_case *c);
+/* The seeding a sampler that lacks seeds gets (none), into *seeding; SV_EBAD
+ * for --seeding all, which it cannot take. */
+int sv_lacks_seeding(const sv_verify_config *cfg, int *seeding);
+/* The report's "checks not taken" into buf: `older` (NULL or an older
+ * contract's words), the cases left out by name, the seeded checks. */
+void sv_lacks_describe(const sv_verify_config *cfg, sv_case *const *cases,
+                       const unsigned char *left_out, const char *older, char *buf, size_t len);
+/* SV_EBAD, naming the first, when every case of the run was left out. */
+int sv_lacks_nothing_left(const sv_verify_config *cfg, sv_case *const *cases,
+                          const unsigned char *left_out);
+
+/* Where the bonus tokens came from, in words, for the report's "bonus:" line. */
+const char *sv_lacks_bonus_words(uint32_t lacks);
 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */
 int sv_verify(const sv_verify_config *cfg, sv_report **out);

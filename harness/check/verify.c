@@ -204,20 +204,24 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     return n;
 }
 
-int sv_verify(const sv_verify_config *cfg, sv_report **out)
+int sv_verify(const sv_verify_config *given, sv_report **out)
 {
     *out = NULL;
+    sv_verify_config adjusted = *given; /* the seeding a sampler that lacks seeds can take */
+    const sv_verify_config *cfg = &adjusted;
     sv_report *r = calloc(1, sizeof *r);
     sv_case **cases = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *cases);
+    unsigned char *left_out = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
     if (r)
         r->cases = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *r->cases);
-    if (!r || !cases || !r->cases) {
+    if (!r || !cases || !r->cases || !left_out) {
         free(cases);
+        free(left_out);
         sv_report_free(r);
         return sv_fail(SV_EENV, "out of memory for %zu cases", cfg->n_cases);
     }
     /* build and check every case before sampling any, so bad input costs nothing */
-    int rc = SV_OK;
+    int rc = cfg->uniform ? SV_OK : sv_lacks_seeding(cfg, &adjusted.seeding);
     if (cfg->uniform && cfg->sampler->layouts &&
         !(cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED)))
         rc = sv_fail(SV_EBAD, "--batches uniform: sampler %s takes only the packed layout, "
@@ -242,13 +246,17 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
                 sv_tree_cut(cfg->tree, cases[i]->K, &cut);
                 cases[i]->K = cut.depth;
             }
-            r->n_tests += sv_tests_per_case(cases[i]);
+            left_out[i] = (unsigned char)sv_lacks_leaves_out(cfg, cases[i]);
+            if (!left_out[i])
+                r->n_tests += sv_tests_per_case(cases[i]);
             /* a recording's name holds its path, which the user chose: escaped */
             char name[sizeof cases[i]->name];
             sv_escaped(name, sizeof name, cases[i]->name);
             memcpy(cases[i]->name, name, sizeof name);
         }
     }
+    if (rc == SV_OK)
+        rc = sv_lacks_nothing_left(cfg, cases, left_out);
     r->sampler = cfg->sampler->name;
     /* the plugin's own words: escaped, as everything a sampler says is */
     r->sampler_description = sv_escaped(r->description, sizeof r->description,
@@ -259,7 +267,9 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     r->split_alpha = sv_bonferroni(cfg->alpha, r->n_tests);
     r->threads = cfg->threads;
     r->batch = cfg->batch;
-    r->n_planned = cfg->n_cases;
+    r->n_planned = 0;
+    for (size_t i = 0; i < cfg->n_cases; i++)
+        r->n_planned += !left_out[i];
     r->input = cfg->input;
     r->rule = cfg->sampler->rule;
     if (cfg->tree)
@@ -267,14 +277,21 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
 
     r->mixed = !cfg->uniform && !cfg->tree;
     r->seeding = cfg->seeding;
+    r->lacks = cfg->sampler->lacks;
+    const char *older = NULL;
     if (!cfg->uniform && !cfg->sampler->layouts)
-        r->not_taken = "mixed batches, ragged drafts, the packed layout, per-sequence seeds and "
-                       "rules (a sampler of contract version 1 or 2 gets batches of one case, "
-                       "every sequence on the batch's seed and first index + b)";
+        older = "mixed batches, ragged drafts, the packed layout, per-sequence seeds and "
+                "rules (a sampler of contract version 1 or 2 gets batches of one case, "
+                "every sequence on the batch's seed and first index + b)";
+    sv_lacks_describe(cfg, cases, left_out, older, r->not_taken_text, sizeof r->not_taken_text);
+    if (r->not_taken_text[0])
+        r->not_taken = r->not_taken_text;
     size_t *which = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *which);
     unsigned char *claimed = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
     if (!which || !claimed)
         rc = rc == SV_OK ? sv_fail(SV_EENV, "out of memory for %zu cases", cfg->n_cases) : rc;
+    for (size_t i = 0; claimed && i < cfg->n_cases; i++)
+        claimed[i] = left_out[i]; /* never run, never grouped */
     double start = sv_now();
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         if (claimed[i])
@@ -311,6 +328,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     }
     free(which);
     free(claimed);
+    free(left_out);
     r->seconds = sv_now() - start + cfg->seconds_before;
     for (size_t i = 0; i < cfg->n_cases; i++)
         sv_case_free(cases[i]);

@@ -173,8 +173,10 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
         evals[i].rule = cfg->sampler->rule;
         rc = sv_evaluate(cases[i], p.tallies[i], &p.plans[i], split, &evals[i]);
     }
-    /* every contract version: the probes need only a batch's seed and first index */
-    const int probing = rc == SV_OK && probe && !sv_interrupted();
+    /* every contract version: the probes need only a batch's seed and first
+     * index; not for a sampler that lacks seeds (lacks.c): it has none to follow */
+    const int probing = rc == SV_OK && probe && !sv_interrupted() &&
+                        !(cfg->sampler->lacks & SV_LACKS_SEEDS);
     if (probing && sh && sh->take && sh->index == 0)
         rc = probe_alone(cfg, &p, seed, probes);
     else if (probing && sh && sh->give)

@@ -152,6 +152,12 @@ int sv_report_json(const sv_report *r, const char *path)
         cJSON_AddStringToObject(root, "seeding", seedings[r->seeding % 3]);
     if (r->not_taken)
         cJSON_AddStringToObject(root, "checks_not_taken", r->not_taken);
+    cJSON_AddStringToObject(root, "bonus", r->lacks & SV_LACKS_BONUS ? "harness" : "sampler");
+    cJSON *lacks = cJSON_AddArrayToObject(root, "lacks"); /* sv_sampler.lacks, by name */
+    static const char *const lacked[] = {"top_k_p", "seeds", "bonus"};
+    for (unsigned b = 0; b < sizeof lacked / sizeof lacked[0]; b++)
+        if (r->lacks & (1u << b))
+            cJSON_AddItemToArray(lacks, cJSON_CreateString(lacked[b]));
     if (r->sandbox)
         cJSON_AddStringToObject(root, "sandbox", r->sandbox);
     if (r->python_exe) {

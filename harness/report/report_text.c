@@ -96,6 +96,8 @@ void sv_report_text(const sv_report *r, FILE *out)
                 seedings[r->seeding % 3]);
     else
         fprintf(out, "batches: uniform (one case per batch, its rows broadcast)\n");
+    if ((r->lacks & SV_LACKS_BONUS) || r->python_exe) /* a Python sampler says which */
+        fprintf(out, "bonus: %s\n", sv_lacks_bonus_words(r->lacks));
     if (r->tree[0])
         fprintf(out, "rule: %s; tree: %s (each case cut to its K; pos is the depth, len p the "
                 "depth against its law given each step's tree)\n", sv_rule_name(r->rule),

@@ -160,15 +160,15 @@ static int (*const verifies[MAX_SAMPLERS])(void *, const sv_batch *) = {
 /* ---- loading ------------------------------------------------------------------ */
 
 /* One sampler of the glue's load: [name, description, inputs, layouts,
- * bonus, rule] into table entry i. */
+ * bonus, rule, lacks] into table entry i. */
 static int take_entry(int i, const cJSON *e)
 {
-    const cJSON *f[6];
-    for (int k = 0; k < 6; k++)
+    const cJSON *f[7];
+    for (int k = 0; k < 7; k++)
         f[k] = cJSON_GetArrayItem(e, k);
     if (!cJSON_IsString(f[0]) || !cJSON_IsString(f[1]))
         return -1;
-    for (int k = 2; k < 6; k++)
+    for (int k = 2; k < 7; k++)
         if (!cJSON_IsNumber(f[k]))
             return -1;
     snprintf(names[i], sizeof names[i], "%s", f[0]->valuestring);
@@ -176,7 +176,7 @@ static int take_entry(int i, const cJSON *e)
     bonus_policy[i] = f[4]->valueint;
     table[i] = (sv_sampler){names[i], descriptions[i], SV_MEM_HOST, inits[i], verifies[i],
                             py_destroy, (uint32_t)f[2]->valueint, (uint32_t)f[3]->valueint,
-                            (uint32_t)f[5]->valueint};
+                            (uint32_t)f[5]->valueint, (uint32_t)f[6]->valueint};
     return 0;
 }
 

@@ -32,7 +32,7 @@ __all__ = ["sampler", "verify", "cases", "mutants", "power", "PowerReport", "Bat
 
 def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=("padded",),
             tensors="numpy", device="cpu", bonus="sampler", max_batch=None, max_bytes=None,
-            rule="chain"):
+            rule="chain", lacks=()):
     """Says what a Python sampler takes; the function is returned unchanged.
 
     name, description  how it is listed and reported (default: the function's
@@ -46,7 +46,10 @@ def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=
                        which it must emit after accepting every draft (vLLM's
                        caller does this); "none": it emits no bonus and the
                        harness fills that slot (the position after the last
-                       draft then says nothing about the sampler)
+                       draft then says nothing about the sampler); either
+                       way the engine's own bonus sampler is not tested (a
+                       bug there, vLLM's float32 exponential race, shows
+                       only in it), and the report's "bonus:" line says so
     max_batch          the most sequences per call; larger batches are split
     max_bytes          or a budget for a call's rows (target and draft bytes)
     rule               the verification rule it implements: "chain" (Leviathan
@@ -59,11 +62,18 @@ def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=
                        (tokens, accepted, path)), "tree_target_only" (SGLang's
                        rule, no draft rows); each is judged by its own law
                        (docs/rules.md)
+    lacks              what it does not implement, of "top_k_p" (logits
+                       input by temperature only: the top-k and top-p cases
+                       are left out) and "seeds" (no per-request seeds: no
+                       sequence is seeded, the batch-composition and
+                       seed-sensitivity probes are not run); what is left
+                       out is named in the report's "checks not taken"
     """
     meta = {k: v for k, v in dict(name=name, description=description, inputs=tuple(inputs),
                                    layouts=tuple(layouts), tensors=tensors, device=device,
                                    bonus=bonus, max_batch=max_batch,
-                                   max_bytes=max_bytes, rule=rule).items() if v is not None}
+                                   max_bytes=max_bytes, rule=rule,
+                                   lacks=tuple(lacks)).items() if v is not None}
 
     def mark(f):
         f.__specverify__ = meta

@@ -69,14 +69,16 @@ class Batch:
             self.B, self.K, self.V, self.layout, self.input)
 
     # ---- the engines' argument layouts (_views.py) ----------------------------
-    def vllm_view(self, probs_from_logits=None):
+    def vllm_view(self, probs_from_logits=None, bonus_sampler=None):
         """vLLM v1's ``rejection_sample`` arguments, a ``VllmArgs`` tuple
-        (packed torch batch, bonus "harness"); in a logits mode the rows
-        become probabilities by ``probs_from_logits`` (default: the
-        contract's temperature, top-k and top-p rules)."""
+        (packed torch batch); in a logits mode the rows become probabilities
+        by ``probs_from_logits`` (default: the contract's temperature, top-k
+        and top-p rules). The bonus tokens: the harness's (bonus "harness"),
+        or ``bonus_sampler(bonus_probs, sampling_metadata)``'s, the engine's
+        own (bonus "sampler")."""
         if probs_from_logits is None and self.target is None:
             from .adapters._rules import target_probs_from_logits as probs_from_logits
-        return _views.vllm(self, probs_from_logits)
+        return _views.vllm(self, probs_from_logits, bonus_sampler)
 
     def sglang_view(self):
         """SGLang's ``tree_speculative_sampling_target_only`` arguments, a dict

@@ -28,6 +28,8 @@ from ._outputs import SamplerError, take, write, write_path
 _BONUS = {"sampler": 0, "harness": 1, "none": 2}
 RULES = ("chain", "exact_match", "block", "typical", "tree", "tree_target_only")  # sv_rule's order
 TREE_RULES = ("tree", "tree_target_only")
+LACKS = ("top_k_p", "seeds")  # sv_sampler.h's SV_LACKS_* bits, in order
+_LACKS_BONUS = 1 << 2  # SV_LACKS_BONUS: set for a bonus the harness draws
 _NAME = re.compile(r"^[a-z0-9_]{1,64}$")
 _DTYPES = {0: np.float32, 1: np.float32, 2: np.uint16}
 _loaded = []
@@ -104,7 +106,8 @@ def _bits(names, known, what, spec, base=()):
 
 
 def load(specs, config):
-    """[(name, description, inputs bits, layouts bits, bonus code, rule)] of each spec."""
+    """[(name, description, inputs bits, layouts bits, bonus code, rule, lacks bits)] of
+    each spec."""
     kwargs = json.loads(config) if config else {}
     if not isinstance(kwargs, dict):
         raise ValueError("python samplers: the configuration must be a JSON object, got %s"
@@ -137,8 +140,16 @@ def load(specs, config):
                              % (spec, rule, ", ".join(RULES)))
         if rule in TREE_RULES:
             _tree_fits(spec, rule, meta, loaded.bonus)
+        lacks = meta.get("lacks", ())
+        if isinstance(lacks, str):
+            raise ValueError("python sampler '%s': lacks is a tuple of names, e.g. "
+                             "lacks=('%s',), not the string '%s'" % (spec, lacks, lacks))
+        lacked = _bits(lacks, LACKS, "lack", spec)
+        if loaded.bonus != "sampler":  # the engine's own bonus sampler is not under test
+            lacked |= _LACKS_BONUS
         _loaded.append(loaded)
-        out.append((name, words[:190], inputs, layouts, _BONUS[loaded.bonus], RULES.index(rule)))
+        out.append((name, words[:190], inputs, layouts, _BONUS[loaded.bonus], RULES.index(rule),
+                    lacked))
     return out
 
 

@@ -50,17 +50,21 @@ def _require(batch, what, layout):
                          "layouts=(\"%s\",)" % (what, layout, layout))
 
 
-def vllm(batch, probs_from_logits=None):
+def vllm(batch, probs_from_logits=None, bonus_sampler=None):
     """vLLM v1's ``rejection_sample`` arguments for a packed torch batch. In a
     logits mode the target's (and draft's) probabilities come from
     ``probs_from_logits(logits, temperatures, top_ks, top_ps)``, per row, as
-    vLLM's caller makes them before the call."""
+    vLLM's caller makes them before the call. The bonus tokens are the
+    harness's (bonus "harness"), or, given ``bonus_sampler(bonus_probs [B][V],
+    sampling_metadata) -> [B]`` (the engine's own, bonus "sampler"), its
+    draws from each request's bonus row, made first with the requests'
+    generators as vLLM's caller does."""
     import torch
 
     _require(batch, "vllm_view()", "packed")
-    if batch.bonus_tokens is None:
+    if batch.bonus_tokens is None and bonus_sampler is None:
         raise ValueError("vllm_view() needs the caller's bonus tokens: declare the sampler "
-                         "with bonus=\"harness\", as vLLM's caller draws them")
+                         "with bonus=\"harness\", or give the engine's bonus_sampler")
     B = batch.B
     dev = batch.num_drafts.device
     d = batch.num_drafts.to(torch.int64)
@@ -89,9 +93,16 @@ def vllm(batch, probs_from_logits=None):
         all_random=not bool(greedy.any()), top_k=batch.top_ks,
         top_p=batch.top_ps.to(torch.float32) if batch.top_ps is not None else None,
         generators=batch.generators())
+    if bonus_sampler is None:
+        bonus = batch.bonus_tokens.to(torch.int64)[:, None]
+    else:  # request b's bonus row is its last, at cu[b+1] + b
+        last = cu[1:] + torch.arange(B, device=dev)
+        probs = (batch.target[last] if not logits_mode else
+                 probs_from_logits(batch.target_logits[last], batch.temperatures,
+                                   batch.top_ks, batch.top_ps))
+        bonus = torch.as_tensor(bonus_sampler(probs, metadata)).to(torch.int64).reshape(B, 1)
     return VllmArgs(batch.draft_tokens.to(torch.int64), d.tolist(), batch.K,
-                    cu[1:].to(torch.int32), draft, target,
-                    batch.bonus_tokens.to(torch.int64)[:, None], metadata)
+                    cu[1:].to(torch.int32), draft, target, bonus, metadata)
 
 
 def flashinfer(batch):

@@ -47,3 +47,18 @@ def test_uniform_batches_refused_for_a_packed_only_sampler():
         specverify.verify(vllm_ok, suite="smoke", batches="uniform", echo=False)
     assert e.value.exit_code == 2
     assert "takes only the packed layout, which cannot broadcast" in str(e.value)
+
+
+def test_bonus_line_says_who_draws_the_bonus():
+    """Without the engine's bonus sampler the harness draws the bonus, and the
+    report says what that leaves untested; given it (bonus "sampler"), it is
+    tested with the rest."""
+    from vllm_style import vllm_own_bonus
+
+    harness = specverify.verify(vllm_ok, suite="smoke", draws=5_000, echo=False)
+    assert harness.json["bonus"] == "harness"
+    assert "not by the engine's own bonus sampler" in harness.text
+    own = specverify.verify(vllm_own_bonus, suite="smoke", draws=20_000, echo=False)
+    own.assert_passed()
+    assert own.json["bonus"] == "sampler" and "bonus" not in own.json["lacks"]
+    assert "bonus: drawn by the sampler itself" in own.text

@@ -96,3 +96,23 @@ vllm_planted = vllm_adapter.sampler(rejection_sample_planted, name="vllm_style_p
 # the same on the GPU (tests/python/test_cuda.py, where one is lent)
 vllm_cuda = vllm_adapter.sampler(rejection_sample, name="vllm_style_cuda", max_bytes=256 << 20,
                                  device="cuda")
+
+
+def random_sample(probs, generators):
+    """the caller's bonus draw in vLLM's style: a race argmax(p / E) with one
+    exponential vector a request, its generator's when it is seeded (float64
+    here, so no float32 floor)"""
+    e = torch.empty(probs.shape, dtype=torch.float64, device=probs.device).exponential_()
+    for r, g in generators.items():
+        e[r].exponential_(generator=g)
+    return (probs.to(torch.float64) / e).argmax(dim=1)
+
+
+def engine_bonus(bonus_probs, sampling_metadata):
+    """the engine's own bonus sampler, as the adapter takes it"""
+    return random_sample(bonus_probs, sampling_metadata.generators)
+
+
+# the bonus drawn by the engine's code, not the harness's (bonus "sampler")
+vllm_own_bonus = vllm_adapter.sampler(rejection_sample, name="vllm_style_own_bonus",
+                                      max_bytes=64 << 20, bonus_sampler=engine_bonus)
