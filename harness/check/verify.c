@@ -196,8 +196,10 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     claimed[i] = 1;
     if (cfg->uniform || !cfg->sampler->layouts || cases[i]->chain || cfg->tree)
         return n;
+    const int own_drafts = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
     for (size_t j = i + 1; j < cfg->n_cases; j++)
-        if (!claimed[j] && sv_mixable(cases[i], cases[j])) {
+        if (!claimed[j] && sv_mixable(cases[i], cases[j]) &&
+            (!own_drafts || sv_own_drafts_take(cases[j]))) {
             which[n++] = j;
             claimed[j] = 1;
         }
@@ -265,6 +267,19 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
     if (cfg->tree)
         snprintf(r->tree, sizeof r->tree, "%s", cfg->tree->name);
 
+    const int own_drafts = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
+    size_t skipped = 0;
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK && own_drafts; i++)
+        if (!sv_own_drafts_take(cases[i])) {
+            skipped++;
+            r->n_tests -= sv_tests_per_case(cases[i]);
+        }
+    if (rc == SV_OK && own_drafts)
+        rc = sv_own_drafts_refusal(cfg, cases, skipped, r->not_taken_text, sizeof r->not_taken_text);
+    r->n_planned = cfg->n_cases - skipped;
+    r->split_alpha = sv_bonferroni(cfg->alpha, r->n_tests);
+    if (skipped)
+        r->not_taken = r->not_taken_text;
     r->mixed = !cfg->uniform && !cfg->tree;
     r->seeding = cfg->seeding;
     if (!cfg->uniform && !cfg->sampler->layouts)
@@ -277,7 +292,7 @@ int sv_verify(const sv_verify_config *cfg, sv_report **out)
         rc = rc == SV_OK ? sv_fail(SV_EENV, "out of memory for %zu cases", cfg->n_cases) : rc;
     double start = sv_now();
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
-        if (claimed[i])
+        if (claimed[i] || (own_drafts && !sv_own_drafts_take(cases[i])))
             continue;
         const int32_t n = group_of(cfg, cases, i, claimed, which);
         sv_case_report *crs = &r->cases[r->n_cases];
