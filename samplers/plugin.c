@@ -347,7 +347,7 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
                  (int)s->memspace);
         return -1;
     }
-    if (s->inputs & ~known) {
+    if (s->inputs & ~(known | (version >= 8u ? SV_INPUT_OWN_DRAFTS : 0u))) {
         snprintf(err, errlen, "%s: sampler '%s' says it takes inputs 0x%x, which has bits "
                  "sv_sampler.h does not define (known: 0x%x, SV_INPUT_BIT of "
                  "SV_INPUT_LOGITS_F32 and SV_INPUT_LOGITS_BF16)", path, s->name, s->inputs,
@@ -380,6 +380,14 @@ static int check_sampler(const char *path, uint32_t i, const sv_sampler *s, int 
                  "version 6 added, but the plugin was built against version %u; rebuild it "
                  "against this specverify's sv_sampler.h", path, s->name, sv_rule_name(s->rule),
                  version);
+        return -1;
+    }
+    if ((s->inputs & SV_INPUT_OWN_DRAFTS) && (s->rule != SV_RULE_CHAIN || !s->layouts)) {
+        /* its drafts come in mixed (version 3) batches of the chain rule */
+        snprintf(err, errlen, "%s: sampler '%s' draws its own drafts (SV_INPUT_OWN_DRAFTS), "
+                 "which sv_sampler.h allows a chain-rule sampler that takes a layout; this "
+                 "one has rule %s and layouts 0x%x", path, s->name, sv_rule_name(s->rule),
+                 s->layouts);
         return -1;
     }
     return 0;

@@ -18,6 +18,7 @@ static const sv_sampler *const builtins[] = {
     &sv_sampler_ref_typical,
     &sv_sampler_ref_tree,
     &sv_sampler_ref_tree_target_only,
+    &sv_sampler_ref_own_drafts,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_naive,
     &sv_sampler_cuda_fused,
@@ -57,6 +58,9 @@ static const sv_sampler *const broken[] = {
     &sv_broken_block_residual_tokenwise,
     &sv_broken_tree_siblings_replaced,
     &sv_broken_tree_cdf_boundary,
+    /* issue 38: drafting bugs (samplers that draw their own drafts) */
+    &sv_broken_drafts_bf16,
+    &sv_broken_drafts_argmax,
 #ifdef SV_HAVE_CUDA
     &sv_sampler_cuda_fused_shared_uniform, /* the GPU's: mutants runs it where a device is */
 #endif

@@ -20,6 +20,8 @@ extern const sv_sampler sv_sampler_ref_block;
 extern const sv_sampler sv_sampler_ref_tree;
 extern const sv_sampler sv_sampler_ref_tree_target_only;
 extern const sv_sampler sv_sampler_ref_typical; /* lossy on purpose: verify --measure */
+/* contract version 7: draws its own drafts (own_drafts.h) */
+extern const sv_sampler sv_sampler_ref_own_drafts;
 #ifdef SV_HAVE_CUDA
 /* built only with CUDA */
 extern const sv_sampler sv_sampler_cuda_naive;
@@ -59,6 +61,9 @@ extern const sv_sampler sv_broken_exact_match_shared_sample;
 extern const sv_sampler sv_broken_block_residual_tokenwise;
 extern const sv_sampler sv_broken_tree_siblings_replaced;
 extern const sv_sampler sv_broken_tree_cdf_boundary;
+/* issue 38: drafting bugs, in samplers that draw their own drafts */
+extern const sv_sampler sv_broken_drafts_bf16;
+extern const sv_sampler sv_broken_drafts_argmax;
 #ifdef SV_HAVE_CUDA
 /* the GPU's, in cuda_fused.c beside the kernel it breaks; last of the list */
 extern const sv_sampler sv_sampler_cuda_fused_shared_uniform;

@@ -41,11 +41,14 @@ extern "C" {
  * implements (sv_rule); version 6 the tree rules (SV_RULE_TREE,
  * SV_RULE_TREE_TARGET_ONLY) and the tree fields at the end of sv_batch
  * (`parents`, `siblings`, `out_path`); version 7 `lacks` at the end of
- * sv_sampler (SV_LACKS_*: what a sampler does not implement). The harness
- * still loads version 1 to 6 plugins: version 1 and 2 ones get batches of
- * one case each (one K, one sampling rule); versions 1 to 4 are chain
- * samplers; versions 1 to 6 lack nothing (lacks is read as 0). */
-#define SV_CONTRACT_VERSION 7u
+ * sv_sampler (SV_LACKS_*: what a sampler does not implement); version 8 the
+ * SV_INPUT_OWN_DRAFTS flag of sv_sampler.inputs and `draft_uniforms`,
+ * `out_drafts` at the end of sv_batch (a sampler that draws its own drafts).
+ * The harness still loads version 1 to 7 plugins: version 1 and 2 ones get
+ * batches of one case each (one K, one sampling rule); versions 1 to 4 are
+ * chain samplers; versions 1 to 6 lack nothing (lacks is read as 0);
+ * versions 1 to 7 are given their drafts. */
+#define SV_CONTRACT_VERSION 8u
 
 /* Largest K the harness passes. */
 #define SV_MAX_K 16
@@ -248,6 +251,35 @@ typedef enum sv_siblings {
     SV_SIBLINGS_DISTINCT = 1
 } sv_siblings;
 
+/* ---- Samplers that draw their own drafts (version 8) -----------------------
+ * An engine's drafter and verifier are often one piece of code, and bugs
+ * live on the drafting side (drafts drawn from a bfloat16 softmax while the
+ * ratio uses float32 q; a drafter that ignores the request's temperature;
+ * argmax drafts verified as if sampled). A chain-rule sampler whose
+ * `inputs` has SV_INPUT_OWN_DRAFTS (and which takes a layout) draws them
+ * itself:
+ *   draft_uniforms  in draft_tokens's layout (sv_batch_drafts_offset): u for
+ *                   draft k of sequence b, in (0, 1): the harness's
+ *                   (seed, index, k, SV_PURPOSE_DRAFT, lane 0) number under
+ *                   the run's seed (not seeds[b]), the one its own drafts
+ *                   would have used; a sampler may use them or its own noise;
+ *   draft_tokens    -1 everywhere: there are no harness drafts;
+ *   draft rows      q_k, as probabilities or as draft logits with the
+ *                   sequence's sampling rule (sv_input): draw x_k from q_k;
+ *   out_drafts      in draft_tokens's layout: the d_b drafts it drew, each
+ *                   in [0, V) and of draft probability > 0.
+ * Then it verifies those drafts by the chain rule as usual. The harness
+ * judges what it emits: every position's fit to p, support, independence
+ * and batch composition as for any sampler, accepted positions against
+ * out_drafts, and the accepted lengths against the chain law of drafts
+ * drawn from q (a drafter drawing from another law fails the fit or the
+ * length test). It gives such a sampler mixed batches of cases with draft
+ * rows only: Markov pairs (whose rows follow the drafts) and one-hot
+ * drafters (no rows to draw from) are checks not taken. A batch whose
+ * draft_uniforms is NULL (bench, sweep) carries the harness's drafts in
+ * draft_tokens as for any sampler: verify those. */
+#define SV_INPUT_OWN_DRAFTS (1u << 16)
+
 /* The largest batch an instance will be given; init may size workspaces by it. */
 typedef struct sv_limits {
     int32_t max_B, max_K, max_V;
@@ -321,6 +353,11 @@ typedef struct sv_batch {
     const int32_t *parents;       /* [d_b] per sequence, in draft_tokens's layout */
     int32_t siblings;             /* an sv_siblings */
     int32_t *out_path;            /* [d_b + 1] per sequence, in out_tokens's layout */
+
+    /* Version 8: a sampler that draws its own drafts (SV_INPUT_OWN_DRAFTS);
+     * NULL for the rest. */
+    const double *draft_uniforms; /* [d_b] per sequence, in draft_tokens's layout */
+    int32_t *out_drafts;          /* [d_b] per sequence, in draft_tokens's layout */
 } sv_batch;
 
 /* ---- version 3 accessors: sequence b's rows and slots in either layout ----
@@ -385,7 +422,8 @@ typedef struct sv_sampler {
     int (*init)(void **state, const sv_limits *limits);   /* sv_sampler_status */
     int (*verify)(void *state, const sv_batch *batch);    /* sv_sampler_status */
     void (*destroy)(void *state);                         /* may be given NULL */
-    uint32_t inputs; /* version 2: SV_INPUT_BIT of each logits mode it takes; 0: probs only */
+    uint32_t inputs; /* version 2: SV_INPUT_BIT of each logits mode it takes; 0: probs only;
+                      * version 8: and SV_INPUT_OWN_DRAFTS if it draws its drafts */
     uint32_t layouts; /* version 3: SV_LAYOUT_BIT of each layout it takes; 0: a version 1 or
                        * 2 sampler's batches (one K, one rule, the fields up to top_p) */
     uint32_t rule;    /* version 5: the sv_rule it implements; 0: the chain rule */

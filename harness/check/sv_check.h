@@ -276,4 +276,14 @@ static inline int sv_rule_is_lossy(uint32_t rule)
 /* The seed a suspect's re-run uses. */
 uint64_t sv_rerun_seed(uint64_t seed);
 
+/* own_drafts.c: a sampler that draws its own drafts (SV_INPUT_OWN_DRAFTS)
+ * takes the cases with fixed draft rows: 1 if c is one. */
+int sv_own_drafts_take(const sv_case *c);
+/* What verify refuses such a sampler (uniform batches, a tree, no case it
+ * takes among n_cases of which `skipped` it cannot): SV_EBAD with a message;
+ * else SV_OK, with the cases left out named in text when there are some. */
+struct sv_verify_config;
+int sv_own_drafts_refusal(const struct sv_verify_config *cfg, sv_case *const *cases,
+                          size_t skipped, char *text, size_t len);
+
 #endif

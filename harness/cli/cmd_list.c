@@ -81,8 +81,11 @@ int sv_cmd_list(int argc, char **argv)
         char rule[48] = "";
         if (s->rule != SV_RULE_CHAIN) /* the chain rule goes without saying */
             snprintf(rule, sizeof rule, " [rule: %s]", sv_rule_name(s->rule));
+        if (s->inputs & SV_INPUT_OWN_DRAFTS)
+            snprintf(rule + strlen(rule), sizeof rule - strlen(rule), " [draws its drafts]");
         printf("  %-28s %-5s %-9s %s%s%s\n", s->name, sv_memspace_name(s->memspace), origin,
-               s->description, s->inputs ? " [takes logits: verify/bench --input]" : "", rule);
+               s->description, (s->inputs & ~SV_INPUT_OWN_DRAFTS)
+                                   ? " [takes logits: verify/bench --input]" : "", rule);
     }
     printf("\nsuites:\n");
     for (size_t i = 0; i < sv_suite_count(); i++) {

@@ -19,10 +19,13 @@
 #include "sv_stats.h"
 #include "budget.h"
 
-/* Whether a sampler of `rule` can have the bug `variant` is about. */
-static int applies(const char *variant, uint32_t rule)
+/* Whether sampler s can have the bug `variant` is about: a tree's, a chain's,
+ * or a drafter's (drafts_*: only a sampler that draws its own drafts). */
+static int applies(const char *variant, const sv_sampler *s)
 {
-    const int tree = sv_rule_is_tree(rule);
+    const int tree = sv_rule_is_tree(s->rule);
+    if (strncmp(variant, "drafts_", 7) == 0)
+        return !tree && (s->inputs & SV_INPUT_OWN_DRAFTS);
     return strcmp(variant, "tree_cdf_boundary") == 0 ? tree : !tree;
 }
 
@@ -36,7 +39,7 @@ int sv_deep_suite(const sv_sampler *s, double alpha, double target, const char *
         size_t k = 0;
         while (k < *n && strcmp(specs[k], h->spec) != 0)
             k++;
-        if (!applies(h->variant, s->rule) || k < *n)
+        if (!applies(h->variant, s) || k < *n)
             continue;
         if (*n == max)
             return sv_fail(SV_EBAD, "the deep suite holds more than %zu cases", max);
@@ -53,7 +56,7 @@ int sv_deep_suite(const sv_sampler *s, double alpha, double target, const char *
     int rc = SV_OK;
     for (size_t i = 0; rc == SV_OK && i < sv_hard_count(); i++) { /* each at its hardest */
         const sv_hard_case *h = sv_hard_get(i);
-        if (!applies(h->variant, s->rule))
+        if (!applies(h->variant, s))
             continue;
         size_t k = 0;
         while (k < *n && strcmp(specs[k], h->spec) != 0)

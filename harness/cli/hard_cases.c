@@ -11,6 +11,9 @@ static const sv_hard_case hard[] = {
     {"oov_float_rounding", "cumshort:V=32003,K=2"},     /* float32 sums 1e-3 short of 1 */
     {"race_float32_truncated", "tinytail:V=32003,K=1"}, /* 5e-4 of the mass below 2^-24 */
     {"tree_cdf_boundary", "binary:p=0,q=1"},           /* every child has p = 0 */
+    /* p = q: every draft accepted, so each of the 16 positions emits the
+     * drafts' law norm(bf16(q)) = (0.5, 0.5), 9e-4 off q (w^2 = 3.24e-6) */
+    {"drafts_bf16", "binary:p=0.5009,q=0.5009,K=16"},
 };
 
 size_t sv_hard_count(void)

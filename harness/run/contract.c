@@ -73,6 +73,27 @@ int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target,
     return 1;
 }
 
+int sv_check_drafts(sv_tally *t, int32_t d, int32_t V, const float *draft,
+                    const sv_request *who, const int32_t *drafts)
+{
+    for (int32_t k = 0; k < d; k++) {
+        if (drafts[k] == SV_POISON) {
+            note(t, who, "out_drafts slot %d left unwritten (it drafts %d)", k + 1, d);
+            return 0;
+        }
+        if (drafts[k] < 0 || drafts[k] >= V) {
+            note(t, who, "drew draft %d = %d, outside [0, %d)", k + 1, drafts[k], V);
+            return 0;
+        }
+        if (draft[(size_t)k * V + drafts[k]] == 0.0f) {
+            note(t, who, "drew draft %d = %d, whose draft probability is 0", k + 1,
+                 drafts[k]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* A tree step (contract version 6): n accepted nodes forming a path from
  * the root, each node's token emitted, then one token of mass at the last. */
 int sv_check_tree_sequence(sv_tally *t, const sv_tree *tree, int32_t V, const float *target,

@@ -58,7 +58,7 @@ typedef struct slot {
     sv_slot_inputs in;
     unsigned char *in_start;     /* its input pages (drafts and rows) */
     size_t in_bytes;
-    zone tokens, accepted, path; /* path: a tree batch's out_path */
+    zone tokens, accepted, path; /* path: a tree batch's out_path, or out_drafts */
     guard *guard;
 } slot;
 

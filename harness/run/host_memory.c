@@ -59,7 +59,9 @@ static size_t fixed_row_bytes(const sv_case *c, size_t *target, size_t *draft)
  * batch's), seeded (bytes). */
 static size_t slot_array_bytes(size_t B, size_t K)
 {
-    return 2 * B * sizeof(uint64_t) + (2 * B + 1 + B * (K ? K : 1)) * sizeof(int32_t) + B;
+    /* draft uniforms (doubles first, aligned), indices and seeds, then the int32s */
+    return B * (K ? K : 1) * sizeof(double) + 2 * B * sizeof(uint64_t) +
+           (2 * B + 1 + B * (K ? K : 1)) * sizeof(int32_t) + B;
 }
 
 static size_t slot_input_bytes(const sv_host *h, size_t *drafts, size_t *target)
@@ -251,7 +253,8 @@ static int map_inputs(sv_host *h)
         }
         const size_t B = (size_t)h->cfg.batch, K = (size_t)h->K;
         unsigned char *a = s->in_start + per_slot - round_up(slot_array_bytes(B, K), page_size());
-        s->in.indices = (uint64_t *)(void *)a;
+        s->in.draft_uniforms = (double *)(void *)a;
+        s->in.indices = (uint64_t *)(void *)(s->in.draft_uniforms + B * (K ? K : 1));
         s->in.seeds = s->in.indices + B;
         s->in.cu = (int32_t *)(void *)(s->in.seeds + B);
         s->in.num_drafts = s->in.cu + B + 1;
@@ -268,7 +271,8 @@ static int map_outputs(sv_host *h)
     const size_t tokens = zone_bytes(B * (K + 1) * sizeof(int32_t));
     const size_t accepted = zone_bytes(B * sizeof(int32_t));
     /* [crash record] then per slot [control][none][tokens][none][accepted][none]
-     * [path][none]: path is a tree batch's out_path, out_tokens's size */
+     * [path][none]: path is a tree batch's out_path, out_tokens's size, or a
+     * self-drafting sampler's out_drafts (fewer: one less a sequence) */
     const size_t per_slot = ctl + page + tokens + page + accepted + page + tokens + page;
     h->out_bytes = page + (size_t)h->cfg.slots * per_slot;
     void *base = mmap(NULL, h->out_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,

@@ -3,6 +3,7 @@
  * checked against its own case and counted in its own case's tally. */
 #include <string.h>
 #include "sampler_host.h"
+#include "sv_philox.h"
 
 void sv_mix_unit_span(const sv_mix *m, int32_t B, uint64_t unit, sv_mix_span *span)
 {
@@ -58,14 +59,25 @@ static void fill_inputs(const sv_mix_run *run, const sv_mix_span *sp, int32_t la
     const int32_t K = m->K;
     int32_t tmp[SV_MAX_K];
     const uint64_t sampler_seed = run->cfg->seed ^ run->sampler_seed_xor;
+    const int self = (run->cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS);
     w->cu[0] = 0;
     for (int32_t b = 0; b < sp->len; b++) {
         const int32_t s = (sp->s0 + b) % m->period, d = m->drafts[s];
         const uint64_t index = sv_mix_index(m, sp->g0 + (uint64_t)b);
-        sv_drafter_draw(run->drafters[m->case_of[s]], w->philox, run->cfg->seed, index, tmp);
+        if (!self)
+            sv_drafter_draw(run->drafters[m->case_of[s]], w->philox, run->cfg->seed, index,
+                            tmp);
         w->cu[b + 1] = w->cu[b] + d;
-        int32_t *x = w->drafts + (layout == SV_LAYOUT_PACKED ? w->cu[b] : b * K);
-        memcpy(x, tmp, (size_t)d * sizeof *x);
+        const size_t at = (size_t)(layout == SV_LAYOUT_PACKED ? w->cu[b] : b * K);
+        int32_t *x = w->drafts + at;
+        if (self) /* no harness drafts: the uniforms they would have used (contract v7) */
+            for (int32_t k = 0; k < d; k++) {
+                w->draft_uniforms[at + (size_t)k] =
+                    sv_philox_uniform(run->cfg->seed, index, (uint32_t)k, SV_PURPOSE_DRAFT, 0);
+                x[k] = -1;
+            }
+        else
+            memcpy(x, tmp, (size_t)d * sizeof *x);
         for (int32_t k = d; layout == SV_LAYOUT_PADDED && k < K; k++)
             x[k] = -1; /* no draft here: a sampler that reads it finds no token */
         w->indices[b] = index;
@@ -95,6 +107,8 @@ static sv_batch make_batch(const sv_mix_run *run, const sv_mix_span *sp, int32_t
         .seed = run->cfg->seed ^ run->sampler_seed_xor,
         .first_index = w->indices[0],
         .input = m->input,
+        .draft_uniforms = (run->cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) ? w->draft_uniforms
+                                                                         : NULL,
     };
     if (m->input == SV_INPUT_PROBS) {
         bt.target = (const float *)(const void *)target;
@@ -152,10 +166,13 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
         const sv_pair_plan *plan = &run->plans[ci];
         sv_tally *t = tallies[ci];
         const int32_t *y = bt->out_tokens + (packed ? w->cu[b] + b : b * (K + 1));
-        const int32_t *x = w->drafts + (packed ? w->cu[b] : b * K);
+        /* a self-drafting sampler's accepted drafts are those it says it drew */
+        const int32_t *x = (bt->out_drafts ? bt->out_drafts : w->drafts) +
+                           (packed ? w->cu[b] : b * K);
         const int32_t n = bt->out_accepted[b];
         const sv_request who = {w->indices[b], b, w->seeds[b]};
-        int ok = sv_check_sequence(t, d, V, c->target, &who, x, y, n);
+        int ok = (!bt->out_drafts || sv_check_drafts(t, d, V, c->draft, &who, x)) &&
+                 sv_check_sequence(t, d, V, c->target, &who, x, y, n);
         if (ok && !packed)
             ok = check_padding(t, &who, y, d, K);
         w->valid[b] = (unsigned char)ok;

@@ -181,6 +181,7 @@ static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, cons
     w->num_drafts = in.num_drafts;
     w->seeded = in.seeded;
     w->parents = in.parents;
+    w->draft_uniforms = in.draft_uniforms;
     w->valid = malloc((size_t)batch);
     w->philox = gsl_rng_alloc(sv_gsl_rng_philox);
     int ok = w->valid && w->philox;

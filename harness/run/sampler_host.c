@@ -404,11 +404,20 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
     bt->out_accepted = sv_zone_arm(&s->accepted, B * sizeof(int32_t));
     const int tree = sv_rule_is_tree(h->cfg.sampler->rule);
     bt->out_path = tree ? sv_zone_arm(&s->path, tokens * sizeof(int32_t)) : NULL;
+    /* a self-drafting sampler's drafts, in draft_tokens's layout: in the
+     * zone a tree's out_path takes (the two never meet) */
+    const size_t drafts = !bt->draft_uniforms ? 0
+                          : bt->layout == SV_LAYOUT_PACKED ? (size_t)bt->cu_num_drafts[B]
+                                                           : B * (size_t)bt->K;
+    if (bt->draft_uniforms)
+        bt->out_drafts = sv_zone_arm(&s->path, drafts * sizeof(int32_t));
     for (size_t j = 0; j < tokens; j++) {
         bt->out_tokens[j] = SV_POISON;
         if (tree)
             bt->out_path[j] = SV_POISON;
     }
+    for (size_t j = 0; j < drafts; j++)
+        bt->out_drafts[j] = SV_POISON;
     for (size_t b = 0; b < B; b++)
         bt->out_accepted[b] = SV_POISON;
     ctl->err[0] = '\0'; /* where the sampler may say why a call failed */
@@ -430,7 +439,9 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
         check_zone(h, &s->accepted, bt->out_accepted, B * sizeof(int32_t), "out_accepted", ctl,
                    t) ||
         (tree && check_zone(h, &s->path, bt->out_path, tokens * sizeof(int32_t), "out_path",
-                            ctl, t)))
+                            ctl, t)) ||
+        (drafts && check_zone(h, &s->path, bt->out_drafts, drafts * sizeof(int32_t),
+                              "out_drafts", ctl, t)))
         return CRASHED;
     if (ctl->rc != SV_SAMPLER_OK) {
         ctl->err[sizeof ctl->err - 1] = '\0'; /* the sampler's words, NUL or not */

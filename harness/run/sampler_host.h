@@ -49,6 +49,7 @@ typedef struct sv_slot_inputs {
     int32_t *num_drafts;             /* [batch]: where the slots' drafts are not the mix's */
     int32_t *parents;                /* [batch][K]: a tree batch's (contract v6) */
     uint8_t *seeded;                 /* [batch] */
+    double *draft_uniforms;          /* [batch][K]: a self-drafting sampler's (contract v7) */
 } sv_slot_inputs;
 sv_slot_inputs sv_host_inputs(sv_host *h, int32_t slot);
 /* The case's rows as the sampler sees them (read-only copies): target
@@ -74,8 +75,9 @@ sv_mix_view sv_host_mix(const sv_host *h);
  * sv_sampler_status; what went wrong (an error status, a crash, an exit, a
  * hang, a write outside the outputs or into the inputs) is noted in t with
  * t->sampler_error set. sv_host_verify places the outputs (it sets
- * bt->out_tokens and bt->out_accepted, and bt->out_path for a tree rule's
- * sampler) and poisons them first. */
+ * bt->out_tokens and bt->out_accepted, bt->out_path for a tree rule's
+ * sampler, bt->out_drafts for one that draws its drafts when the batch has
+ * draft_uniforms) and poisons them first. */
 int sv_host_init(sv_host *h, int32_t slot, sv_tally *t);
 int sv_host_verify(sv_host *h, int32_t slot, sv_batch *bt, sv_tally *t);
 void sv_host_destroy(sv_host *h, int32_t slot, sv_tally *t);

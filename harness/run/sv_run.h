@@ -243,6 +243,7 @@ typedef struct sv_worker_buffers {
     int32_t *cu, *num_drafts;
     uint8_t *seeded;
     int32_t *parents;                /* the slot's: a tree batch's [batch][nodes] */
+    double *draft_uniforms;          /* the slot's: a self-drafting sampler's [batch][K] */
 } sv_worker_buffers;
 /* For a version 3 sampler, a batch of one case (every d_b = K, sequences
  * first_index.., none seeded) as v3 arrays in w's slot; else nothing. */
@@ -312,6 +313,11 @@ int sv_request_words(const sv_request *who, char *out, size_t len);
 int sv_check_sequence(sv_tally *t, int32_t K, int32_t V, const float *target,
                       const sv_request *who, const int32_t *drafts, const int32_t *tokens,
                       int32_t n);
+/* The d drafts a self-drafting sampler says it drew (contract v7), given
+ * the draft rows [d][V] they were to be drawn from: each written, in
+ * [0, V) and of draft probability > 0. 1 if kept, else counted and noted. */
+int sv_check_drafts(sv_tally *t, int32_t d, int32_t V, const float *draft,
+                    const sv_request *who, const int32_t *drafts);
 /* The bytes of B sequences' target [B][K+1][V] and draft [B][K][V] float
  * rows. SV_EBAD with a message naming `what`, the sizes and the bytes when
  * they overflow size_t or exceed this machine's memory. */

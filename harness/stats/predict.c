@@ -15,6 +15,7 @@
 #include "sv_stats.h"
 #include "sv_half.h"
 #include "row_argmax.h"
+#include "sv_bf16.h"
 
 typedef struct rows {
     int32_t V;
@@ -125,6 +126,42 @@ static double float16_ratio(rows *w, double *out)
     }
     residual_correct(w);
     return combine(w, out);
+}
+
+/* Drafts drawn from another law d than the q the ratio and the residual
+ * use (samplers that draw their own drafts): out = sum_x d(x) A(x) e_x +
+ * (1 - alpha') R, A and R the correct ones for q. */
+static double drafts_from(rows *w, double *out, const double *d)
+{
+    accept_all_correct(w);
+    residual_correct(w);
+    memcpy(w->q, d, (size_t)w->V * sizeof *w->q); /* combine weighs by the drafts' law */
+    return combine(w, out);
+}
+
+static double drafts_bf16(rows *w, double *out)
+{
+    double *d = malloc((size_t)w->V * sizeof *d), s = 0.0;
+    if (!d)
+        return -1.0; /* out of memory */
+    for (int32_t i = 0; i < w->V; i++)
+        s += d[i] = sv_bf16_to_float(sv_bf16_from_float(w->qf[i]));
+    for (int32_t i = 0; i < w->V; i++)
+        d[i] = s > 0.0 ? d[i] / s : 0.0;
+    double alpha = drafts_from(w, out, d);
+    free(d);
+    return alpha;
+}
+
+static double drafts_argmax(rows *w, double *out)
+{
+    double *d = calloc((size_t)w->V, sizeof *d);
+    if (!d)
+        return -1.0; /* out of memory */
+    d[sv_row_argmax(w->qf, w->V)] = 1.0;
+    double alpha = drafts_from(w, out, d);
+    free(d);
+    return alpha;
 }
 
 typedef struct ranked_threshold {
@@ -310,6 +347,8 @@ static const model models[] = {
     {"race_float32_truncated", race_float32_truncated, 0, NULL},
     {"exact_match_argmax", exact_match_argmax, 0, NULL},
     {"exact_match_shared_sample", NULL, 0, exact_shared_sample},
+    {"drafts_bf16", drafts_bf16, 0, NULL},
+    {"drafts_argmax", drafts_argmax, 0, NULL},
 };
 
 /* Variants whose bonus draw is wrong too: what they make of the bonus row. */

@@ -28,7 +28,7 @@ echo "not a library" >not_a_library.so
 expect 2 "plugin $dir/missing.so: no such file" verify --plugin "$dir/missing.so"
 expect 2 "cannot load it as a shared library" verify --plugin "$dir/not_a_library.so"
 expect 2 "exports no 'sv_plugin_get' symbol" verify --plugin "$no_symbol"
-expect 2 "built against sampler contract version 42, but this specverify speaks versions 1 to 7" \
+expect 2 "built against sampler contract version 42, but this specverify speaks versions 1 to 8" \
   verify --plugin "$bad_version"
 expect 2 "cannot load it as a shared library" calibrate --plugin "$dir/not_a_library.so"
 expect 2 "no such file" bench --plugin "$dir/missing.so"

@@ -42,30 +42,31 @@ int main(void)
             "race_float32_truncated", "packed_offset", "draft_stride_from_target",
             "outputs_swapped", "argmax_when_mixed", "top_p_from_first", "seed_ignored",
             "greedy_sampled_when_mixed", "exact_match_argmax", "exact_match_shared_sample",
-            "block_residual_tokenwise", "tree_siblings_replaced", "tree_cdf_boundary"};
+            "block_residual_tokenwise", "tree_siblings_replaced", "tree_cdf_boundary",
+            "drafts_bf16", "drafts_argmax"};
         /* the CUDA samplers are built-ins too, and the GPU's broken variant
          * ends the broken list, where the build has CUDA */
 #ifdef SV_HAVE_CUDA
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
                                        "ref_float",  "ref_torch_coin", "ref_layout", "ref_logits",
                                        "ref_exact",  "ref_block",  "ref_typical",
-                                       "ref_tree",   "ref_tree_target_only",
+                                       "ref_tree",   "ref_tree_target_only", "ref_own_drafts",
                                        "cuda_naive", "cuda_fused",
                                        "cuda_tree_naive", "cuda_tree_target_only_naive"};
-        const size_t n_broken = 28;
+        const size_t n_broken = 30;
 #else
         const char *builtin_names[] = {"ref",        "direct",     "ref_race",
                                        "ref_float",  "ref_torch_coin", "ref_layout", "ref_logits",
                                        "ref_exact",  "ref_block",  "ref_typical",
-                                       "ref_tree",   "ref_tree_target_only"};
-        const size_t n_broken = 27;
+                                       "ref_tree",   "ref_tree_target_only", "ref_own_drafts"};
+        const size_t n_broken = 29;
 #endif
         const size_t n_builtin = sizeof builtin_names / sizeof builtin_names[0];
         CHECK(sv_registry_broken_count() == n_broken);
         CHECK(sv_registry_count() == n_builtin + n_broken);
         for (size_t i = 0; i < n_broken; i++) {
             const sv_sampler *s = sv_registry_broken_get(i);
-            const int gpu = i == 27; /* cuda_fused_shared_uniform */
+            const int gpu = i == 29; /* cuda_fused_shared_uniform */
             CHECK(s && strcmp(s->name, gpu ? "cuda_fused_shared_uniform" : names[i]) == 0);
             CHECK(s && s->memspace == (gpu ? SV_MEM_CUDA : SV_MEM_HOST));
             CHECK(s && sv_registry_find(s->name) == s);
