@@ -13,7 +13,8 @@ import os
 import re
 import sys
 
-# bottom first: the public contract (samplers/sv_sampler.h, which needs
+# bottom first: the public contract (samplers/sv_sampler.h and the
+# engines' grids it includes, sv_engine_rng.h: installed together, needing
 # nothing), the kernels, the cases, the samplers, then the harness's rooms in
 # the order harness/CMakeLists.txt links them
 ORDER = ["contract", "kernels", "distributions", "samplers", "base", "sandbox", "stats", "store", "run", "check",
@@ -23,7 +24,7 @@ SOURCES = (".c", ".h", ".cu", ".cuh", ".cpp")
 
 def part_of(path):
     """The part a repository path belongs to, or None."""
-    if path == "samplers/sv_sampler.h":
+    if path in ("samplers/sv_sampler.h", "samplers/sv_engine_rng.h"):
         return "contract"
     parts = path.split("/")
     if parts[0] == "harness" and len(parts) > 2:

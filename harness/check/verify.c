@@ -196,6 +196,84 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     claimed[i] = 1;
     if (cfg->uniform || !cfg->sampler->layouts || cases[i]->chain || cfg->tree)
         return n;
+    const int own_drafts = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
+    for (size_t j = i + 1; j < cfg->n_cases; j++)
+        if (!claimed[j] && sv_mixable(cases[i], cases[j]) &&
+            (!own_drafts || sv_own_drafts_take(cases[j]))) {
+            which[n++] = j;
+            claimed[j] = 1;
+        }
+    return n;
+}
+
+int sv_verify(const sv_verify_config *given, sv_report **out)
+{
+    *out = NULL;
+    sv_verify_config adjusted = *given; /* the seeding a sampler that lacks seeds can take */
+    const sv_verify_config *cfg = &adjusted;
+    sv_report *r = calloc(1, sizeof *r);
+    sv_case **cases = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *cases);
+    unsigned char *left_out = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
+    if (r)
+        r->cases = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *r->cases);
+    if (!r || !cases || !r->cases || !left_out) {
+        free(cases);
+        free(left_out);
+        sv_report_free(r);
+        return sv_fail(SV_EENV, "out of memory for %zu cases", cfg->n_cases);
+    }
+    /* build and check every case before sampling any, so bad input costs nothing */
+    int rc = cfg->uniform ? SV_OK : sv_lacks_seeding(cfg, &adjusted.seeding);
+    if (cfg->uniform && cfg->sampler->layouts &&
+        !(cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED)))
+        rc = sv_fail(SV_EBAD, "--batches uniform: sampler %s takes only the packed layout, "
+                     "which cannot broadcast one row set to every sequence; run it with mixed "
+                     "batches (the default)", cfg->sampler->name);
+    if (rc == SV_OK && cfg->device_staging)
+        rc = device_staging_refusal(cfg);
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
+        char err[512];
+        if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0 ||
+            (cfg->input != SV_INPUT_PROBS &&
+             sv_case_use_logits(cases[i], cfg->input, err, sizeof err) != 0))
+            rc = sv_fail(SV_EBAD, "%s", err);
+        else {
+            /* an exact-match sampler is given no draft rows: in law it is the
+             * chain rule with a one-hot drafter, and is judged as one */
+            if (cfg->sampler->rule == SV_RULE_EXACT_MATCH)
+                sv_case_as_one_hot(cases[i]);
+            /* a tree is judged by depth: the case's rows past its depth go unused */
+            if (cfg->tree) {
+                sv_tree cut;
+                sv_tree_cut(cfg->tree, cases[i]->K, &cut);
+                cases[i]->K = cut.depth;
+            }
+            left_out[i] = (unsigned char)sv_lacks_leaves_out(cfg, cases[i]);
+            if (!left_out[i])
+                r->n_tests += sv_tests_per_case(cases[i]);
+            /* a recording's name holds its path, which the user chose: escaped */
+            char name[sizeof cases[i]->name];
+            sv_escaped(name, sizeof name, cases[i]->name);
+            memcpy(cases[i]->name, name, sizeof name);
+        }
+    }
+    if (rc == SV_OK)
+        rc = sv_lacks_nothing_left(cfg, cases, left_out);
+    r->sampler = cfg->sampler->name;
+    /* the plugin's own words: escaped, as everything a sampler says is */
+    r->sampler_description = sv_escaped(r->description, sizeof r->description,
+                                        cfg->sampler->description);
+    r->suite = cfg->suite;
+    r->seed = cfg->seed;
+    r->alpha = cfg->alpha;
+    r->split_alpha = sv_bonferroni(cfg->alpha, r->n_tests);
+    r->threads = cfg->threads;
+    r->batch = cfg->batch;
+    r->input = cfg->input;
+    r->rule = cfg->sampler->rule;
+    if (cfg->tree)
+        snprintf(r->tree, sizeof r->tree, "%s", cfg->tree->name);
+
     /* a sampler drawing its own drafts cannot take cases without fixed draft
      * rows (own_drafts.c): left out beside what it lacks, said apart */
     const int own_drafts = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
@@ -225,8 +303,8 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     }
     if (r->not_taken_text[0])
         r->not_taken = r->not_taken_text;
-    for (size_t i = 0; i < cfg->n_cases && own_drafts; i++) /* never run, never grouped */
-        left_out[i] |= (unsigned char)(cases[i] && !sv_own_drafts_take(cases[i]));
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK && own_drafts; i++)
+        left_out[i] |= (unsigned char)!sv_own_drafts_take(cases[i]); /* never run */
     r->n_planned = 0;
     for (size_t i = 0; i < cfg->n_cases; i++)
         r->n_planned += !left_out[i];
@@ -238,7 +316,7 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
         claimed[i] = left_out[i]; /* never run, never grouped */
     double start = sv_now();
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
-        if (claimed[i] || (own_drafts && !sv_own_drafts_take(cases[i])))
+        if (claimed[i])
             continue;
         const int32_t n = group_of(cfg, cases, i, claimed, which);
         sv_case_report *crs = &r->cases[r->n_cases];
