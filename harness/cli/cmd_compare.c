@@ -71,15 +71,15 @@ static void print_table(const sv_compare_file *base, const sv_compare_file *o,
         const sv_compare_row *r = &rows[i];
         sv_compare_point_label(r->base ? r->base : r->other, label, sizeof label);
         sv_md_cell(cell, sizeof cell, label);
-        if (!r->other) {
+        if (r->base && !r->other) {
             only_base++;
             printf("| %s | %.2f | - | - | - | only in %s |\n", cell, r->base->median_us,
                    cell_base);
-        } else if (!r->base) {
+        } else if (!r->base && r->other) {
             only_other++;
             printf("| %s | - | %.2f | - | - | only in %s |\n", cell, r->other->median_us,
                    cell_other);
-        } else {
+        } else if (r->base && r->other) {
             faster += strcmp(r->verdict, "FASTER") == 0;
             slower += strcmp(r->verdict, "SLOWER") == 0;
             same += strcmp(r->verdict, "SAME") == 0;

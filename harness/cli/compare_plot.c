@@ -62,7 +62,7 @@ static double x_of(const sv_bench_point *p, const char *axis)
 {
     char v[64];
     sv_compare_axis_value(p, axis, v, sizeof v);
-    return atof(v);
+    return strtod(v, NULL); /* the axis's own number, printed by %d or %g */
 }
 
 static int cmp_double(const void *a, const void *b)

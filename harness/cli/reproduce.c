@@ -14,10 +14,9 @@ static void quoted(char *out, size_t len, size_t *used, const char *word)
         return;
     out[(*used)++] = '\'';
     for (const char *c = word; *c && *used + 5 < len; c++) {
-        if (*c == '\'') {
-            memcpy(out + *used, "'\\''", 4);
-            *used += 4;
-        } else
+        if (*c == '\'')
+            *used += (size_t)snprintf(out + *used, len - *used, "'\\''");
+        else
             out[(*used)++] = *c;
     }
     if (*used + 1 < len)

@@ -212,10 +212,9 @@ void sv_report_reproduce(const sv_report *r, const char *spec, uint64_t seed, ui
 {
     size_t used = (size_t)snprintf(out, len, "%s --case '", r->reproduce);
     for (const char *c = spec; *c && used + 6 < len; c++) { /* ' as '\'' */
-        if (*c == '\'') {
-            memcpy(out + used, "'\\''", 4);
-            used += 4;
-        } else
+        if (*c == '\'')
+            used += (size_t)snprintf(out + used, len - used, "'\\''");
+        else
             out[used++] = *c;
     }
     if (used < len)

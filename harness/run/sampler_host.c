@@ -182,7 +182,7 @@ static void call_words(const slot_control *ctl, int command, char *out, size_t l
 {
     if (command == CMD_VERIFY && ctl->last >= ctl->first && ctl->first >= SV_PROBE_INDEX)
         snprintf(out, len, "verify of a probe's batch of %llu requests",
-                 (unsigned long long)(ctl->last - ctl->first + 1));
+                 (unsigned long long)ctl->last - (unsigned long long)ctl->first + 1ull);
     else if (command == CMD_VERIFY && ctl->last >= ctl->first)
         snprintf(out, len, "verify of sequences %llu..%llu", (unsigned long long)ctl->first,
                  (unsigned long long)ctl->last);
@@ -407,7 +407,8 @@ int sv_host_verify(sv_host *h, int32_t i, sv_batch *bt, sv_tally *t)
     /* a self-drafting sampler's drafts, in draft_tokens's layout: in the
      * zone a tree's out_path takes (the two never meet) */
     const size_t drafts = !bt->draft_uniforms ? 0
-                          : bt->layout == SV_LAYOUT_PACKED ? (size_t)bt->cu_num_drafts[B]
+                          : bt->layout == SV_LAYOUT_PACKED && bt->cu_num_drafts
+                              ? (size_t)bt->cu_num_drafts[B]
                                                            : B * (size_t)bt->K;
     if (bt->draft_uniforms)
         bt->out_drafts = sv_zone_arm(&s->path, drafts * sizeof(int32_t));
