@@ -194,9 +194,10 @@ void sv_report_text(const sv_report *r, FILE *out)
                 r->power_target, sc->needed);
     }
     fprintf(out, "\n%zu cases: %zu passed, %zu suspect, %zu failed. %.3g M draws in %.1f s "
-            "(%.2f M draws/s, %d threads)\n", r->n_cases, r->passed, r->suspect, r->failed,
+            "(%.2f M draws/s, %d thread%s)\n", r->n_cases, r->passed, r->suspect, r->failed,
             (double)r->total_draws / 1e6, r->seconds,
-            r->seconds > 0 ? (double)r->total_draws / r->seconds / 1e6 : 0.0, r->threads);
+            r->seconds > 0 ? (double)r->total_draws / r->seconds / 1e6 : 0.0, r->threads,
+            r->threads == 1 ? "" : "s");
     if (r->interrupted)
         fprintf(out, "PARTIAL: interrupted by %s: %zu of %zu cases ran, the last on the draws it "
                 "finished; these results are incomplete\n", sv_signal_name(r->interrupted),
