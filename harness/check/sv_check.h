@@ -33,6 +33,7 @@ typedef struct sv_position_eval {
 
 typedef struct sv_run_eval {
     uint64_t seed, draws;
+    uint64_t asked;             /* the draws the run was given (draws: those it ran) */
     uint32_t rule;              /* the sampler's sv_rule: set by the caller, as seed is */
     double seconds;
     int32_t K;

@@ -121,6 +121,7 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
     char label[SV_CASE_NAME_MAX + 64];
     snprintf(label, sizeof label, "[%zu/%zu] %s", i + 1, cfg->n_cases, c->name);
     rc = run_once(cfg, c, d, cfg->seed, cfg->draws[i], split, label, &cr->runs[0], i);
+    cr->runs[0].asked = cfg->draws[i];
     cr->n_runs = 1;
     if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects &&
         !sv_interrupted()) {
@@ -130,6 +131,7 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
                            rerun_draws(cfg, i));
         rc = run_once(cfg, c, d, sv_rerun_seed(cfg->seed), rerun_draws(cfg, i), split, label,
                       &cr->runs[1], SIZE_MAX);
+        cr->runs[1].asked = rerun_draws(cfg, i);
         cr->n_runs = 2;
     }
     sv_drafter_free(d);
@@ -165,6 +167,7 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
     for (int32_t k = 0; k < n && rc == SV_OK; k++) {
         sv_case_report *cr = &crs[k];
         cr->runs[0] = evals[k];
+        cr->runs[0].asked = draws[k];
         cr->n_runs = 1;
         if (cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects && !sv_interrupted()) {
             snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", done + (size_t)k + 1,
@@ -175,6 +178,7 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
                                again);
             rc = sv_verify_mix(cfg, &group[k], &again, 1, sv_rerun_seed(cfg->seed), 1, split, 0,
                                label, &cr->runs[1], NULL);
+            cr->runs[1].asked = again;
             cr->n_runs = 2;
         }
         cr->verdict = cr->runs[cr->n_runs - 1].verdict;

@@ -180,7 +180,9 @@ int sv_report_json(const sv_report *r, const char *path)
         if (cr->verdict == SV_FAIL && r->reproduce[0]) {
             char cmd[3072];
             const sv_run_eval *last = &cr->runs[cr->n_runs - 1];
-            sv_report_reproduce(r, cr->name, last->seed, last->draws, cmd, sizeof cmd);
+            sv_report_reproduce(r, cr->name, last->seed,
+                                last->asked > last->draws ? last->asked : last->draws, cmd,
+                                sizeof cmd);
             cJSON_AddStringToObject(c, "reproduce", cmd);
         }
         for (size_t k = 0; k < r->n_short; k++) /* ran below its power (short_cases.c) */

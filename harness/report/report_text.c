@@ -171,7 +171,9 @@ void sv_report_text(const sv_report *r, FILE *out)
         if (cr->verdict == SV_FAIL && r->reproduce[0]) { /* the case alone, as it ran */
             char cmd[3072];
             const sv_run_eval *last = &cr->runs[cr->n_runs - 1];
-            sv_report_reproduce(r, cr->name, last->seed, last->draws, cmd, sizeof cmd);
+            sv_report_reproduce(r, cr->name, last->seed,
+                                last->asked > last->draws ? last->asked : last->draws, cmd,
+                                sizeof cmd);
             fprintf(out, "%-7s %s: to run it alone: %s\n", "FAIL", cr->name, cmd);
         }
         if (cr->n_runs > 1) /* 4x the draws, or what a budget kept for the re-run */
