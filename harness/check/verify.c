@@ -164,7 +164,8 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
     else
         snprintf(label, sizeof label, "[%zu/%zu] %s", done + 1, cfg->n_cases, group[0]->name);
     int rc = sv_verify_mix(cfg, group, draws, n, cfg->seed, 1, split, 1, label, evals, which);
-    for (int32_t k = 0; k < n && rc == SV_OK; k++) {
+    int32_t k = 0;
+    for (; k < n && rc == SV_OK; k++) {
         sv_case_report *cr = &crs[k];
         cr->runs[0] = evals[k];
         cr->runs[0].asked = draws[k];
@@ -183,6 +184,8 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
         }
         cr->verdict = cr->runs[cr->n_runs - 1].verdict;
     }
+    for (; k < n; k++) /* not handed to the report: their counts freed here */
+        sv_run_eval_free(&evals[k]);
     free(group);
     free(draws);
     free(evals);
@@ -328,10 +331,15 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
             rc = verify_case(cfg, r->n_cases, cases[i], r->split_alpha, crs);
         else
             rc = verify_group(cfg, which, n, cases, r->n_cases, r->split_alpha, crs);
-        if (rc != SV_OK)
+        if (rc != SV_OK) { /* a failed group's cases are not reported: freed here */
+            for (int32_t k = 0; k < n; k++)
+                for (int j = 0; j < crs[k].n_runs; j++)
+                    sv_run_eval_free(&crs[k].runs[j]);
             break;
+        }
         int stop = 0;
-        for (int32_t k = 0; k < n && !stop; k++) {
+        int32_t k = 0;
+        for (; k < n && !stop; k++) {
             sv_case_report *cr = &crs[k];
             r->n_cases++;
             for (int j = 0; j < cr->n_runs; j++)
@@ -349,6 +357,9 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
                                      ? cfg->shard->stopped_by : 0;
             stop = r->interrupted || (cfg->case_done && cfg->case_done(r, cfg->case_done_ctx));
         }
+        for (; k < n; k++) /* the group's cases past a stop: not reported, their counts freed */
+            for (int j = 0; j < crs[k].n_runs; j++)
+                sv_run_eval_free(&crs[k].runs[j]);
         if (stop)
             break;
     }

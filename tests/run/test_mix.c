@@ -253,5 +253,10 @@ int main(void)
 
     for (int32_t i = 0; i < N_CASES; i++)
         sv_case_free(cases[i]);
+    for (int32_t c = 0; c < N_CASES; c++) { /* each run's counts, kept for the report */
+        sv_run_eval *runs[] = {&a[c], &b[c], &e[c], &f[c], &n[c], &s[c], &p[c]};
+        for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++)
+            sv_run_eval_free(runs[r]);
+    }
     return check_exit();
 }
