@@ -90,6 +90,22 @@ const char *sv_escaped(char *buf, size_t len, const char *s)
     return buf;
 }
 
+size_t sv_shell_quote(char *out, size_t len, size_t used, const char *word)
+{
+    if (used + 2 >= len)
+        return used;
+    out[used++] = '\'';
+    for (const char *c = word; *c && used + 6 < len; c++) {
+        if (*c == '\'')
+            used += (size_t)snprintf(out + used, len - used, "'\\''");
+        else
+            out[used++] = *c;
+    }
+    out[used++] = '\'';
+    out[used] = '\0';
+    return used;
+}
+
 int sv_escape_needed(const char *s)
 {
     size_t n = strlen(s), backslashes = 0;

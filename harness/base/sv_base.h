@@ -98,6 +98,9 @@ int sv_program_line(char *const argv[], char *out, size_t len);
 size_t sv_escape(char *out, size_t len, const char *in, size_t n);
 /* sv_escape of the string s (NULL: "") into buf; returns buf, for a format's %s. */
 const char *sv_escaped(char *buf, size_t len, const char *s);
+/* word in single quotes for a POSIX shell ('\'' for a quote) at out + used,
+ * NUL-terminated, cut to fit len; returns the new used. */
+size_t sv_shell_quote(char *out, size_t len, size_t used, const char *word);
 /* 1 when s holds something sv_escape would escape other than a backslash:
  * text that sv_escape did not write. */
 int sv_escape_needed(const char *s);

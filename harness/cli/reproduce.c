@@ -2,35 +2,16 @@
  * (issue 39): every FAIL names it, as hypothesis hands back a falsifying
  * example. The run's sampler (with the --plugin or --python it came from),
  * input, batches, seeding and tree, here; the case, seed and draws, by the
- * report per case (sv_report_reproduce). Every word is shell-quoted. */
+ * report per case (sv_report_reproduce). Every word is shell-quoted
+ * (sv_shell_quote). */
 #include <string.h>
 #include "sv_cli.h"
-
-/* word in single quotes for a POSIX shell ('\'' for a quote), appended at
- * out + *used. */
-static void quoted(char *out, size_t len, size_t *used, const char *word)
-{
-    if (*used + 1 >= len)
-        return;
-    out[(*used)++] = '\'';
-    for (const char *c = word; *c && *used + 5 < len; c++) {
-        if (*c == '\'')
-            *used += (size_t)snprintf(out + *used, len - *used, "'\\''");
-        else
-            out[(*used)++] = *c;
-    }
-    if (*used + 1 < len)
-        out[(*used)++] = '\'';
-    out[*used < len ? *used : len - 1] = '\0';
-}
 
 static void word(char *out, size_t len, size_t *used, const char *flag, const char *value)
 {
     const int n = snprintf(out + *used, len - *used, " %s ", flag);
-    if (n > 0 && (size_t)n < len - *used) {
-        *used += (size_t)n;
-        quoted(out, len, used, value);
-    }
+    if (n > 0 && (size_t)n < len - *used)
+        *used = sv_shell_quote(out, len, *used + (size_t)n, value);
 }
 
 void sv_reproduce_prefix(const sv_sampler *s, int32_t input, int uniform, int seeding,

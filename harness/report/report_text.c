@@ -213,14 +213,10 @@ void sv_report_text(const sv_report *r, FILE *out)
 void sv_report_reproduce(const sv_report *r, const char *spec, uint64_t seed, uint64_t draws,
                          char *out, size_t len)
 {
-    size_t used = (size_t)snprintf(out, len, "%s --case '", r->reproduce);
-    for (const char *c = spec; *c && used + 6 < len; c++) { /* ' as '\'' */
-        if (*c == '\'')
-            used += (size_t)snprintf(out + used, len - used, "'\\''");
-        else
-            out[used++] = *c;
-    }
+    size_t used = (size_t)snprintf(out, len, "%s --case ", r->reproduce);
     if (used < len)
-        snprintf(out + used, len - used, "' --seed %llu --draws %llu", (unsigned long long)seed,
+        used = sv_shell_quote(out, len, used, spec);
+    if (used < len)
+        snprintf(out + used, len - used, " --seed %llu --draws %llu", (unsigned long long)seed,
                  (unsigned long long)draws);
 }
