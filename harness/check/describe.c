@@ -21,13 +21,20 @@ void sv_describe_position(const sv_pooled *pooled, const sv_position_eval *pe, i
         double o = pooled->observed[worst], e = pooled->expected[worst];
         double ratio = o >= e ? o / e : e / (o > 0 ? o : 1.0);
         const char *how = o >= e ? "more" : "less";
+        /* a ratio near 1 (many draws, a small effect) as a percentage: "1x
+         * more often" would say nothing */
+        char by[32];
+        if (ratio < 1.095)
+            snprintf(by, sizeof by, "%.2g%%", (ratio - 1.0) * 100.0);
+        else
+            snprintf(by, sizeof by, "%.3gx", ratio);
         if (pooled->token[worst] >= 0)
-            n = snprintf(out, len, "position %d: token %d emitted %.3gx %s often than p says "
-                         "(%.0f vs %.1f expected)", k + 1, pooled->token[worst], ratio, how, o, e);
+            n = snprintf(out, len, "position %d: token %d emitted %s %s often than p says "
+                         "(%.0f vs %.1f expected)", k + 1, pooled->token[worst], by, how, o, e);
         else
             n = snprintf(out, len, "position %d: the pooled tail (%d rare tokens, mass %.3g) "
-                         "emitted %.3gx %s often than p says (%.0f vs %.1f expected)", k + 1,
-                         pooled->tail_categories, pooled->tail_mass, ratio, how, o, e);
+                         "emitted %s %s often than p says (%.0f vs %.1f expected)", k + 1,
+                         pooled->tail_categories, pooled->tail_mass, by, how, o, e);
     } else {
         n = snprintf(out, len, "position %d: no single token stands out (chi-square p = %.3g, "
                      "G p = %.3g)", k + 1, pe->chi2.p, pe->g.p);

@@ -134,8 +134,29 @@ static void test_weakest_check(void)
     feature("the weakest check of a run, named for the re-run notice");
 }
 
+/* The most-off bin's ratio in words: "1.62x" where it is far from 1, a
+ * percentage where "%.3gx" would print "1x" (drafts_bf16 at 1.6e7 draws:
+ * 7819125 vs 7806237.2 expected, 0.17% more). */
+static void test_ratio_words(void)
+{
+    int32_t token[2] = {0, 1};
+    double expected[2] = {8193762.8, 7806237.2}, observed[2] = {8180875, 7819125};
+    sv_pooled pooled = {2, token, expected, observed, 0.0, 0, 0, 0};
+    sv_position_eval pe;
+    memset(&pe, 0, sizeof pe);
+    char out[256];
+    sv_describe_position(&pooled, &pe, 2, out, sizeof out);
+    CHECK(strstr(out, "position 3: token 1 emitted 0.17% more often than p says "
+                      "(7819125 vs 7806237.2 expected)") != NULL);
+    observed[0] = 8193762.8 - 4000.0;
+    observed[1] = 7806237.2 * 1.62;
+    sv_describe_position(&pooled, &pe, 0, out, sizeof out);
+    CHECK(strstr(out, "token 1 emitted 1.62x more often") != NULL);
+}
+
 int main(void)
 {
+    test_ratio_words();
     test_readme_zipf_counts();
     test_exact_tail();
     test_weakest_check();
