@@ -14,18 +14,21 @@
 #include "py_plugin.h"
 
 /* inputs first (compared after the call), then the outputs; a tree batch
- * (contract version 6) adds its parents and the accepted path's slots */
+ * (contract version 6) adds its parents and the accepted path's slots, a
+ * sampler drawing its own drafts (version 8) its draft uniforms and the
+ * drafts' slots */
 enum { ROWS_TARGET, ROWS_DRAFT, DRAFT_TOKENS, NUM_DRAFTS, CU, INDICES, SEEDS, SEEDED, TEMPS,
-       TOP_KS, TOP_PS, BONUS, PARENTS, OUT_TOKENS, OUT_ACCEPTED, OUT_PATH, N_ARRAYS };
+       TOP_KS, TOP_PS, BONUS, PARENTS, DRAFT_UNIFORMS, OUT_TOKENS, OUT_ACCEPTED, OUT_PATH,
+       OUT_DRAFTS, N_ARRAYS };
 static const char *const names[N_ARRAYS] = {
     "rows_target", "rows_draft", "draft_tokens", "num_drafts", "cu_num_drafts", "indices",
-    "seeds", "seeded", "temperatures", "top_ks", "top_ps", "bonus", "parents", "out_tokens",
-    "out_accepted", "out_path"};
+    "seeds", "seeded", "temperatures", "top_ks", "top_ps", "bonus", "parents",
+    "draft_uniforms", "out_tokens", "out_accepted", "out_path", "out_drafts"};
 /* what a change to each input is called in the sampler's finding */
 static const char *const what[N_ARRAYS] = {
     "rows (target row", "rows (draft row", "draft tokens", "draft counts", "draft offsets",
     "sequence indices", "seeds", "seeded flags", "temperatures", "top-k values",
-    "top-p values", "bonus tokens", "tree parents"};
+    "top-p values", "bonus tokens", "tree parents", "draft uniforms"};
 
 typedef struct place {
     const void *at;  /* in the harness's memory; NULL: not in this batch */
@@ -58,9 +61,12 @@ static size_t plan(const sv_batch *bt, const int32_t *bonus, place *p)
     p[TOP_PS] = (place){bt->top_ps, B * sizeof(double), 0};
     p[BONUS] = (place){bonus, B * sizeof(int32_t), 0};
     p[PARENTS] = (place){bt->parents, drafted * sizeof(int32_t), 0};
+    p[DRAFT_UNIFORMS] = (place){bt->draft_uniforms, drafted * sizeof(double), 0};
     p[OUT_TOKENS] = (place){bt->out_tokens, slots * sizeof(int32_t), 0};
     p[OUT_ACCEPTED] = (place){bt->out_accepted, B * sizeof(int32_t), 0};
     p[OUT_PATH] = (place){bt->out_path, slots * sizeof(int32_t), 0};
+    p[OUT_DRAFTS] = (place){bt->draft_uniforms ? bt->out_drafts : NULL,
+                            drafted * sizeof(int32_t), 0};
     size_t at = 0;
     for (int i = 0; i < N_ARRAYS; i++) {
         if (!p[i].at)
@@ -123,6 +129,8 @@ int sv_py_unpack(sv_pyw *w, const sv_batch *bt, const int32_t *bonus, char *said
     memcpy(bt->out_accepted, w->mem + p[OUT_ACCEPTED].offset, p[OUT_ACCEPTED].bytes);
     if (p[OUT_PATH].at)
         memcpy(bt->out_path, w->mem + p[OUT_PATH].offset, p[OUT_PATH].bytes);
+    if (p[OUT_DRAFTS].at)
+        memcpy(bt->out_drafts, w->mem + p[OUT_DRAFTS].offset, p[OUT_DRAFTS].bytes);
     for (int i = 0; i < OUT_TOKENS; i++) {
         if (!p[i].at || memcmp(w->mem + p[i].offset, p[i].at, p[i].bytes) == 0)
             continue;

@@ -32,7 +32,7 @@ __all__ = ["sampler", "verify", "cases", "mutants", "power", "PowerReport", "Bat
 
 def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=("padded",),
             tensors="numpy", device="cpu", bonus="sampler", max_batch=None, max_bytes=None,
-            rule="chain", lacks=()):
+            rule="chain", lacks=(), drafts="harness"):
     """Says what a Python sampler takes; the function is returned unchanged.
 
     name, description  how it is listed and reported (default: the function's
@@ -68,12 +68,19 @@ def sampler(fn=None, *, name=None, description=None, inputs=("probs",), layouts=
                        sequence is seeded, the batch-composition and
                        seed-sensitivity probes are not run); what is left
                        out is named in the report's "checks not taken"
+    drafts             "harness" (the default): the harness draws the drafts
+                       from q and gives them in batch.draft_tokens; "own": the
+                       sampler draws them itself from the draft rows (with
+                       batch.draft_uniforms or its own noise) and returns
+                       (tokens, accepted, drafts), judged on what it emits
+                       (chain rule only; docs/python.md)
     """
     meta = {k: v for k, v in dict(name=name, description=description, inputs=tuple(inputs),
                                    layouts=tuple(layouts), tensors=tensors, device=device,
                                    bonus=bonus, max_batch=max_batch,
                                    max_bytes=max_bytes, rule=rule,
-                                   lacks=tuple(lacks)).items() if v is not None}
+                                   lacks=tuple(lacks), drafts=drafts).items()
+            if v is not None}
 
     def mark(f):
         f.__specverify__ = meta

@@ -47,6 +47,15 @@ class Batch:
     (None for "tree_target_only"), and ``siblings`` says how siblings were
     drawn: "iid" or "distinct" (without replacement). ``parents`` and
     ``siblings`` are None in a chain rule's batch.
+
+    A sampler that draws its own drafts (``drafts="own"``, contract version
+    8) is given ``draft_uniforms`` (float64, in ``draft_tokens``'s layout:
+    u_k in (0, 1) for draft k of each sequence, the uniform the harness's own
+    drafts would have used) and ``draft_tokens`` all -1: it draws draft k
+    from draft row k (by inverse CDF at u_k, or with its own noise) and
+    returns ``(tokens, accepted, drafts)``. Where ``draft_uniforms`` is None
+    (bench, sweep) the batch carries the harness's drafts in
+    ``draft_tokens``: it verifies those and returns them as its drafts.
     """
 
     def __init__(self, arrays, tensors="numpy", device="cpu"):
@@ -59,7 +68,8 @@ class Batch:
         conv = _converter(tensors, device)
         for name in ("target", "draft", "target_logits", "draft_logits", "draft_tokens",
                      "num_drafts", "cu_num_drafts", "seeds", "indices", "seeded",
-                     "temperatures", "top_ks", "top_ps", "bonus_tokens", "parents"):
+                     "temperatures", "top_ks", "top_ps", "bonus_tokens", "parents",
+                     "draft_uniforms"):
             value = getattr(arrays, name)
             setattr(self, name, None if value is None else conv(value, name))
         self.siblings = arrays.siblings
@@ -189,7 +199,7 @@ class Arrays:
     __slots__ = ("B", "K", "V", "layout", "input", "target", "draft", "target_logits",
                  "draft_logits", "draft_tokens", "num_drafts", "cu_num_drafts", "seeds",
                  "indices", "seeded", "temperatures", "top_ks", "top_ps", "bonus_tokens",
-                 "parents", "siblings")
+                 "parents", "siblings", "draft_uniforms")
 
     def rows_of(self, b):
         """(first target row, first draft row) of sequence b in the layout."""
@@ -244,7 +254,8 @@ class Arrays:
         packed = self.layout == "packed"
         for name, t0, t1 in (("target", c0 + i, c1 + j), ("target_logits", c0 + i, c1 + j),
                              ("draft", c0, c1), ("draft_logits", c0, c1),
-                             ("draft_tokens", c0, c1), ("parents", c0, c1)):
+                             ("draft_tokens", c0, c1), ("parents", c0, c1),
+                             ("draft_uniforms", c0, c1)):
             v = getattr(self, name)
             setattr(s, name, None if v is None else (v[t0:t1] if packed else v[i:j]))
         return s

@@ -7,7 +7,9 @@ y_1..y_{n+1} then -1, as vLLM returns them, whatever the batch's layout;
 accepted [B] is n, derived from the first -1 when not given. A tree rule's
 sampler returns ``(tokens, accepted, path)``: path [B][K+1], the accepted
 nodes (1..d_b) in path order, then -1, as the contract's out_path (accepted
-may be None: derived from tokens as above).
+may be None: derived from tokens as above). A sampler that draws its own
+drafts (drafts="own") returns ``(tokens, accepted, drafts)``: drafts [B][K],
+the d_b drafts it drew then -1, whatever the layout.
 """
 
 import sys
@@ -78,20 +80,27 @@ def _ints(x, what, shape, device):
     return a
 
 
-def take(result, arrays, device, tree=False):
-    """(tokens [B][K+1] int64, n [B] int64, path [B][K+1] int64 or None for
-    a chain rule) from what the sampler returned."""
+_THIRD = {"path": "path [B][K+1], the accepted nodes then -1",
+          "drafts": "drafts [B][K], the drafts it drew then -1"}
+
+
+def take(result, arrays, device, third=None):
+    """(tokens [B][K+1] int64, n [B] int64, extra int64 or None) from what
+    the sampler returned; third: None for a chain rule's tokens, "path" for
+    a tree rule's (tokens, accepted, path), "drafts" for the (tokens,
+    accepted, drafts) of a sampler that draws its own drafts."""
     B, K = arrays.B, arrays.K
-    accepted = path = None
-    if tree:
+    accepted = extra = None
+    if third:
         if not isinstance(result, (tuple, list)) or len(result) != 3:
-            raise SamplerError("returned %s; a tree rule's sampler returns (tokens, accepted, "
-                               "path): path [B][K+1], the accepted nodes then -1"
+            who = "a tree rule's sampler" if third == "path" else "a sampler drawing its drafts"
+            raise SamplerError("returned %s; %s returns (tokens, accepted, %s): %s"
                                % (("a %s of %d items" % (type(result).__name__, len(result)))
                                   if isinstance(result, (tuple, list))
-                                  else type(result).__name__))
-        result, accepted, path = result
-        path = _ints(path, "path", (B, K + 1), device).astype(np.int64, copy=False)
+                                  else type(result).__name__, who, third, _THIRD[third]))
+        result, accepted, extra = result
+        shape = (B, K + 1) if third == "path" else (B, K)
+        extra = _ints(extra, third, shape, device).astype(np.int64, copy=False)
     elif isinstance(result, (tuple, list)):
         if len(result) != 2:
             raise SamplerError("returned a %s of %d items; want tokens or (tokens, accepted)"
@@ -105,7 +114,7 @@ def take(result, arrays, device, tree=False):
     else:
         ended = tokens == -1
         n = np.where(ended.any(axis=1), ended.argmax(axis=1), K + 1) - 1
-    return tokens, n, path
+    return tokens, n, extra
 
 
 def _request(arrays, b):
@@ -166,14 +175,30 @@ def write(arrays, tokens, n, out_tokens, out_accepted, bonus):
 def write_path(arrays, path, out_path):
     """A tree sampler's path into the harness's out_path slots of these
     sequences (out_tokens's layout); the harness's contract check judges it."""
-    own = np.arange(arrays.K + 1)[None, :] <= arrays.num_drafts.astype(np.int64)[:, None]
-    wide = own & ((path < _INT32[0]) | (path > _INT32[1]))
+    _write_per_node(arrays, path, out_path, arrays.K + 1, 0,
+                    "path slot %d holds node %d, not a node of its tree")
+
+
+def write_drafts(arrays, drafts, out_drafts):
+    """The drafts a sampler drew into the harness's out_drafts slots of these
+    sequences (draft_tokens's layout); the harness checks each is a token of
+    draft probability > 0 and that the tokens it accepted are these."""
+    _write_per_node(arrays, drafts, out_drafts, arrays.K, 1,
+                    "draft %d is token %d outside [0, %d)")
+
+
+def _write_per_node(arrays, values, out, width, first, words):
+    """values [B][width] into out's slots, a sequence's first d_b + 1 - first
+    of them, in the layout; a value beyond int32 is reported, not wrapped."""
+    own = np.arange(width)[None, :] < arrays.num_drafts.astype(np.int64)[:, None] + 1 - first
+    wide = own & ((values < _INT32[0]) | (values > _INT32[1]))
     if wide.any():
         b, k = np.argwhere(wide)[0]
-        raise SamplerError("%s: path slot %d holds node %d, not a node of its tree"
-                           % (_request(arrays, b), k, int(path[b, k])))
-    path = path.astype(np.int32)
+        raise SamplerError("%s: %s" % (_request(arrays, b),
+                                       words % ((k + first, int(values[b, k]), arrays.V)
+                                                if first else (k, int(values[b, k])))))
+    values = values.astype(np.int32)
     if arrays.layout == "packed":
-        out_path[:] = path[own]
+        out[:] = values[own]
     else:
-        out_path.reshape(arrays.B, arrays.K + 1)[own] = path[own]
+        out.reshape(arrays.B, width)[own] = values[own]

@@ -23,13 +23,14 @@ import warnings
 import numpy as np
 
 from ._batch import INPUTS, LAYOUTS, SIBLINGS, Arrays, Batch
-from ._outputs import SamplerError, take, write, write_path
+from ._outputs import SamplerError, take, write, write_drafts, write_path
 
 _BONUS = {"sampler": 0, "harness": 1, "none": 2}
 RULES = ("chain", "exact_match", "block", "typical", "tree", "tree_target_only")  # sv_rule's order
 TREE_RULES = ("tree", "tree_target_only")
 LACKS = ("top_k_p", "seeds")  # sv_sampler.h's SV_LACKS_* bits, in order
 _LACKS_BONUS = 1 << 2  # SV_LACKS_BONUS: set for a bonus the harness draws
+_OWN_DRAFTS = 1 << 16  # SV_INPUT_OWN_DRAFTS: it draws its drafts (contract v8)
 _NAME = re.compile(r"^[a-z0-9_]{1,64}$")
 _DTYPES = {0: np.float32, 1: np.float32, 2: np.uint16}
 _loaded = []
@@ -47,6 +48,7 @@ class _Loaded:
         self.max_batch = meta.get("max_batch")
         self.max_bytes = meta.get("max_bytes")
         self.rule = meta.get("rule", "chain")
+        self.drafts = meta.get("drafts", "harness")
 
 
 def _kind(path):
@@ -140,6 +142,7 @@ def load(specs, config):
                              % (spec, rule, ", ".join(RULES)))
         if rule in TREE_RULES:
             _tree_fits(spec, rule, meta, loaded.bonus)
+        inputs |= _own_drafts(spec, loaded)
         lacks = meta.get("lacks", ())
         if isinstance(lacks, str):
             raise ValueError("python sampler '%s': lacks is a tuple of names, e.g. "
@@ -165,6 +168,22 @@ def _tree_fits(spec, rule, meta, bonus):
         raise ValueError("python sampler '%s': rule '%s' needs bonus='sampler': the bonus row "
                          "depends on the path the sampler accepts, so no caller can draw it "
                          "first (bonus '%s')" % (spec, rule, bonus))
+
+
+def _own_drafts(spec, loaded):
+    """The inputs bit of a sampler that draws its own drafts: the chain rule
+    over draft rows it is given (contract version 8 has no own-drafted trees,
+    and exact match has no draft rows to draw from)."""
+    if loaded.drafts not in ("harness", "own"):
+        raise ValueError("python sampler '%s': drafts '%s' is not harness or own"
+                         % (spec, loaded.drafts))
+    if loaded.drafts == "harness":
+        return 0
+    if loaded.rule != "chain":
+        raise ValueError("python sampler '%s': drafts='own' takes the chain rule only (the "
+                         "contract's own drafts are a chain drawn from draft rows), not rule "
+                         "'%s'" % (spec, loaded.rule))
+    return _OWN_DRAFTS
 
 
 class _Slot:
@@ -214,7 +233,7 @@ RAW_FIELDS = ("B", "K", "V", "input", "layout", "seed", "first_index", "target_s
               "draft_stride", "temperature", "top_k", "top_p", "rows_target", "rows_draft",
               "draft_tokens", "out_tokens", "out_accepted", "num_drafts", "cu_num_drafts",
               "indices", "seeds", "seeded", "temperatures", "top_ks", "top_ps", "bonus",
-              "parents", "siblings", "out_path")
+              "parents", "siblings", "out_path", "draft_uniforms", "out_drafts")
 
 
 def _arrays(raw):
@@ -276,6 +295,15 @@ def _arrays(raw):
     out_accepted = np.frombuffer(r["out_accepted"], dtype=np.int32)
     out_path = (np.frombuffer(r["out_path"], dtype=np.int32) if r["out_path"] is not None
                 else None)
+    # a sampler drawing its own drafts (contract version 8): its uniforms, and
+    # its drafts' slots, both in the draft tokens' layout
+    if r["draft_uniforms"] is not None:
+        u = np.frombuffer(r["draft_uniforms"], dtype=np.float64)
+        a.draft_uniforms = u if a.layout == "packed" else u.reshape(B, K)
+    else:
+        a.draft_uniforms = None
+    if r["out_drafts"] is not None:
+        out_path = np.frombuffer(r["out_drafts"], dtype=np.int32)
     return a, out_tokens, out_accepted, out_path
 
 
@@ -302,13 +330,18 @@ def call(slot, raw):
             part = a if (i, j) == (0, a.B) else a.sliced(i, j)
             batch = Batch(part, loaded.tensors, loaded.device)
             result = slot.fn(batch)
-            tokens, n, path = take(result, part, loaded.device, loaded.rule in TREE_RULES)
+            third = ("path" if loaded.rule in TREE_RULES
+                     else "drafts" if loaded.drafts == "own" else None)
+            tokens, n, extra = take(result, part, loaded.device, third)
             c0, c1 = int(a.cu_num_drafts[i]), int(a.cu_num_drafts[j])
             where = (slice(c0 + i, c1 + j) if a.layout == "packed"
                      else slice(i * (a.K + 1), j * (a.K + 1)))
             write(part, tokens, n, out_tokens[where], out_accepted[i:j], loaded.bonus)
-            if path is not None and out_path is not None:
-                write_path(part, path, out_path[where])
+            if third == "path" and out_path is not None:
+                write_path(part, extra, out_path[where])
+            elif third == "drafts" and out_path is not None:  # the drafts' layout
+                at = (slice(c0, c1) if a.layout == "packed" else slice(i * a.K, j * a.K))
+                write_drafts(part, extra, out_path[at])
         return None
     except SamplerError as e:
         return str(e)

@@ -65,7 +65,7 @@ def _raw(req, memory, fields):
     """The glue's tuple (_plugin.RAW_FIELDS) over the shared memory."""
     view = memory.at(req["size"])
     arrays, out = req["arrays"], []
-    writable = ("out_tokens", "out_accepted", "out_path")
+    writable = ("out_tokens", "out_accepted", "out_path", "out_drafts")
     for name in fields:
         if name not in arrays:  # 64-bit numbers come as decimal strings
             out.append(int(req[name]) if name in ("seed", "first_index") else req[name])

@@ -40,12 +40,14 @@ def _draw(weights, u):
                        dtype=np.int64, count=goal.size)
 
 
-def chain_start(batch):
+def chain_start(batch, x=None):
     """What each of these test samplers' position loops starts from: K, the
-    drafts per sequence d, the draft matrix x [B][K], the outputs (all -1),
-    the sequences still going, and every sequence's index."""
+    drafts per sequence d, the draft matrix x [B][K] (the batch's, unless
+    given), the outputs (all -1), the sequences still going, and every
+    sequence's index."""
     B = batch.B
-    return (batch.K, batch.num_drafts.astype(np.int64), batch.draft_token_matrix(),
+    x = batch.draft_token_matrix() if x is None else x
+    return (batch.K, batch.num_drafts.astype(np.int64), x,
             np.full((B, batch.K + 1), -1, dtype=np.int32), np.ones(B, dtype=bool), np.arange(B))
 
 
@@ -62,7 +64,12 @@ def drafted_positions(K, d, alive, everyone):
 @specverify.sampler(layouts=("padded", "packed"), max_batch=2048)
 def numpy_chain(batch):
     """numpy: the chain rule, inverse-CDF residual, the harness's uniforms"""
-    K, d, x, out, alive, everyone = chain_start(batch)
+    return chain_over(batch)
+
+
+def chain_over(batch, drafts=None):
+    """The chain rule over the batch's drafts, or over drafts [B][K] given."""
+    K, d, x, out, alive, everyone = chain_start(batch, drafts)
     for k, seqs in drafted_positions(K, d, alive, everyone):
         xk = x[seqs, k]
         onehot = batch.draft is None

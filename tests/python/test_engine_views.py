@@ -47,6 +47,7 @@ def make(layout, seeded=(False, True, False)):
     a.seeded = np.array(seeded, dtype=bool)
     a.temperatures = a.top_ks = a.top_ps = None
     a.parents = a.siblings = None   # a chain batch
+    a.draft_uniforms = None          # the harness's drafts
     a.bonus_tokens = np.array([4, 3, 2], dtype=np.int32)
     return Batch(a, tensors="torch")
 
