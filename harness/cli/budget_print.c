@@ -88,6 +88,11 @@ void sv_budget_print(const sv_budget *b, const sv_budget_case *cs, size_t n,
             snprintf(md, sizeof md, "%.4f", c->min_det); /* the report's, unclamped */
             snprintf(cmd, sizeof cmd, "%.4f", c->cap_min_det);
         }
+        if (isinf(c->cost.rate)) { /* not given to the sampler (own_drafts.c) */
+            fprintf(out, "%-34.34s %12s left out: the sampler draws its own drafts, the "
+                    "case has no draft rows\n", c->spec, "-");
+            continue;
+        }
         fprintf(out, "%-34.34s %12llu %12llu %12.4g %9.1f %9s %9s\n", c->spec,
                 (unsigned long long)c->draws, (unsigned long long)c->cap, c->cost.rate,
                 c->seconds, md, cmd);

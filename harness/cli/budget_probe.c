@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include "budget.h"
 #include "sv_base.h"
+#include "sv_check.h"
 
 #define FIRST_DRAWS 64
 #define SECOND_SECONDS (0.5 * SV_PROBE_SECONDS) /* what a later round aims at a case */
@@ -33,10 +34,56 @@ static int stamp(const sv_report *r, void *ctx)
     return 0;
 }
 
+/* *takes[i]: whether a sampler that draws its own drafts is given case i. */
+static int own_drafts_takes(const sv_verify_config *cfg, unsigned char **takes)
+{
+    *takes = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
+    if (!*takes)
+        return sv_fail(SV_EENV, "out of memory");
+    for (size_t i = 0; i < cfg->n_cases; i++) {
+        char err[512];
+        sv_case *c = NULL;
+        if (sv_case_from_spec(cfg->specs[i], &c, err, sizeof err) != 0)
+            return sv_fail(SV_EBAD, "%s", err);
+        (*takes)[i] = (unsigned char)sv_own_drafts_take(c);
+        sv_case_free(c);
+    }
+    return SV_OK;
+}
+
+/* A round for a sampler that draws its own drafts: it takes mixed batches
+ * only, so each case it takes runs alone in a run of its own (each pays the
+ * start-up, which the rate's difference of rounds leaves out); a case it
+ * cannot take (own_drafts.c) costs nothing, as in the run, where it is
+ * left out. */
+static int own_drafts_round(const sv_verify_config *cfg, const uint64_t *draws,
+                            const unsigned char *takes, double *took)
+{
+    int rc = SV_OK;
+    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
+        took[i] = 0.0;
+        if (!takes[i])
+            continue;
+        sv_verify_config one = *cfg;
+        one.specs = cfg->specs + i, one.draws = draws + i, one.n_cases = 1, one.uniform = 0;
+        one.case_done = NULL, one.case_done_ctx = NULL;
+        sv_report *r = NULL;
+        const double t0 = sv_now();
+        rc = sv_verify(&one, &r);
+        took[i] = sv_now() - t0;
+        if (rc == SV_OK && r->n_cases < 1)
+            rc = sv_fail(SV_EENV, "verify: the probe of the sampler's rate stopped on %s",
+                         cfg->specs[i]);
+        sv_report_free(r);
+    }
+    return rc;
+}
+
 /* One round: every case at draws[i]; took[i]: case i's seconds (the first
- * with the run's start-up). */
+ * with the run's start-up). takes: NULL, or (a sampler drawing its own
+ * drafts) which cases it takes. */
 static int round_of(const sv_verify_config *like, int32_t threads, const uint64_t *draws,
-                    double *at, double *took)
+                    const unsigned char *takes, double *at, double *took)
 {
     sv_verify_config cfg = *like;
     stamps s = {at};
@@ -44,6 +91,8 @@ static int round_of(const sv_verify_config *like, int32_t threads, const uint64_
     cfg.progress = 0, cfg.rerun_suspects = 0, cfg.shard = NULL;
     cfg.case_done = stamp, cfg.case_done_ctx = &s;
     cfg.seconds_before = 0, cfg.watch = NULL;
+    if (takes)
+        return own_drafts_round(&cfg, draws, takes, took);
     sv_report *r = NULL;
     at[0] = sv_now();
     int rc = sv_verify(&cfg, &r);
@@ -63,7 +112,10 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     uint64_t *draws = calloc(n ? n : 1, sizeof *draws), *measured = calloc(n ? n : 1, sizeof *measured);
     double *at = calloc(n + 1, sizeof *at), *first = calloc(n ? n : 1, sizeof *first),
            *took = calloc(n ? n : 1, sizeof *took);
+    unsigned char *takes = NULL;
     int rc = draws && measured && at && first && took ? SV_OK : sv_fail(SV_EENV, "out of memory");
+    if (rc == SV_OK && (like->sampler->inputs & SV_INPUT_OWN_DRAFTS))
+        rc = own_drafts_takes(like, &takes);
     for (size_t i = 0; rc == SV_OK && i < n; i++)
         draws[i] = FIRST_DRAWS;
     fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
@@ -71,9 +123,14 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     fflush(stderr);
     const double start = sv_now();
     if (rc == SV_OK)
-        rc = round_of(like, threads, draws, at, first);
-    for (size_t i = 0; i < n && rc == SV_OK; i++)
+        rc = round_of(like, threads, draws, takes, at, first);
+    for (size_t i = 0; i < n && rc == SV_OK; i++) {
         out[i] = (sv_probe){(double)FIRST_DRAWS / fmax(first[i], 1e-6), 0.0, first[i]};
+        if (takes && !takes[i]) { /* left out of the run: it costs nothing */
+            out[i].rate = INFINITY;
+            measured[i] = 1;
+        }
+    }
     /* then rounds of more draws for each case whose draws did not yet take
      * ENOUGH beyond its first run's (the others FIRST_DRAWS again: cheap) */
     for (int round = 0, more = 1; round < ROUNDS && more && rc == SV_OK; round++) {
@@ -84,14 +141,16 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
                 continue;
             }
             more = 1;
-            const double want = out[i].rate * SECOND_SECONDS;
-            draws[i] = (uint64_t)fmin(fmax(want, 2.0 * (double)draws[i]), 64.0 * draws[i]);
+            /* a run of its own per case (own drafts) pays the start-up in
+             * every first time: its rate from it is far too low, so grow fast */
+            const double want = out[i].rate * SECOND_SECONDS, grow = takes ? 16.0 : 2.0;
+            draws[i] = (uint64_t)fmin(fmax(want, grow * (double)draws[i]), 64.0 * draws[i]);
         }
         if (!more || sv_now() - start > MOST * (double)(n ? n : 1))
             break;
         fprintf(stderr, " .");
         fflush(stderr);
-        rc = round_of(like, threads, draws, at, took);
+        rc = round_of(like, threads, draws, takes, at, took);
         for (size_t i = 0; i < n && rc == SV_OK; i++) {
             if (measured[i])
                 continue;
@@ -102,10 +161,15 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
             measured[i] = beyond >= ENOUGH;
         }
     }
-    *start_up = n && rc == SV_OK ? fmax(0.0, first[0] - FIRST_DRAWS / out[0].rate) : 0.0;
+    *start_up = 0.0; /* the first case's time beyond its draws (one a sampler takes) */
+    for (size_t i = 0; i < n && rc == SV_OK; i++)
+        if (isfinite(out[i].rate)) {
+            *start_up = fmax(0.0, first[i] - FIRST_DRAWS / out[i].rate);
+            break;
+        }
     *seconds = sv_now() - start;
     fprintf(stderr, rc == SV_OK ? " %.1f s (the sampler's start-up %.2f s)\n" : " stopped\n",
             *seconds, *start_up);
-    free(draws), free(measured), free(at), free(first), free(took);
+    free(draws), free(measured), free(at), free(first), free(took), free(takes);
     return rc;
 }

@@ -115,6 +115,11 @@ int sv_print_plan(const sv_verify_config *cfg, const char *const *why, int gpus,
     double total[3] = {0, 0, 0};
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         const double rate = probes[i].rate, n = (double)cfg->draws[i];
+        if (isinf(rate)) { /* a case the sampler is not given (own_drafts.c) */
+            fprintf(out, "%-34.34s %-24.24s %12s %12s %11s\n", cfg->specs[i], "-", "-", "-",
+                    "left out: the sampler draws its own drafts, the case has no draft rows");
+            continue;
+        }
         const double run = probes[i].overhead + n / rate;
         const double t[3] = {gpu ? NAN : run, gpu ? run : NAN, gpu ? run / gpus : NAN};
         char w[3][32];
