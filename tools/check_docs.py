@@ -35,6 +35,10 @@ pointers  Every page a --help text names (docs/NAME.md[#anchor], a
           README.md, CONTRIBUTING.md; README, 'SECTION') exists, and no
           page, help text or source file names a file outside the
           repository (DESIGN.md, ../shared).
+outputs   Every fenced `output` block names the command that prints it,
+          which is run and must print the block's lines in order, the
+          machine's numbers masked (tools/doc_outputs.py says how), or says
+          why it is not re-run.
 size      No source file (*.c *.h *.cu *.cuh *.cpp *.py *.sh) is over 800
           lines.
 """
@@ -46,6 +50,9 @@ import subprocess
 import sys
 import tempfile
 import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from doc_outputs import check_outputs  # noqa: E402
 
 MAX_LINES = 800
 SOURCE_EXT = ('.c', '.h', '.cu', '.cuh', '.cpp', '.py', '.sh')
@@ -391,6 +398,7 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix='check_docs.') as scratch:
         for page in checked:
             check_commands(repo, page, binary, scratch)
+            check_outputs(repo, page, binary, scratch, problem)
             check_links(repo, page)
         check_pointers(repo, binary, scratch)
     check_sources(repo, 'tools/check_docs.py')  # this file names what it looks for
