@@ -26,7 +26,6 @@ typedef struct sv_pyw {
     int memfd;           /* the shared memory the batches lie in */
     unsigned char *mem;  /* mapped here */
     size_t size;
-    pthread_mutex_t lock; /* one request at a time (the harness calls from several threads) */
 } sv_pyw;
 /* Starts exe on specverify._worker from the package folder: 0, or -1 with why. */
 int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, size_t len);

@@ -73,7 +73,6 @@ int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, siz
     }
     w->pid = pid;
     w->sock = pair[0];
-    pthread_mutex_init(&w->lock, NULL);
     return 0;
 }
 

@@ -27,8 +27,12 @@ static int bonus_policy[MAX_SAMPLERS];
 static char names[MAX_SAMPLERS][72], descriptions[MAX_SAMPLERS][200];
 static sv_plugin plugin = {SV_CONTRACT_VERSION, 0, table};
 static sv_pyw worker;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* one request at a time: the
+                                                          * harness calls from several threads */
 static char load_error[1024];
 static int next_slot, live_slots;
+static int load_samplers(const char *exe, const char *specs, const char *config, int fill);
+static int worker_up(char *err, size_t len, int fill);
 
 SV_PLUGIN_EXPORT const char *sv_plugin_error(void) { return load_error; }
 
@@ -57,7 +61,18 @@ static int py_init(int i, void **state, const sv_limits *limits)
         return SV_SAMPLER_ENOMEM;
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "init");
-    pthread_mutex_lock(&worker.lock);
+    pthread_mutex_lock(&lock);
+    /* the last destroy ended the interpreter; an instance made after it
+     * (a later group of cases, another thread's) starts it again */
+    if (worker.pid <= 0 && worker_up(limits->message, limits->message && limits->message_len > 0
+                                                         ? (size_t)limits->message_len : 0,
+                                     0) != 0) {
+        pthread_mutex_unlock(&lock);
+        cJSON_Delete(req);
+        free(s);
+        *state = NULL;
+        return SV_SAMPLER_EINTERNAL;
+    }
     s->slot = next_slot++;
     live_slots++;
     cJSON_AddNumberToObject(req, "slot", s->slot);
@@ -66,7 +81,7 @@ static int py_init(int i, void **state, const sv_limits *limits)
     cJSON_AddNumberToObject(req, "max_k", limits->max_K);
     cJSON_AddNumberToObject(req, "max_v", limits->max_V);
     cJSON *a = sv_pyw_ask(&worker, req);
-    pthread_mutex_unlock(&worker.lock);
+    pthread_mutex_unlock(&lock);
     int rc = SV_SAMPLER_OK;
     if (!ok(a)) { /* the harness puts the words in its finding */
         if (limits->message && limits->message_len > 0)
@@ -77,9 +92,9 @@ static int py_init(int i, void **state, const sv_limits *limits)
                  ? SV_SAMPLER_EDEVICE : SV_SAMPLER_EINTERNAL;
         free(s);
         s = NULL;
-        pthread_mutex_lock(&worker.lock);
+        pthread_mutex_lock(&lock);
         live_slots--;
-        pthread_mutex_unlock(&worker.lock);
+        pthread_mutex_unlock(&lock);
     }
     cJSON_Delete(a);
     *state = s;
@@ -103,7 +118,7 @@ static int py_verify(int i, void *state, const sv_batch *bt)
             return SV_SAMPLER_ENOMEM;
         }
     }
-    pthread_mutex_lock(&worker.lock);
+    pthread_mutex_lock(&lock);
     cJSON *req = sv_py_pack(&worker, bt, bonus, ((slot_state *)state)->slot);
     int rc = SV_SAMPLER_OK;
     if (!req) {
@@ -126,7 +141,7 @@ static int py_verify(int i, void *state, const sv_batch *bt)
         }
         cJSON_Delete(a);
     }
-    pthread_mutex_unlock(&worker.lock);
+    pthread_mutex_unlock(&lock);
     free(bonus);
     return rc;
 }
@@ -138,11 +153,11 @@ static void py_destroy(void *state)
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "destroy");
     cJSON_AddNumberToObject(req, "slot", ((slot_state *)state)->slot);
-    pthread_mutex_lock(&worker.lock);
+    pthread_mutex_lock(&lock);
     cJSON_Delete(sv_pyw_ask(&worker, req));
     if (--live_slots == 0) /* the last: the interpreter ends with the sampler's use */
         sv_pyw_stop(&worker);
-    pthread_mutex_unlock(&worker.lock);
+    pthread_mutex_unlock(&lock);
     free(state);
 }
 
@@ -180,7 +195,7 @@ static int take_entry(int i, const cJSON *e)
     return 0;
 }
 
-static int load_samplers(const char *exe, const char *specs, const char *config)
+static int load_samplers(const char *exe, const char *specs, const char *config, int fill)
 {
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "load");
@@ -204,14 +219,46 @@ static int load_samplers(const char *exe, const char *specs, const char *config)
                  n, MAX_SAMPLERS);
         rc = -1;
     }
-    for (int i = 0; rc == 0 && i < n; i++)
+    if (!fill && rc == 0 && (uint32_t)n != plugin.n_samplers) {
+        snprintf(load_error, sizeof load_error, "python samplers: started again, the "
+                 "interpreter loaded %d samplers where it had %u", n, plugin.n_samplers);
+        rc = -1;
+    }
+    for (int i = 0; fill && rc == 0 && i < n; i++)
         if (take_entry(i, cJSON_GetArrayItem(list, i)) != 0) {
             snprintf(load_error, sizeof load_error, "python samplers: the glue's answer for "
                      "sampler %d could not be read", i);
             rc = -1;
         }
-    plugin.n_samplers = rc == 0 ? (uint32_t)n : 0;
+    if (fill)
+        plugin.n_samplers = rc == 0 ? (uint32_t)n : 0;
     cJSON_Delete(a);
+    return rc;
+}
+
+/* Starts the interpreter and loads the samplers into it: 0, or -1 with why
+ * in load_error (and in err, when given). fill: the first time, the table
+ * is made from what it loads; after, the table stands (other threads read
+ * it) and the load must only succeed. */
+static int worker_up(char *err, size_t len, int fill)
+{
+    const char *specs = getenv("SV_PYTHON_SAMPLERS"), *config = getenv("SV_PYTHON_CONFIG");
+    const char *exe = getenv("SV_PYTHON_EXE"), *package = getenv("SV_PYTHON_PATH");
+    int rc = -1;
+    if (!specs || !*specs) {
+        snprintf(load_error, sizeof load_error,
+                 "python samplers: none named (SV_PYTHON_SAMPLERS is empty; specverify's "
+                 "--python FILE.py:FUNCTION sets it)");
+    } else {
+        if (!exe || !*exe)
+            exe = "/usr/bin/python3";
+        rc = sv_pyw_start(&worker, exe, package && *package ? package : SV_PYTHON_PACKAGE_DIR,
+                          load_error, sizeof load_error);
+        if (rc == 0)
+            rc = load_samplers(exe, specs, config ? config : "", fill);
+    }
+    if (rc != 0 && err && len)
+        snprintf(err, len, "%s", load_error);
     return rc;
 }
 
@@ -221,19 +268,6 @@ SV_PLUGIN_EXPORT const sv_plugin *sv_plugin_get(void)
     if (done)
         return loaded ? &plugin : NULL;
     done = 1;
-    const char *specs = getenv("SV_PYTHON_SAMPLERS"), *config = getenv("SV_PYTHON_CONFIG");
-    const char *exe = getenv("SV_PYTHON_EXE"), *package = getenv("SV_PYTHON_PATH");
-    if (!specs || !*specs) {
-        snprintf(load_error, sizeof load_error,
-                 "python samplers: none named (SV_PYTHON_SAMPLERS is empty; specverify's "
-                 "--python FILE.py:FUNCTION sets it)");
-        return NULL;
-    }
-    if (!exe || !*exe)
-        exe = "/usr/bin/python3";
-    if (sv_pyw_start(&worker, exe, package && *package ? package : SV_PYTHON_PACKAGE_DIR,
-                     load_error, sizeof load_error) != 0)
-        return NULL;
-    loaded = load_samplers(exe, specs, config ? config : "") == 0;
+    loaded = worker_up(NULL, 0, 1) == 0;
     return loaded ? &plugin : NULL;
 }
