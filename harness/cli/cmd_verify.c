@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
+#include "mass_plot.h"
 #include "sv_cli.h"
 #include "sv_sandbox.h"
 #include "sv_cases.h"
@@ -80,6 +81,9 @@ static void usage(FILE *out)
         "  --threads T     worker threads (default: all cores; results do not depend on it)\n"
         "  --json FILE     write the full report as JSON\n"
         "  --junit FILE    write JUnit XML (one test case per case and check)\n"
+        "  --plot DIR      for each failing or suspect position, a figure of where its\n"
+        "                  mass went: observed over expected per bin, with the band a\n"
+        "                  bin alone stays in (DIR/mass-N.png, .svg, .pdf; docs/verify.md)\n"
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
         SV_BATCHES_HELP
         "  --device-staging  a CUDA sampler's batches drafted, checked and counted on\n"
@@ -146,6 +150,7 @@ typedef struct verify_args {
     int plan, plan_gpus;            /* --plan: what the run will take, and exit */
     double budget;                  /* --budget: seconds the run may take; 0: none */
     double draws_scale;             /* --draws-scale: each case's draws times this; 0: none */
+    const char *plot;               /* --plot DIR: where each failing position's mass went */
     const char *const *why;         /* the deep suite's: the variant each case is sized for */
 } verify_args;
 
@@ -169,10 +174,11 @@ enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
        O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING, O_BUDGET,
-       O_DRAWS_SCALE };
+       O_DRAWS_SCALE, O_PLOT };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
+    {"plot", required_argument, NULL, O_PLOT},
     {"suite", required_argument, NULL, O_SUITE},
     {"case", required_argument, NULL, O_CASE},
     {"draws", required_argument, NULL, O_DRAWS},
@@ -247,6 +253,7 @@ static int parse(int argc, char **argv, verify_args *a)
             break;
         case O_JSON: rc = sv_output_flag("verify", "--json", &a->json, optarg); break;
         case O_JUNIT: rc = sv_output_flag("verify", "--junit", &a->junit, optarg); break;
+        case O_PLOT: rc = sv_output_flag("verify", "--plot", &a->plot, optarg); break;
         case O_NORERUN: a->rerun = 0; break;
         case O_POWER: a->power = optarg; break;
         case O_POWER_TARGET:
@@ -467,6 +474,8 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
         sv_outputs_note(&written, write_report(report, a->json, 0, json, sizeof json));
     if (a->junit)
         sv_outputs_note(&written, write_report(report, a->junit, 1, junit, sizeof junit));
+    if (a->plot)
+        sv_outputs_note(&written, sv_mass_plot_report(report, a->plot, stdout));
     int verdict = report->failed ? SV_EVERIFY : SV_OK;
     if (report->verdicts_dropped) /* no verdicts on the distribution: only a broken contract */
         verdict = sv_report_contract_broken(report) ? SV_EVERIFY : SV_OK;

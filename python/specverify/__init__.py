@@ -120,7 +120,8 @@ def _sampler_args(sampler, config):
 def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, input=None,
            batch=None, threads=None, batches=None, seeding=None, config=None,
            in_process=False, call_timeout=None, rerun=True, plugin=None, echo=None,
-           timeout=None, measure=False, sandbox=None, budget=None, tree=None, siblings=None):
+           timeout=None, measure=False, sandbox=None, budget=None, tree=None, siblings=None,
+           plot=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
@@ -154,6 +155,9 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
                  other rule keeps its verdicts, and report.passed means them
     tree         a tree rule's sampler: the tree's shape ("3x2x1", the default)
     siblings     and its sibling law, "iid" (the default) or "distinct"
+    plot         a folder: for each failing or suspect position, a figure of
+                 where its mass went (verify --plot; Report.plot() draws them
+                 from any report afterwards)
 
     Raises SpecverifyError for bad arguments or input (exit 2), for the
     environment (exit 3) and past the timeout (124); a sampler that fails is
@@ -168,7 +172,7 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
                      threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
                      measure=measure, sandbox=sandbox, budget=budget, tree=tree,
-                     siblings=siblings)
+                     siblings=siblings, plot=plot)
     if echo is None:
         echo = "progress" if "PYTEST_CURRENT_TEST" in os.environ else True
     data, text, code, command = run(args, echo=echo, timeout=timeout)

@@ -5,6 +5,8 @@ the two characters \\n, ESC as \\x1b (docs/cli.md), so that nothing here
 can forge a line of the explanation or redraw a terminal."""
 
 import json
+import os
+import re
 
 import numpy as np
 
@@ -131,6 +133,25 @@ class Report:
             where = "suite %s" % self.suite if self.suite else "its cases"
             raise AssertionError("specverify: sampler %s did not pass %s (seed %s):\n%s"
                                  % (self.sampler, where, self.seed, self.explanation()))
+
+    def plot(self, folder):
+        """Draws, in folder, where the mass of each failing or suspect
+        position went (observed over expected per bin, with the band a bin
+        alone stays in: `specverify plot REPORT.json`, as verify's --plot);
+        returns the figures' paths (PNG; SVG and PDF beside each)."""
+        import tempfile
+
+        from ._run import run
+
+        with tempfile.TemporaryDirectory(prefix="specverify-plot-") as tmp:
+            path = os.path.join(tmp, "report.json")
+            with open(path, "w") as f:
+                json.dump(self.json, f)
+            _, out, _, _ = run(["plot", path, "--out", os.fspath(folder)], echo=False,
+                               json_report=False)
+        # the CLI's own list: "plot: FOLDER/mass-N.{png,svg,pdf}: CASE, position K (FAIL)"
+        return [m.group(1) + ".png" for m in re.finditer(r"^plot: (.*)\.\{png,svg,pdf\}: ",
+                                                         out, re.M)]
 
     def __bool__(self):
         return self.passed

@@ -58,3 +58,16 @@ def test_findings_name_the_request_and_its_seed():
     assert re.search(r"request 3 of the batch \(seed \d+\): accepted count -1099511627776", words)
     assert "4611686018427387904" not in words and "draw 3" not in words
     assert "a probe's batch of" in words  # the probes' calls, named by their size
+
+
+def test_plot_draws_where_the_mass_went(tmp_path):
+    """Report.plot() draws a figure per failing position from the report's
+    counts (specverify plot REPORT.json): residual_swapped fails every
+    position of zipf:V=200,K=2; a passing report draws none."""
+    r = specverify.verify("residual_swapped", cases=["zipf:V=200,K=2"], draws=50_000,
+                          rerun=False, echo=False)
+    figures = r.plot(tmp_path / "figs")
+    assert [os.path.basename(f) for f in figures] == ["mass-1.png", "mass-2.png"]
+    assert all(os.path.getsize(f) > 0 and os.path.exists(f[:-3] + "pdf") for f in figures)
+    ok = specverify.verify("ref", cases=["zipf:V=200,K=2"], draws=20_000, echo=False)
+    assert ok.plot(tmp_path / "none") == []
