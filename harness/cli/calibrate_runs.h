@@ -32,5 +32,17 @@ int calibrate_runs_write(sv_h5 *f, const calibrate_runs *runs, uint64_t first);
 /* Shard k's runs appended; SV_EBAD naming the file when they do not start
  * at run `next` or do not fit the suite. */
 int calibrate_runs_read(sv_h5_reader *r, calibrate_runs *runs, uint64_t next);
+/* What calibrate concluded, for --json (calibrate_json.c; docs/formats.md,
+ * "Calibrate JSON"). */
+typedef struct calibrate_result {
+    const char *sampler, *suite, *verdict, *interrupted_by; /* interrupted_by: NULL if whole */
+    uint64_t seed, runs, runs_planned, failed_runs, small, p_values, tests_per_run;
+    double alpha, split, ks_stat, ks_p, bins_stat, bins_p, fail_p;
+    uint64_t bins[10];
+    double small_ci[2], fail_ci[2]; /* 95% Clopper-Pearson; NaN where GSL gave none */
+    size_t same_checks;             /* checks with one p-value in every run */
+    const char *same_which;         /* the first of them, in words */
+} calibrate_result;
+int calibrate_write_json(const char *path, const calibrate_result *r);
 
 #endif

@@ -18,7 +18,7 @@ static void usage(FILE *out)
         "usage: specverify calibrate [--sampler NAME] [--plugin LIB] [--python FILE.py:NAME]\n"
         "                            [--runs R] [--suite NAME]\n"
         "                            [--seed S] [--alpha A] [--batch B] [--threads T]\n"
-        "                            [--tree SHAPE] [--siblings iid|distinct]\n"
+        "                            [--tree SHAPE] [--siblings iid|distinct] [--json FILE]\n"
         "\n"
         "Runs the suite R times with fresh seeds (no re-runs of suspects) and tests\n"
         "whether the p-values of a correct sampler are uniform: Kolmogorov-Smirnov\n"
@@ -39,6 +39,8 @@ static void usage(FILE *out)
         "  --seed S        first seed (default 1); run i uses a seed derived from it\n"
         "  --alpha A       family-wise false-alarm rate per run (default 1e-6)\n"
         "  --batch B, --threads T  as for verify\n"
+        "  --json FILE     the tests, rates, intervals and verdict as data\n"
+        "                  (calibrate_format 1, docs/formats.md#calibrate-json)\n"
         SV_ISOLATION_HELP
         SV_TREE_HELP
         "  --shard I/N     run shard I of N: the I-th contiguous share of the runs (their\n"
@@ -119,7 +121,7 @@ static int pvalues(const calibrate_runs *runs, double **pv, size_t *n)
     return SV_OK;
 }
 
-enum { O_SAMPLER = 1000, O_PLUGIN, O_RUNS, O_SUITE, O_SEED, O_ALPHA, O_BATCH, O_THREADS };
+enum { O_SAMPLER = 1000, O_PLUGIN, O_RUNS, O_SUITE, O_SEED, O_ALPHA, O_BATCH, O_THREADS, O_JSON };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
@@ -129,6 +131,7 @@ static const struct option options[] = {
     {"alpha", required_argument, NULL, O_ALPHA},
     {"batch", required_argument, NULL, O_BATCH},
     {"threads", required_argument, NULL, O_THREADS},
+    {"json", required_argument, NULL, O_JSON},
     SV_ISOLATION_OPTIONS,
     SV_TREE_OPTIONS,
     SV_PYTHON_OPTIONS,
@@ -171,15 +174,17 @@ static size_t repeated(const calibrate_runs *runs, const sv_suite *suite, char *
 /* "95% CI [lo, hi]" of x of n, its ends as %.5f when fixed, else %.4g;
  * when GSL cannot give it, says so there and keeps the first error in why. */
 static void interval_text(uint64_t x, uint64_t n, int fixed, char *out, size_t len, char *why,
-                          size_t why_len)
+                          size_t why_len, double ci[2])
 {
     double lo, hi;
+    ci[0] = ci[1] = NAN;
     if (sv_binomial_interval(x, n, 0.95, &lo, &hi) != SV_OK) {
         snprintf(out, len, "95%% CI not computed, see below");
         if (!why[0])
             snprintf(why, why_len, "%s", sv_error_message());
         return;
     }
+    ci[0] = lo, ci[1] = hi;
     if (fixed)
         snprintf(out, len, "95%% CI [%.5f, %.5f]", lo, hi);
     else
@@ -251,7 +256,7 @@ static int merged_runs(sv_shard_set *set, uint64_t runs, calibrate_runs *out)
 static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_set *merge)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *sampler_name = NULL, *suite_name = "smoke";
+    const char *sampler_name = NULL, *suite_name = "smoke", *json = NULL;
     uint64_t runs = 200, seed = 1, v;
     double alpha = 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
@@ -270,6 +275,7 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
         }
         case O_RUNS: rc = sv_parse_u64("--runs", optarg, 2, 1000000, &runs); break;
         case O_SUITE: suite_name = optarg; break;
+        case O_JSON: rc = sv_output_flag("calibrate", "--json", &json, optarg); break;
         case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed); break;
         case O_ALPHA: rc = sv_parse_double("--alpha", optarg, 0.0, 1.0, 1, &alpha); break;
         case O_BATCH:
@@ -292,6 +298,8 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
         rc = sv_fail(SV_EBAD, "calibrate: unexpected argument '%s'", argv[optind]);
     if (rc == SV_OK && merge && sh->text)
         rc = sv_fail(SV_EBAD, "calibrate: a merged command cannot be a shard");
+    if (rc == SV_OK && json && !sh->text) /* before the runs */
+        rc = sv_atomic_check(json);
     if (rc != SV_OK || (rc = sv_python_load("calibrate")) != SV_OK)
         return rc;
     const sv_sampler *sampler = NULL;
@@ -385,8 +393,15 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
     sv_gof bins = sv_chi2_uniform_bins(pv, n, 10, counts);
     sv_gof ks = sv_ks_uniform(pv, n);
     char sm_ci[160], fa_ci[160], ci_error[1024] = "";
-    interval_text(small, n, 1, sm_ci, sizeof sm_ci, ci_error, sizeof ci_error);
-    interval_text(failed_runs, runs, 0, fa_ci, sizeof fa_ci, ci_error, sizeof ci_error);
+    calibrate_result res = {sampler->name, suite_name, NULL,
+                            interrupted ? sv_signal_name(interrupted) : NULL, seed, runs,
+                            planned, failed_runs, small, n, n_tests, alpha, split, ks.stat,
+                            ks.p, bins.stat, bins.p, NAN, {0}, {NAN, NAN}, {NAN, NAN}, same,
+                            which};
+    memcpy(res.bins, counts, sizeof counts);
+    interval_text(small, n, 1, sm_ci, sizeof sm_ci, ci_error, sizeof ci_error, res.small_ci);
+    interval_text(failed_runs, runs, 0, fa_ci, sizeof fa_ci, ci_error, sizeof ci_error,
+                  res.fail_ci);
     int uniform = ks.p >= 1e-3 && bins.p >= 1e-3;
     /* runs that fail far more often than the stated rate allows: a finding of
      * the sampler (a deterministic check such as seed sensitivity), not a
@@ -425,6 +440,11 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
                interrupted ? "PARTIAL, " : "", uniform ? "CALIBRATED" : "NOT CALIBRATED",
                uniform ? "are" : "are not");
     free(pv);
+    res.fail_p = fail_p;
+    res.verdict = same ? "SEED IGNORED" : failing ? "FAILS" : uniform ? "CALIBRATED"
+                                                                      : "NOT CALIBRATED";
+    /* a file that cannot be written is said, and never hides the verdict */
+    const int written = json ? calibrate_write_json(json, &res) : SV_OK;
     if (ci_error[0]) /* everything else is printed; the report lacks an interval */
         return sv_fail(SV_EENV, "calibrate: %s", ci_error);
     if (interrupted) {
@@ -433,5 +453,5 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
                 (unsigned long long)planned);
         return 128 + interrupted;
     }
-    return uniform && !same && !failing ? SV_OK : SV_EVERIFY;
+    return uniform && !same && !failing ? written : SV_EVERIFY;
 }

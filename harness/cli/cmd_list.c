@@ -4,11 +4,13 @@
 #include <string.h>
 #include "sv_cli.h"
 #include "sv_cases.h"
+#include "sv_store.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: specverify list [--plugin LIB]... [--python FILE.py:NAME]... [--suite NAME]\n"
+            "                      [--json FILE]\n"
             "\n"
             "Prints the samplers (name, memory space, origin, description), the suites\n"
             "and the case families with their parameters.\n"
@@ -16,12 +18,15 @@ static void usage(FILE *out)
             "  --plugin LIB   load samplers from a plugin first (repeatable)\n"
             SV_PYTHON_HELP
             "  --suite NAME   print only that suite's cases, one per line: spec and draws\n"
+            "  --json FILE    the same as data (list_format 1, docs/formats.md#list-json):\n"
+            "                 samplers, suites with their cases, families with their keys\n"
             "  -h, --help     this text\n");
 }
 
 static const struct option options[] = {
     {"plugin", required_argument, NULL, 'p'},
     {"suite", required_argument, NULL, 's'},
+    {"json", required_argument, NULL, 'j'},
     SV_PYTHON_OPTIONS,
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -33,7 +38,7 @@ const sv_command_flags sv_list_flags = {optstring, options};
 int sv_cmd_list(int argc, char **argv)
 {
     int opt;
-    const char *suite_name = NULL;
+    const char *suite_name = NULL, *json = NULL;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, optstring, options, NULL)) != -1) {
         switch (opt) {
@@ -45,6 +50,10 @@ int sv_cmd_list(int argc, char **argv)
         }
         case 's':
             suite_name = optarg;
+            break;
+        case 'j':
+            if (sv_output_flag("list", "--json", &json, optarg) != SV_OK)
+                return SV_EBAD; /* it said why */
             break;
         case 'h':
             usage(stdout);
@@ -60,7 +69,9 @@ int sv_cmd_list(int argc, char **argv)
     }
     if (optind < argc)
         return sv_fail(SV_EBAD, "list: unexpected argument '%s'", argv[optind]);
-    int loaded = sv_python_load("list");
+    int loaded = json ? sv_atomic_check(json) : SV_OK; /* before any work */
+    if (loaded == SV_OK)
+        loaded = sv_python_load("list");
     if (loaded != SV_OK)
         return loaded;
     if (suite_name) { /* for scripts: one case per line */
@@ -69,7 +80,7 @@ int sv_cmd_list(int argc, char **argv)
             return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)", suite_name);
         for (size_t j = 0; j < s->n_entries; j++)
             printf("%s %llu\n", s->entries[j].spec, (unsigned long long)s->entries[j].draws);
-        return SV_OK;
+        return json ? sv_list_json(json, s) : SV_OK;
     }
 
     printf("samplers:\n");
@@ -100,5 +111,6 @@ int sv_cmd_list(int argc, char **argv)
            "power 1 - 1e-6 (1e8 and more; 'verify --suite deep --plan' prints them)\n", "deep");
     printf("\ncase families (--case 'family:key=value,...'):\n");
     sv_families_print(stdout);
-    return SV_OK;
+    fflush(stdout); /* the text first, then the JSON, also on one stream (/dev/stdout) */
+    return json ? sv_list_json(json, NULL) : SV_OK;
 }

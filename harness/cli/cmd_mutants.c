@@ -133,13 +133,14 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: specverify mutants [--suite NAME] [--full] [--variants LIST] [--out DIR]\n"
+        "                          [--json FILE]\n"
         "                          [--seed S] [--alpha A] [--power P] [--batch B] [--threads T]\n"
         "\n"
         "Runs every deliberately broken sampler (specverify list: origin 'broken')\n"
         "through the suite and prints the detection table: per variant and check the\n"
         "smallest p-value, the power predicted before sampling, the draws the best\n"
-        "case needs for power P, and CAUGHT or MISSED. Writes DIR/mutants-SUITE.md and\n"
-        "DIR/mutants-SUITE.h5. The GPU's broken variant (cuda_fused_shared_uniform,\n"
+        "case needs for power P, and CAUGHT or MISSED. Writes DIR/mutants-SUITE.md,\n"
+        "DIR/mutants-SUITE.h5 and DIR/mutants-SUITE.json. The GPU's broken variant (cuda_fused_shared_uniform,\n"
         "in a build with CUDA) runs where a CUDA device is usable; elsewhere the\n"
         "table lists it as not run, with the reason. A variant that takes logits input\n"
         "(argmax_when_mixed, top_p_from_first, greedy_sampled_when_mixed) runs with\n"
@@ -151,6 +152,8 @@ static void usage(FILE *out)
         "                   on their named case for as many draws as power P needs\n"
         "  --variants LIST  comma-separated subset of the broken variants\n"
         "  --out DIR        where the table goes (default: the current folder)\n"
+        "  --json FILE      the table as data here instead of DIR/mutants-SUITE.json\n"
+        "                   (mutants_format 1, docs/formats.md#mutants-files)\n"
         "  --power P        target power for the draws column (default 1 - 1e-6)\n"
         "  --seed, --alpha, --batch, --threads  as for verify\n"
         SV_ISOLATION_HELP
@@ -212,12 +215,13 @@ static int runs_here(const char *list, const sv_sampler *s, int gpu)
 }
 
 enum { O_SUITE = 1000, O_FULL, O_VARIANTS, O_OUT, O_SEED, O_ALPHA, O_POWER, O_BATCH,
-       O_THREADS };
+       O_THREADS, O_JSON };
 static const struct option options[] = {
     {"suite", required_argument, NULL, O_SUITE},
     {"full", no_argument, NULL, O_FULL},
     {"variants", required_argument, NULL, O_VARIANTS},
     {"out", required_argument, NULL, O_OUT},
+    {"json", required_argument, NULL, O_JSON},
     {"seed", required_argument, NULL, O_SEED},
     {"alpha", required_argument, NULL, O_ALPHA},
     {"power", required_argument, NULL, O_POWER},
@@ -253,6 +257,7 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     const char *suite_name = "ci", *variants = NULL, *out_dir = NULL;
+    const char *json = NULL;
     uint64_t seed = 1, v;
     double alpha = 1e-6, target = 1.0 - 1e-6;
     int32_t batch = 4096, threads = cores > 0 ? (int32_t)cores : 1;
@@ -265,6 +270,7 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
         case O_FULL: full = 1; break;
         case O_VARIANTS: variants = optarg; break;
         case O_OUT: rc = sv_output_flag("mutants", "--out", &out_dir, optarg); break;
+        case O_JSON: rc = sv_output_flag("mutants", "--json", &json, optarg); break;
         case O_SEED: rc = sv_parse_u64("--seed", optarg, 0, UINT64_MAX, &seed); break;
         case O_ALPHA: rc = sv_parse_double("--alpha", optarg, 0.0, 1.0, 1, &alpha); break;
         case O_POWER: rc = sv_parse_double("--power", optarg, 0.0, 1.0, 1, &target); break;
@@ -305,6 +311,8 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
              out_dir ? "/" : "", suite_name, full ? "-full" : "");
     snprintf(json_path, sizeof json_path, "%s%smutants-%s%s.json", out_dir ? out_dir : "",
              out_dir ? "/" : "", suite_name, full ? "-full" : "");
+    if (json && snprintf(json_path, sizeof json_path, "%s", json) >= (int)sizeof json_path)
+        return sv_fail(SV_EBAD, "mutants: --json %.60s...: the path is too long", json);
     if (len < 0 || (size_t)len + sizeof ".partial" > sizeof md_path)
         return sv_fail(SV_EBAD, "mutants: --out %.60s...: the path is too long",
                        out_dir ? out_dir : ".");

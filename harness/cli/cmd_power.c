@@ -29,7 +29,9 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
     /* the same numbers as data (--json), for the Python API's power() */
     cJSON *root = json ? cJSON_CreateObject() : NULL, *jcases = NULL;
     if (root) {
-        cJSON_AddStringToObject(root, "variant", variant);
+        cJSON_AddNumberToObject(root, "power_format", 1);
+        cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
+        sv_json_text(root, "variant", variant);
         cJSON_AddNumberToObject(root, "family_alpha", alpha);
         cJSON_AddNumberToObject(root, "p_values", (double)n_tests);
         cJSON_AddNumberToObject(root, "split_alpha", split);
@@ -51,7 +53,7 @@ int sv_print_power(const char *variant, const char *const *specs, const uint64_t
         cJSON *jc = root ? cJSON_CreateObject() : NULL;
         if (jc) {
             cJSON_AddItemToArray(jcases, jc);
-            cJSON_AddStringToObject(jc, "name", c->name);
+            sv_json_text(jc, "name", c->name); /* a recording's path: escaped */
             cJSON_AddNumberToObject(jc, "draws", (double)draws[i]);
             cJSON_AddBoolToObject(jc, "known", cp.known);
             cJSON_AddBoolToObject(jc, "by_contract", cp.known && cp.by_contract);

@@ -22,7 +22,7 @@ static void usage(FILE *out)
             "                        [--K LIST] [--c LIST]\n"
             "                        [--sampler LIST] [--plugin LIB] [--python FILE.py:NAME]\n"
             "                        [--draws N] [--seed S] [--level L]\n"
-            "                        [--threads T] [--batch B] [--out DIR] [--resume]\n"
+            "                        [--threads T] [--batch B] [--out DIR] [--resume] [--json FILE]\n"
             "                        [--B LIST --target-us T0[,T1]\n"
             "                         (--latency BENCH.h5[:SAMPLER] | --sampler-us S0[,S1])]\n"
             "\n"
@@ -56,6 +56,8 @@ static void usage(FILE *out)
             "  --out DIR       write DIR/sweep.h5 and DIR/sweep.md, rewritten after every\n"
             "                  point, so an interrupted sweep keeps what it finished, and\n"
             "                  plots (PNG, SVG) with DIR/plot.gp to redraw them\n"
+            "  --json FILE     every sampler's points as data when the sweep ends (sweep_format\n"
+            "                  1, docs/formats.md#sweep-json)\n"
             "  --resume        take the points already in DIR/sweep.h5 (same case, sampler,\n"
             "                  seed, draws and level) and run only the others\n"
             "  --B LIST        batch sizes for the batched speedup (no extra draws)\n"
@@ -156,7 +158,7 @@ static int parse_batch_axis(sweep_args *a, const char *B, const char *target_us,
 }
 
 enum { O_CASE = 256, O_T, O_K, O_C, O_DRAWS, O_SEED, O_LEVEL, O_THREADS, O_BATCH, O_OUT,
-       O_RESUME, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED, O_PLUGIN };
+       O_RESUME, O_JSON, O_B, O_TARGET_US, O_SAMPLER_US, O_LATENCY, O_RECORDED, O_PLUGIN };
 static const struct option options[] = {
     {"case", required_argument, 0, O_CASE},   {"T", required_argument, 0, O_T},
     {"K", required_argument, 0, O_K},         {"c", required_argument, 0, O_C},
@@ -164,7 +166,7 @@ static const struct option options[] = {
     {"seed", required_argument, 0, O_SEED},   {"level", required_argument, 0, O_LEVEL},
     {"threads", required_argument, 0, O_THREADS},
     {"batch", required_argument, 0, O_BATCH}, {"out", required_argument, 0, O_OUT},
-    {"resume", no_argument, 0, O_RESUME},
+    {"resume", no_argument, 0, O_RESUME},    {"json", required_argument, 0, O_JSON},
     {"B", required_argument, 0, O_B},         {"target-us", required_argument, 0, O_TARGET_US},
     {"sampler-us", required_argument, 0, O_SAMPLER_US},
     {"latency", required_argument, 0, O_LATENCY},
@@ -212,6 +214,7 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
             break;
         case O_OUT: rc = sv_output_flag("sweep", "--out", &a->out, optarg); break;
         case O_RESUME: a->resume = 1; break;
+        case O_JSON: rc = sv_output_flag("sweep", "--json", &a->json, optarg); break;
         case O_B: B = optarg; break;
         case O_TARGET_US: target_us = optarg; break;
         case O_SAMPLER_US: sampler_us = optarg; break;
@@ -237,6 +240,8 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     if (rc == SV_OK && a->resume && a->shard->text)
         rc = sv_fail(SV_EBAD, "sweep: --resume takes points from DIR/sweep.h5, which a shard "
                      "does not write: leave out --resume or --shard");
+    if (rc == SV_OK && a->json && !a->shard->text) /* before any draw */
+        rc = sv_atomic_check(a->json);
     if (rc == SV_OK && a->resume && !a->out)
         rc = sv_fail(SV_EBAD, "--resume needs --out DIR: the sweep to resume is DIR/sweep.h5");
     if (rc == SV_OK && a->spec && recorded)
@@ -477,10 +482,16 @@ static int sweep_samplers(const sweep_args *a_)
 {
     sweep_args a = *a_;
     int rc = SV_OK;
+    const size_t planned = (size_t)(a.n_T ? a.n_T : 1) * (size_t)(a.n_K ? a.n_K : 1);
+    const int json = a.json && !a.shard->text; /* a shard's counts go to merge */
     if (a.n_samplers == 1) {
         sweep_point *pts;
         size_t done;
         rc = sweep_one(&a, &pts, &done);
+        if (json && (rc == SV_OK || done > 0)) { /* what finished, as the tables */
+            const int jrc = sweep_write_json(&a, &a.label, &pts, &done, planned);
+            rc = rc == SV_OK ? jrc : rc;
+        }
         free(pts);
         sv_batch_cost_free(&a.set.cost);
         return rc;
@@ -490,6 +501,7 @@ static int sweep_samplers(const sweep_args *a_)
     char dirs[MAX_SAMPLERS][4096];
     sweep_point *pts[MAX_SAMPLERS] = {0};
     size_t done[MAX_SAMPLERS] = {0};
+    char labels[MAX_SAMPLERS][sizeof a.label] = {{0}};
     if (out && !a.shard->text && mkdir(out, 0777) != 0 && errno != EEXIST)
         rc = sv_fail(SV_EBAD, "--out: cannot create the folder %s: %s", out, strerror(errno));
     for (int i = 0; rc == SV_OK && i < a.n_samplers; i++) {
@@ -499,6 +511,7 @@ static int sweep_samplers(const sweep_args *a_)
             a.out = dirs[i];
         }
         rc = sweep_one(&a, &pts[i], &done[i]);
+        memcpy(labels[i], a.label, sizeof a.label);
         if (rc != SV_OK && rc != SV_EENV) /* gnuplot's failure keeps the numbers going */
             break;
     }
@@ -523,6 +536,11 @@ static int sweep_samplers(const sweep_args *a_)
         int prc = sv_sweep_compare_plot(out, a.spec, a.samplers, a.n_samplers, K, note,
                                         sizeof note);
         rc = sv_gnuplot_status(rc, prc, note);
+    }
+    if (json && (rc == SV_OK || done[0] > 0)) {
+        const int jrc = sweep_write_json(&a, (const char(*)[sizeof a.label])labels, pts, done,
+                                         planned);
+        rc = rc == SV_OK ? jrc : rc;
     }
     for (int i = 0; i < MAX_SAMPLERS; i++) /* those not swept are NULL */
         free(pts[i]);

@@ -12,6 +12,7 @@ int sv_mutants_write_json(const char *path, const mutant_row *rows, size_t n, co
                           const char *partial, const char *not_run)
 {
     cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "mutants_format", 1);
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
     cJSON_AddStringToObject(root, "suite", suite);
     cJSON_AddBoolToObject(root, "full", full);

@@ -82,6 +82,10 @@ int sv_experiment_check(FILE *file, const char *path, const char *out_root);
  * printed, and as JSON to json (NULL: none) */
 int sv_print_power(const char *variant, const char *const *specs, const uint64_t *draws,
                    size_t n, double alpha, double target, FILE *out, const char *json);
+/* list --json: the samplers, suites and families as data (list_json.c);
+ * only: that suite alone (list --suite NAME) */
+struct sv_suite;
+int sv_list_json(const char *path, const struct sv_suite *only);
 
 /* ---- isolation_args.c: --in-process, --call-timeout and --sandbox, the
  * same in every command that runs the sampler under test (verify,

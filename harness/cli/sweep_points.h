@@ -14,7 +14,7 @@ typedef sv_sweep_point sweep_point;
 #define MAX_SAMPLERS 4
 
 typedef struct sweep_args {
-    const char *spec, *out;
+    const char *spec, *out, *json; /* json: --json FILE, NULL: none */
     char recorded_spec[1600]; /* --recorded's case spec, every step */
     const sv_sampler *sampler; /* the one sweeping now */
     const sv_sampler *samplers[MAX_SAMPLERS]; /* --sampler LIST: side by side */
@@ -44,5 +44,9 @@ void sweep_point_spec(const char *spec, int has_T, double T, int has_K, int32_t 
                       size_t len);
 /* Runs one point: its case, or every step of a recording, pooled. */
 int sweep_run_point(const sweep_args *a, const char *spec, sv_sweep_point *pt);
+/* --json FILE: the m samplers' points (pts[i], done[i] of planned each),
+ * labels[i] each one's label (sweep_json.c). */
+int sweep_write_json(const sweep_args *a, const char (*labels)[160], sweep_point *const *pts,
+                     const size_t *done, size_t planned);
 
 #endif

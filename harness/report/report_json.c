@@ -2,6 +2,7 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "sv_report.h"
 
 static cJSON *gof_json(sv_gof g)
@@ -70,12 +71,7 @@ static cJSON *run_json(const sv_run_eval *ev)
         if (pe->N > 0 && isfinite(pe->dist.kl)) { /* --measure's numbers, every run */
             cJSON *d = cJSON_AddObjectToObject(p, "distance");
             cJSON_AddNumberToObject(d, "level", SV_MEASURE_LEVEL);
-            cJSON_AddNumberToObject(d, "tv", pe->dist.tv);
-            cJSON_AddNumberToObject(d, "tv_lo", pe->dist.tv_lo);
-            cJSON_AddNumberToObject(d, "tv_hi", pe->dist.tv_hi);
-            cJSON_AddNumberToObject(d, "kl", pe->dist.kl);
-            cJSON_AddNumberToObject(d, "kl_lo", pe->dist.kl_lo);
-            cJSON_AddNumberToObject(d, "kl_hi", pe->dist.kl_hi);
+            sv_json_distance(d, &pe->dist);
         }
         cJSON_AddStringToObject(p, "verdict", sv_verdict_name(pe->verdict));
         cJSON_AddItemToArray(positions, p);
@@ -219,6 +215,24 @@ void sv_json_number(cJSON *o, const char *name, double v)
         cJSON_AddNumberToObject(o, name, v);
     else
         cJSON_AddNullToObject(o, name);
+}
+
+void sv_json_distance(cJSON *o, const sv_distance *d)
+{
+    sv_json_number(o, "tv", d->tv);
+    sv_json_number(o, "tv_lo", d->tv_lo);
+    sv_json_number(o, "tv_hi", d->tv_hi);
+    sv_json_number(o, "kl", d->kl);
+    sv_json_number(o, "kl_lo", d->kl_lo);
+    sv_json_number(o, "kl_hi", d->kl_hi);
+}
+
+void sv_json_text(cJSON *o, const char *name, const char *s)
+{
+    const size_t len = 4 * strlen(s ? s : "") + 1; /* \xHH: at most 4 bytes a byte */
+    char *buf = malloc(len);
+    cJSON_AddStringToObject(o, name, buf ? sv_escaped(buf, len, s) : "(out of memory)");
+    free(buf);
 }
 
 int sv_write_json(cJSON *root, const char *path)

@@ -24,6 +24,11 @@ struct cJSON;
 int sv_write_json(struct cJSON *root, const char *path);
 /* name: v, or null where v is not finite (an unknown power, draws beyond reach) */
 void sv_json_number(struct cJSON *o, const char *name, double v);
+/* name: text from outside specverify (a plugin's description, a user's spec,
+ * a file's string) escaped by sv_escape, then quoted by cJSON (docs/cli.md) */
+void sv_json_text(struct cJSON *o, const char *name, const char *s);
+/* tv, tv_lo, tv_hi, kl, kl_lo, kl_hi: a position's distance from p */
+void sv_json_distance(struct cJSON *o, const sv_distance *d);
 int sv_report_junit(const sv_report *r, const char *path);
 
 /* ---- shard_h5.c, shard_merge.c: shard files (verify --shard, merge) ----------- */

@@ -56,16 +56,14 @@ def tier_draws(draws, name=None):
 
 
 def suite_entries(suite):
-    """[(spec, draws)] of a suite, as `specverify list --suite NAME` prints them."""
-    _, text, _, _ = run(["list", "--suite", suite], echo=False, json_report=False)
-    entries = []
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) != 2 or not fields[1].isdigit():
-            raise SpecverifyError("specverify list --suite %s: unexpected line %r (want "
-                                  "'SPEC DRAWS')" % (suite, line), 3, [])
-        entries.append((fields[0], int(fields[1])))
-    return entries
+    """[(spec, draws)] of a suite, from `specverify list --suite NAME --json`
+    (list_format 1, docs/formats.md)."""
+    data, _, _, _ = run(["list", "--suite", suite], echo=False)
+    try:
+        return [(c["spec"], int(c["draws"])) for c in data["suites"][0]["cases"]]
+    except (TypeError, KeyError, IndexError, ValueError) as e:
+        raise SpecverifyError("specverify list --suite %s --json: not the list JSON this package "
+                              "reads (%s: %s)" % (suite, type(e).__name__, e), 3, [])
 
 
 def cases(suite=None, *, draws=None):
