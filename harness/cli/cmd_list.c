@@ -94,8 +94,9 @@ int sv_cmd_list(int argc, char **argv)
             snprintf(rule, sizeof rule, " [rule: %s]", sv_rule_name(s->rule));
         if (s->inputs & SV_INPUT_OWN_DRAFTS)
             snprintf(rule + strlen(rule), sizeof rule - strlen(rule), " [draws its drafts]");
+        char words[1024]; /* a plugin's description: its words, escaped */
         printf("  %-28s %-5s %-9s %s%s%s\n", s->name, sv_memspace_name(s->memspace), origin,
-               s->description, (s->inputs & ~SV_INPUT_OWN_DRAFTS)
+               sv_escaped(words, sizeof words, s->description), (s->inputs & ~SV_INPUT_OWN_DRAFTS)
                                    ? " [takes logits: verify/bench --input]" : "", rule);
     }
     printf("\nsuites:\n");

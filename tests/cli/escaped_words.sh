@@ -137,4 +137,8 @@ clean "run's echo" run.out run.err
 holds "run's description" "forged \\x1b[2J\\r$summary" run.out
 holds "run's command" 'r\x1b[2J.json' run.out
 
+# list: a plugin's description, escaped as in every other output
+"$sv" list --plugin "$plugin" >list.out 2>&1
+clean "list --plugin" list.out
+holds "list --plugin" "test: ${escaped}" list.out
 finish
