@@ -3,7 +3,10 @@
  *   STEM-latency_vs_B: median time per step against B, log-log, one curve
  *                      per sampler, V, acceptance rate and mode;
  *   STEM-latency_vs_V: the same against V, one curve per sampler and B...
- * Bars span the interquartile range. Data: STEM-latency_B.dat and _V.dat,
+ * Bars span the interquartile range, and a lower panel gives it as a
+ * percentage of the median (a 0.5% spread is too small to see on a log
+ * axis). Axes fitted to the points; a curve keeps a colour, a dash and a
+ * point shape (sv_gp_style), so 16 stay apart in print. PNG, SVG and PDF. Data: STEM-latency_B.dat and _V.dat,
  * one block of numbers per curve (gnuplot's index); the curves' titles, made
  * of strings from the file, are in the script, quoted by sv_gp_string. */
 #include <math.h>
@@ -63,27 +66,73 @@ static int write_curves(FILE *f, const sv_bench_point *pts, size_t n, int by_B, 
     return curves;
 }
 
+/* The x axis (B or V) and the time axis fitted to the points, log scaled:
+ * the axis's own values as tics where they are few. */
+static void axes(FILE *f, const sv_bench_point *pts, size_t n, int by_B)
+{
+    double xs[16], x_lo = INFINITY, x_hi = 0.0, y_lo = INFINITY, y_hi = 0.0;
+    size_t n_x = 0;
+    int many = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double x = by_B ? pts[i].B : pts[i].V;
+        x_lo = fmin(x_lo, x), x_hi = fmax(x_hi, x);
+        y_lo = fmin(y_lo, pts[i].q25_us), y_hi = fmax(y_hi, pts[i].q75_us);
+        int seen = 0;
+        for (size_t k = 0; k < n_x; k++)
+            seen |= xs[k] == x;
+        if (!seen && n_x < 16)
+            xs[n_x++] = x;
+        else if (!seen)
+            many = 1;
+    }
+    fprintf(f, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n", x_lo / 1.25, x_hi * 1.25,
+            y_lo / 1.15, y_hi * 1.15);
+    if (many) {
+        fprintf(f, "set xtics autofreq\n");
+        return;
+    }
+    fprintf(f, "set xtics (");
+    for (size_t k = 0; k < n_x; k++)
+        fprintf(f, "%s'%.0f' %.0f", k ? ", " : "", xs[k], xs[k]);
+    fprintf(f, ")\n");
+}
+
+/* One figure: the median time with its interquartile bars above, and below
+ * the interquartile range as a percentage of the median, where a spread
+ * too small to see on the log axis above is read. */
 static void plot_command(FILE *f, const char *stem, int by_B, const char *data,
-                         const sv_bench_point *pts, const size_t *first, int curves,
+                         const sv_bench_point *pts, size_t n, const size_t *first, int curves,
                          const char *fmt)
 {
-    char name[700], file[SV_GP_QUOTED(700)], title[400], quoted[SV_GP_QUOTED(400)];
-    fprintf(f, "set terminal %s size 1000,650 noenhanced font ',10'\n",
-            strcmp(fmt, "svg") == 0 ? "svg" : "pngcairo");
-    snprintf(name, sizeof name, "%s-latency_vs_%s.%s", stem, by_B ? "B" : "V", fmt);
-    fprintf(f, "set output %s\n", sv_gp_file(name, file, sizeof file));
+    char name[700], file[SV_GP_QUOTED(700)], title[400], quoted[SV_GP_QUOTED(400)], style[128];
+    snprintf(name, sizeof name, "%s-latency_vs_%s", stem, by_B ? "B" : "V");
+    sv_gp_terminal(f, fmt, 1000, 950, name);
     sv_gp_file(data, file, sizeof file);
+    fprintf(f, "set multiplot\nset lmargin 12\nset rmargin 4\n");
+    fprintf(f, "set origin 0,0.56\nset size 1,0.44\nunset key\nset logscale xy\nset format x ''\n"
+            "unset xlabel\nset ylabel 'median time per step (us)'\n");
+    axes(f, pts, n, by_B);
+    for (int c = 0; c < curves; c++)
+        fprintf(f, "%s %s index %d using 1:2:3:4 with yerrorlines %s ps 0.8 lw 1.5%s\n",
+                c ? "    " : "plot", file, c, sv_gp_style(c, 1, style, sizeof style),
+                c + 1 < curves ? ", \\" : "");
+    fprintf(f, "unset title\nset origin 0,0\nset size 1,0.56\nset key outside below center "
+            "horizontal Left reverse maxcols 2\nunset logscale y\nset yrange [0:*]\n"
+            "set format x '%%g'\nset xlabel '%s'\n"
+            "set ylabel 'interquartile range (%% of median)'\n",
+            by_B ? "batch size B (sequences)" : "vocabulary size V");
     for (int c = 0; c < curves; c++) {
         const sv_bench_point *p = &pts[first[c]];
         char mode[32];
         mode_text(p, mode, sizeof mode);
         snprintf(title, sizeof title, "%s K=%d %s=%d a=%g %s", p->sampler, p->K,
                  by_B ? "V" : "B", by_B ? p->V : p->B, p->accept_target, mode);
-        /* eight colours; with six point shapes, 24 curves stay apart */
-        fprintf(f, "%s %s index %d using 1:2:3:4 with yerrorlines lc %d pt %d ps 0.7 title %s%s\n",
-                c ? "    " : "plot", file, c, c % 8 + 1, c % 6 + 4,
-                sv_gp_string(title, quoted, sizeof quoted), c + 1 < curves ? ", \\" : "");
+        fprintf(f, "%s %s index %d using 1:(100 * ($4 - $3) / $2) with linespoints %s ps 0.8 "
+                "lw 1.5 title %s%s\n", c ? "    " : "plot", file, c,
+                sv_gp_style(c, 1, style, sizeof style), sv_gp_string(title, quoted, sizeof quoted),
+                c + 1 < curves ? ", \\" : "");
     }
+    fprintf(f, "unset multiplot\n");
 }
 
 int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
@@ -117,17 +166,16 @@ int sv_bench_plot(const char *dir, const char *stem, const sv_bench_device *d,
         FILE *f = script.fp;
         snprintf(text, sizeof text, "%s-plot.gp", stem);
         fprintf(f, "# run gnuplot %s in this folder\n", sv_gp_string(text, quoted, sizeof quoted));
-        fprintf(f, "set grid\nset key outside right top noenhanced\nset logscale xy\n");
-        fprintf(f, "set ylabel 'median time per step (us), bars: interquartile range'\n");
+        fprintf(f, "set grid\nset termoption noenhanced\nset bars 1.5\n");
+        static const char *const exts[3] = {"png", "svg", "pdf"};
         for (int by_B = 1; by_B >= 0; by_B--) {
-            fprintf(f, "set xlabel '%s'\n",
-                    by_B ? "batch size B (sequences)" : "vocabulary size V");
-            snprintf(text, sizeof text, "step latency against %s on %s", by_B ? "B" : "V",
-                     d->name);
-            fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
-            for (int fmt = 0; fmt < 2; fmt++)
-                plot_command(f, stem, by_B, by_B ? data_B : data_V, pts, first[by_B],
-                             curves[by_B], fmt ? "svg" : "png");
+            snprintf(text, sizeof text, "step latency against %s on %s (bars: interquartile "
+                     "range)", by_B ? "B" : "V", d->name);
+            for (int e = 0; e < 3; e++) {
+                fprintf(f, "set title %s\n", sv_gp_string(text, quoted, sizeof quoted));
+                plot_command(f, stem, by_B, by_B ? data_B : data_V, pts, n, first[by_B],
+                             curves[by_B], exts[e]);
+            }
         }
         rc = sv_atomic_commit(&script);
     }
@@ -163,7 +211,7 @@ int sv_bench_plot_beside(int rc_so_far, const char *h5_path, const sv_bench_devi
     char note[1024];
     int rc = sv_bench_plot(dir, stem, d, pts, n, note, sizeof note);
     if (rc == SV_OK && !note[0])
-        fprintf(stderr, "wrote %s/%s-latency_vs_B and _vs_V (.png, .svg; %s-plot.gp redraws "
+        fprintf(stderr, "wrote %s/%s-latency_vs_B and _vs_V (.png, .svg, .pdf; %s-plot.gp redraws "
                 "them)\n", dir, stem, stem);
     return sv_gnuplot_status(rc_so_far, rc, note);
 }

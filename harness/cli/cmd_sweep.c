@@ -415,11 +415,13 @@ static int sweep_one(sweep_args *a, sweep_point **pts_out, size_t *n_done)
         sv_sweep_tables(stdout, &a->set, pts, done);
     }
     if (a->out && done > 0 && !shard) { /* the plots of what finished, even after a failure */
-        char note[1024], title[SV_CASE_NAME_MAX + 64];
-        snprintf(title, sizeof title, "%s (%s)", a->spec, a->sampler->name);
-        int prc = sv_sweep_plot(a->out, title, pts, done, a->set.c, a->set.n_c, note, sizeof note);
+        char note[1024], title[SV_CASE_NAME_MAX + 64], spec[SV_CASE_NAME_MAX];
+        sv_sweep_spec_title(a->spec, spec, sizeof spec);
+        snprintf(title, sizeof title, "%s (%s)", spec, a->sampler->name);
+        int prc = sv_sweep_plot(a->out, title, pts, done, a->set.c, a->set.n_c, a->level, note,
+                                sizeof note);
         if (prc == SV_OK && !note[0] && written.rc == SV_OK)
-            fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG and SVG plots\n",
+            fprintf(stderr, "wrote %s: sweep.h5, sweep.md, plot.gp and its PNG, SVG and PDF plots\n",
                     a->out);
         prc = sv_gnuplot_status(rc, prc, note);
         if (rc == SV_OK)
@@ -533,7 +535,7 @@ static int sweep_samplers(const sweep_args *a_)
         for (size_t i = 0; i < done[0]; i++)
             K = pts[0][i].K > K ? pts[0][i].K : K;
         char note[512];
-        int prc = sv_sweep_compare_plot(out, a.spec, a.samplers, a.n_samplers, K, note,
+        int prc = sv_sweep_compare_plot(out, a.spec, a.samplers, a.n_samplers, K, a.level, note,
                                         sizeof note);
         rc = sv_gnuplot_status(rc, prc, note);
     }

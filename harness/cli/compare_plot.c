@@ -4,8 +4,8 @@
  * its noise band (the ratio times and over 1 + the threshold its verdict
  * used: a band that crosses 1 is SAME), the minimum practical difference is
  * shaded around 1, the y axis is fitted to the data, the x tics are the
- * axis's own values, and a series keeps a colour and a dash so 16 stay
- * apart in print. Labels are device names (compare.h), every string through
+ * axis's own values, and a series keeps a colour, a dash and a point
+ * shape (sv_gp_style) so 16 stay apart in print. Labels are device names (compare.h), every string through
  * sv_gp_string. PNG, SVG and PDF from DIR/compare.gp. */
 #include <errno.h>
 #include <math.h>
@@ -74,15 +74,15 @@ static int cmp_double(const void *a, const void *b)
 static void body(FILE *f, const char *ext, const char *title, const char *axis,
                  const series *ss, int n_series, const sv_compare_file *files)
 {
-    char text[2000], quoted[SV_GP_QUOTED(2000)];
-    fprintf(f, "set output 'compare.%s'\nset title %s\nplot ", ext,
-            sv_gp_string(title, quoted, sizeof quoted));
+    char text[2000], quoted[SV_GP_QUOTED(2000)], style[128];
+    sv_gp_terminal(f, ext, 1100, 700, "compare");
+    fprintf(f, "set title %s\nplot ", sv_gp_string(title, quoted, sizeof quoted));
     for (int s = 0; s < n_series; s++) {
         snprintf(text, sizeof text, "%s%s%s", files[ss[s].file].label, ss[s].key[0] ? ": " : "",
                  ss[s].key);
-        fprintf(f, "%s'compare.dat' index %d using 1:2:3:4 with yerrorlines lc %d dt %d pt %d "
-                "ps 0.9 lw 1.5 title %s", s ? ", \\\n     " : "", s, s % 8 + 1, s / 8 + 1,
-                (s % 7) * 2 + 5, sv_gp_string(text, quoted, sizeof quoted));
+        fprintf(f, "%s'compare.dat' index %d using 1:2:3:4 with yerrorlines %s ps 0.9 lw 1.5 "
+                "title %s", s ? ", \\\n     " : "", s, sv_gp_style(s, 1, style, sizeof style),
+                sv_gp_string(text, quoted, sizeof quoted));
     }
     fprintf(f, ", \\\n     1 with lines lc rgb '#555555' dt 2 notitle\n");
     (void)axis;
@@ -213,12 +213,9 @@ int sv_compare_plot(const char *dir, const char *axis, const sv_compare_file *fi
     fprintf(f, "set ylabel %s\n", sv_gp_string(text, quoted, sizeof quoted));
     snprintf(text, sizeof text, "against %s, along %s (shaded: within %g%%)", files[0].label,
              axis, 100.0 * min_diff);
-    fprintf(f, "set terminal pngcairo size 1100,700 noenhanced font ',11'\n");
-    body(f, "png", text, axis, ss, n_series, files);
-    fprintf(f, "set terminal svg size 1100,700 noenhanced font ',11'\n");
-    body(f, "svg", text, axis, ss, n_series, files);
-    fprintf(f, "set terminal pdfcairo size 11in,7in noenhanced font ',11'\n");
-    body(f, "pdf", text, axis, ss, n_series, files);
+    static const char *const exts[3] = {"png", "svg", "pdf"};
+    for (int e = 0; e < 3; e++)
+        body(f, exts[e], text, axis, ss, n_series, files);
     if ((rc = sv_atomic_commit(&af)) != SV_OK)
         return rc;
     char note[1024];

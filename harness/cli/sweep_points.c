@@ -135,6 +135,7 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         rc = point_distances(c, t, a->level, pt);
         pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
         pt->tokens_measured = sv_mean_tokens(t->length, c->K);
+        sv_mean_tokens_interval(t->length, c->K, a->level, &pt->tokens_lo, &pt->tokens_hi);
     }
     sv_tally_free(t);
     sv_drafter_free(d);
@@ -191,6 +192,7 @@ int sweep_run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
     pt->tokens_analytic = tokens / (double)a->draws;
     pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
+    sv_mean_tokens_interval(pt->length, pt->K, a->level, &pt->tokens_lo, &pt->tokens_hi);
     return SV_OK;
 }
 

@@ -54,6 +54,39 @@ const char *sv_gp_file(const char *name, char *out, size_t len)
     return sv_gp_string(local, out, len);
 }
 
+const char *sv_gp_colour(int i)
+{
+    /* Okabe and Ito's colours (distinct to colour-blind readers), black, and
+     * wine for their yellow, faint on white */
+    static const char *const colours[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                           "#E69F00", "#56B4E9", "#000000", "#882255"};
+    return colours[(i < 0 ? 0 : i) % 8];
+}
+
+const char *sv_gp_style(int i, int points, char *out, size_t len)
+{
+    static const int shapes[7] = {7, 5, 9, 11, 13, 4, 6};
+    if (i < 0)
+        i = 0;
+    int used = snprintf(out, len, "lc rgb '%s' dt %d", sv_gp_colour(i), i % 5 + 1);
+    if (points && used >= 0 && (size_t)used < len)
+        snprintf(out + used, len - (size_t)used, " pt %d", shapes[i % 7]);
+    return out;
+}
+
+void sv_gp_terminal(FILE *f, const char *ext, int w, int h, const char *stem)
+{
+    char name[600], file[SV_GP_QUOTED(700)];
+    if (strcmp(ext, "pdf") == 0)
+        fprintf(f, "set terminal pdfcairo size %gin,%gin noenhanced font ',11'\n", w / 100.0,
+                h / 100.0);
+    else
+        fprintf(f, "set terminal %s size %d,%d noenhanced font ',11'\n",
+                strcmp(ext, "png") == 0 ? "pngcairo" : "svg", w, h);
+    snprintf(name, sizeof name, "%s.%s", stem, ext);
+    fprintf(f, "set output %s\n", sv_gp_file(name, file, sizeof file));
+}
+
 /* The last line of the log that says something: gnuplot's error. */
 static void last_line(int fd, char *out, size_t len)
 {

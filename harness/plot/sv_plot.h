@@ -4,6 +4,7 @@
 #define SV_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "sv_base.h"
 
 /* ---- gnuplot.c: gnuplot scripts, and gnuplot run on DIR/SCRIPT in DIR -------- */
@@ -16,6 +17,16 @@ const char *sv_gp_string(const char *text, char *out, size_t len);
 /* A file in the script's folder: "./NAME" quoted as above, so that no name
  * reads as gnuplot's pipes ('<cmd', '|cmd') or special files ('-', '+', ''). */
 const char *sv_gp_file(const char *name, char *out, size_t len);
+/* The style of series i (0-based): "lc rgb '#...' dt D", with points
+ * " pt P": a colour of eight, a dash type of five and a point shape of
+ * seven, all changing from one series to the next, so that 40 series differ
+ * in colour and dash together and print in grey stays readable. */
+const char *sv_gp_style(int i, int points, char *out, size_t len);
+/* Its colour alone, "#RRGGBB". */
+const char *sv_gp_colour(int i);
+/* "set terminal ... size ..." for ext png (pngcairo), svg or pdf (pdfcairo,
+ * w/100 by h/100 inches), noenhanced, then "set output './STEM.ext'". */
+void sv_gp_terminal(FILE *f, const char *ext, int w, int h, const char *stem);
 /* Runs gnuplot (an argument vector, no shell) on SCRIPT in DIR, its messages
  * in DIR/NAME.log (removed when empty). SV_OK when drawn, and when gnuplot is
  * not installed (note then says so and how to install it); SV_EENV when

@@ -50,6 +50,27 @@ double sv_mean_tokens(const uint64_t *length, int32_t K)
     return steps > 0.0 ? 1.0 + accepted / steps : NAN;
 }
 
+void sv_mean_tokens_interval(const uint64_t *length, int32_t K, double level, double *lo,
+                             double *hi)
+{
+    double steps = 0.0, sum = 0.0, sum2 = 0.0;
+    for (int32_t n = 0; n <= K; n++) {
+        steps += (double)length[n];
+        sum += (double)n * (double)length[n];
+    }
+    *lo = *hi = NAN;
+    if (steps < 2.0)
+        return;
+    const double mean = sum / steps;
+    for (int32_t n = 0; n <= K; n++)
+        sum2 += ((double)n - mean) * ((double)n - mean) * (double)length[n];
+    /* steps are independent draws: the mean's standard error is sd / sqrt(steps) */
+    const double se = sqrt(sum2 / (steps - 1.0) / steps);
+    const double z = gsl_cdf_ugaussian_Pinv(0.5 + level / 2.0);
+    *lo = 1.0 + mean - z * se;
+    *hi = 1.0 + mean + z * se;
+}
+
 double sv_speedup(double expected_tokens, int32_t K, double c)
 {
     return expected_tokens / ((double)K * c + 1.0);

@@ -41,6 +41,14 @@ double sv_expected_tokens(const double *alpha, int32_t K);
  * vLLM reports as the mean acceptance length. */
 double sv_mean_tokens(const uint64_t *length, int32_t K);
 
+/* Its interval at confidence `level`: 1 + mean(n) -+ z sd(n) / sqrt(steps),
+ * the normal interval of a mean of independent steps (every draw is one
+ * step with its own randomness; n is bounded by K, so the mean of the
+ * hundreds of thousands of steps a sweep takes is normal to within far
+ * less than the interval's width). NaN with fewer than 2 steps. */
+void sv_mean_tokens_interval(const uint64_t *length, int32_t K, double level, double *lo,
+                             double *hi);
+
 /* Walltime speedup over plain decoding when a draft step costs c target
  * steps: E / (K c + 1) (Leviathan et al., Theorem 3.8). */
 double sv_speedup(double expected_tokens, int32_t K, double c);
@@ -92,6 +100,7 @@ typedef struct sv_sweep_point {
     sv_proportion measured[SV_MAX_K];  /* accepted / tested, with its interval */
     uint64_t length[SV_MAX_K + 1];     /* histogram of accepted counts */
     double tokens_analytic, tokens_measured;
+    double tokens_lo, tokens_hi;       /* tokens_measured's interval at the run's level */
     /* a lossy rule's distance from p per position (verify --measure's),
      * NaN where not measured: a recording's pooled steps, a point taken
      * from an earlier run (sweep.h5 keeps the lengths, not the tokens) */
@@ -104,15 +113,19 @@ static inline int sv_same_T(double x, double y)
     return x == y || (isnan(x) && isnan(y));
 }
 
-/* Writes DIR/plot.gp and its data files, then runs gnuplot on them for PNG
- * and SVG: acceptance vs temperature (one curve per position), tokens per
- * step and speedup vs K (one curve per c), the histogram of accepted
+/* Writes DIR/plot.gp and its data files, then runs gnuplot on them for PNG,
+ * SVG and PDF: acceptance vs temperature (one curve per position), tokens per
+ * step and speedup vs K (one curve per c; measured E with its interval at
+ * `level` beside the analytic), the histogram of accepted
  * lengths. The script stays beside the data for a user to edit and re-run.
  * Returns as sv_gnuplot_run (SV_OK, also when gnuplot is missing: *note
  * then says so; SV_EENV with *note when gnuplot failed), SV_EBAD when a file
  * cannot be written. The data and script are written either way. */
 int sv_sweep_plot(const char *dir, const char *title, const sv_sweep_point *pts, size_t n,
-                  const double *c, int n_c, char *note, size_t note_len);
+                  const double *c, int n_c, double level, char *note, size_t note_len);
+/* A case spec for a sweep's titles: without its K parameter
+ * ("logits:V=1000,K=5" -> "logits:V=1000"), which the sweep sets itself. */
+void sv_sweep_spec_title(const char *spec, char *out, size_t len);
 
 /* ---- sweep_resume.c: --resume ------------------------------------------------- */
 
@@ -173,6 +186,6 @@ int sv_sweep_rules(FILE *out, const char *dir, const sv_sampler *const *samplers
  * DIR/NAME/acceptance.dat side by side (largest K), from DIR/compare.gp;
  * sv_gnuplot_run's status and note. */
 int sv_sweep_compare_plot(const char *dir, const char *spec, const sv_sampler *const *samplers,
-                          int m, int32_t K, char *note, size_t note_len);
+                          int m, int32_t K, double level, char *note, size_t note_len);
 
 #endif

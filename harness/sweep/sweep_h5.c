@@ -46,7 +46,7 @@ int sv_sweep_write_h5(const char *path, const sv_sweep_setup *set, const sv_swee
     /* room for the four alpha tables, or one row per point of n_c or kmax + 1 values */
     size_t row_values = kmax * 4 > (size_t)set->n_c ? kmax * 4 : (size_t)set->n_c;
     double *rows = malloc(n * row_values * sizeof *rows);
-    double *cols = malloc(n * (size_t)(set->n_c > 4 ? set->n_c : 4) * sizeof *cols);
+    double *cols = malloc(n * sizeof *cols);
     if (!rows || !cols) {
         free(rows);
         free(cols);
@@ -71,11 +71,12 @@ int sv_sweep_write_h5(const char *path, const sv_sweep_setup *set, const sv_swee
         rc = sv_h5_doubles(&f, "alpha_lo", lo, n, kmax);
     if (rc == SV_OK)
         rc = sv_h5_doubles(&f, "alpha_hi", hi, n, kmax);
-    const char *names[4] = {"T", "K", "tokens_analytic", "tokens_measured"};
-    for (int c = 0; rc == SV_OK && c < 4; c++) {
+    const char *names[6] = {"T", "K", "tokens_analytic", "tokens_measured", "tokens_lo",
+                            "tokens_hi"};
+    for (int c = 0; rc == SV_OK && c < 6; c++) {
         for (size_t i = 0; i < n; i++) {
-            const double v[4] = {pts[i].T, pts[i].K, pts[i].tokens_analytic,
-                                 pts[i].tokens_measured};
+            const double v[6] = {pts[i].T, pts[i].K, pts[i].tokens_analytic,
+                                 pts[i].tokens_measured, pts[i].tokens_lo, pts[i].tokens_hi};
             cols[i] = v[c];
         }
         rc = sv_h5_doubles(&f, names[c], cols, n, 0);

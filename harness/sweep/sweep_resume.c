@@ -125,6 +125,7 @@ int sv_sweep_earlier_take(const sv_sweep_earlier *e, const sv_sweep_run *a, doub
         sv_measured_alpha(pt->length, K, a->level, pt->measured);
         pt->tokens_analytic = e->tokens[i];
         pt->tokens_measured = sv_mean_tokens(pt->length, K);
+        sv_mean_tokens_interval(pt->length, K, a->level, &pt->tokens_lo, &pt->tokens_hi);
         for (int32_t m = 0; m <= K; m++) { /* as the file kept them, or unmeasured */
             const size_t at = i * (SV_MAX_K + 1) + (size_t)m;
             pt->dist[m] = sv_distance_none();

@@ -1,7 +1,12 @@
 /* sweep_rules.c: `sweep --sampler A,B,...`'s side-by-side table: tokens per
  * step of each sampler at every (T, K), measured, with the analytic value
  * where its rule has one (chain: sum min(p, q); exact match: sum p q; block
- * and typical acceptance: none), and each against the first sampler's. */
+ * and typical acceptance: none), and each against the first sampler's.
+ * Measured numbers carry their interval at the run's level: E's from its
+ * accepted lengths (sv_mean_tokens_interval), the ratio's by the delta
+ * method, relative half-widths added in quadrature: the samplers' draws
+ * are taken as independent, which overstates the width where a shared seed
+ * makes them move together. */
 #include <math.h>
 #include <stdio.h>
 #include "sv_base.h"
@@ -22,13 +27,25 @@ static int analytic(const sv_sampler *s)
     return s->rule == SV_RULE_CHAIN || s->rule == SV_RULE_EXACT_MATCH;
 }
 
+/* r = a / b and its interval from the two half-widths. */
+static void ratio(const sv_sweep_point *a, const sv_sweep_point *b, double *r, double *lo,
+                  double *hi)
+{
+    const double ha = (a->tokens_hi - a->tokens_lo) / 2.0, hb = (b->tokens_hi - b->tokens_lo) / 2.0;
+    const double rel = sqrt(ha * ha / (a->tokens_measured * a->tokens_measured) +
+                            hb * hb / (b->tokens_measured * b->tokens_measured));
+    *r = a->tokens_measured / b->tokens_measured;
+    *lo = *r * (1.0 - rel);
+    *hi = *r * (1.0 + rel);
+}
+
 static void table(FILE *f, const sv_sampler *const *samplers, const sv_sweep_point *const *pts,
                   const size_t *n, int m)
 {
     fprintf(f, "| T | K |");
     for (int s = 0; s < m; s++)
-        fprintf(f, " %s (%s) E measured | analytic |%s", samplers[s]->name,
-                sv_rule_name(samplers[s]->rule), s ? " vs first |" : "");
+        fprintf(f, " %s (%s) E measured [interval] | analytic |%s", samplers[s]->name,
+                sv_rule_name(samplers[s]->rule), s ? " vs first [interval] |" : "");
     fprintf(f, "\n|---:|---:|");
     for (int s = 0; s < m; s++)
         fprintf(f, "---:|---:|%s", s ? "---:|" : "");
@@ -45,13 +62,16 @@ static void table(FILE *f, const sv_sampler *const *samplers, const sv_sweep_poi
                 fprintf(f, " - | - |%s", s ? " - |" : "");
                 continue;
             }
-            fprintf(f, " %.4f |", p->tokens_measured);
+            fprintf(f, " %.4f [%.4f, %.4f] |", p->tokens_measured, p->tokens_lo, p->tokens_hi);
             if (analytic(samplers[s]))
                 fprintf(f, " %.4f |", p->tokens_analytic);
             else
                 fprintf(f, " - |");
-            if (s)
-                fprintf(f, " %.3fx |", p->tokens_measured / first->tokens_measured);
+            if (s) {
+                double r, lo, hi;
+                ratio(p, first, &r, &lo, &hi);
+                fprintf(f, " %.3fx [%.3f, %.3f] |", r, lo, hi);
+            }
         }
         fprintf(f, "\n");
     }

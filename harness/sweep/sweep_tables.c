@@ -99,16 +99,17 @@ void sv_sweep_tables(FILE *f, const sv_sweep_setup *set, const sv_sweep_point *p
                       "depth, as EAGLE drafts a level at a time), and acceptance at k is "
                       "P(n > k | n >= k) of the depth n."
                     : "");
-    fprintf(f, "| T | K | E analytic | E measured |");
+    fprintf(f, "| T | K | E analytic | E measured | %g%% interval |", 100.0 * set->run.level);
     for (int j = 0; j < set->n_c; j++)
         fprintf(f, " speedup c=%g |", set->c[j]);
-    fprintf(f, "\n|---:|---:|---:|---:|");
+    fprintf(f, "\n|---:|---:|---:|---:|---|");
     for (int j = 0; j < set->n_c; j++)
         fprintf(f, "---:|");
     fprintf(f, "\n");
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "| %s | %d | %.4f | %.4f |", T_text(pts[i].T, tb, sizeof tb), pts[i].K,
-                pts[i].tokens_analytic, pts[i].tokens_measured);
+        fprintf(f, "| %s | %d | %.4f | %.4f | [%.4f, %.4f] |", T_text(pts[i].T, tb, sizeof tb),
+                pts[i].K, pts[i].tokens_analytic, pts[i].tokens_measured, pts[i].tokens_lo,
+                pts[i].tokens_hi);
         for (int j = 0; j < set->n_c; j++)
             fprintf(f, " %.3f |", sv_speedup(pts[i].tokens_analytic, pts[i].K, set->c[j]));
         fprintf(f, "\n");

@@ -55,7 +55,8 @@ grep -q "0 faster, 0 slower, 2 same" <<<"$out" || fail "--min-diff 0.1 still cal
 out=$("$sv" plot base.h5 --out plots 2>&1) || fail "plot base.h5: exit $? ($out)"
 [ -s plots/base-latency_B.dat ] && [ -s plots/base-latency_V.dat ] && [ -s plots/base-plot.gp ] \
   || fail "plot: no data or script in plots/"
-grep -q "index 0 using 1:2:3:4 .* title 'cuda_fused K=5 V=128256 a=0.7 hot'" plots/base-plot.gp ||
+grep -q "index 0 using 1:2:3:4 with yerrorlines" plots/base-plot.gp &&
+  grep -q "index 0 using .* title 'cuda_fused K=5 V=128256 a=0.7 hot'" plots/base-plot.gp ||
   fail "plot: no titled curve"
 if command -v gnuplot >/dev/null; then
   [ -s plots/base-latency_vs_B.png ] && [ -s plots/base-latency_vs_V.svg ] || fail "plot: no images"

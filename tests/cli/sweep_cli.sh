@@ -129,9 +129,9 @@ expect2 "not an HDF5 file" --case logits --B 1 --target-us 1 --latency nowhere.h
 # E = 1 + a + a^2 with a = sum p^2 (analytic, and measured near it)
 out=$("$sv" sweep --case identical:V=50,K=2 --draws 4000 --sampler ref,ref_exact,ref_block \
       --out "$dir/rules" 2>&1) || fail "sweep --sampler LIST: exit $?"
-row=$(grep "^| - | 2 | 3.0000 | 3.0000 | " <<<"$out")
+row=$(grep "^| - | 2 | 3.0000 \[3.0000, 3.0000\] | 3.0000 | " <<<"$out")
 [ -n "$row" ] || fail "side-by-side table: no chain row with E = 3: $out"
-grep -q "| 3.0000 | - | 1.000x |$" <<<"$row" || fail "block: E = 3, no analytic: $row"
+grep -q "| 3.0000 \[3.0000, 3.0000\] | - | 1.000x \[1.000, 1.000\] |$" <<<"$row" || fail "block: E = 3, no analytic: $row"
 [ -f "$dir/rules/rules.md" ] && [ -f "$dir/rules/ref_exact/sweep.md" ] \
   || fail "sweep --sampler LIST --out: rules.md and a folder per sampler"
 # a lossy rule's sweep says how far from p: typical acceptance on identical
