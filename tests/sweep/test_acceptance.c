@@ -82,6 +82,19 @@ int main(void)
     CHECK(sv_batch_cost_sampler_us(&cost, 64, 5, &us) == SV_OK && us == 80.0);
     CHECK(sv_batch_cost_sampler_us(&cost, 128, 5, &us) == SV_EBAD); /* outside 1..64 */
     CHECK(sv_batch_cost_sampler_us(&cost, 8, 3, &us) == SV_EBAD);   /* no point at K = 3 */
+    /* tokens per step's interval: lengths 0, 1, 2 in 50, 30, 20 steps: mean
+     * 0.7, sum of squares 61.0, sd^2 61/99, se sqrt(61/99/100) = 0.0784960,
+     * z(95%) 1.959964: 1.7 -+ 0.153849 */
+    const uint64_t lengths[3] = {50, 30, 20};
+    double lo = 0.0, hi = 0.0;
+    sv_mean_tokens_interval(lengths, 2, 0.95, &lo, &hi);
+    CHECK_NEAR(sv_mean_tokens(lengths, 2), 1.7, 1e-12);
+    CHECK_NEAR(lo, 1.7 - 1.959964 * sqrt(61.0 / 99.0 / 100.0), 1e-6);
+    CHECK_NEAR(hi, 1.7 + 1.959964 * sqrt(61.0 / 99.0 / 100.0), 1e-6);
+    const uint64_t one[3] = {0, 1, 0}; /* one step: no spread to estimate */
+    sv_mean_tokens_interval(one, 2, 0.95, &lo, &hi);
+    CHECK(isnan(lo) && isnan(hi));
+    feature("tokens per step's 95% interval: 1 + mean(n) -+ z sd(n) / sqrt(steps)");
     feature("batched speedup E / (K c + 1 + s/t); sampler time by model or log-log from bench");
     feature("analytic alpha: identical 1, disjoint 0");
     return check_exit();
