@@ -9,11 +9,13 @@
  * there, and come back only for a batch the host must count. Every
  * CUDA call is checked and a failure says which call and CUDA's message.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime_api.h>
 #include "cuda_stage.h"
 #include "cuda_dstage.h"
+#include "sv_run.h"
 
 /* A device buffer that grows to the largest size asked for. */
 typedef struct device_buffer {
@@ -38,6 +40,7 @@ struct sv_cuda_stage {
     size_t resident_bytes;
     device_buffer resident;
     int resident_ready;
+    const sv_mix *mix; /* the mix the resident rows are laid out for, or NULL */
     int32_t max_B;
     sv_dstage *dev; /* device staging, or NULL */
 };
@@ -102,6 +105,147 @@ static int upload(sv_cuda_stage *s, device_buffer *buf, const void *host, size_t
     return SV_SAMPLER_OK;
 }
 
+/* ---- a mix's rows laid out on the device (sv_cuda_stage_use_mix) ---- */
+
+static int on_device(sv_cuda_stage *s, char *to, const char *from, size_t bytes)
+{
+    cudaError_t e = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, s->stream);
+    return e == cudaSuccess ? SV_SAMPLER_OK : stage_error("laying out the mix's rows", bytes, e);
+}
+
+/* n rows from `rows` (or the poisoned row, n times) to `to`. */
+static int rows_to(sv_cuda_stage *s, char *to, const char *rows, const char *poison, size_t n,
+                   size_t row)
+{
+    int rc = SV_SAMPLER_OK;
+    if (rows)
+        return n ? on_device(s, to, rows, n * row) : SV_SAMPLER_OK;
+    for (size_t k = 0; k < n && rc == SV_SAMPLER_OK; k++)
+        rc = on_device(s, to + k * row, poison, row);
+    return rc;
+}
+
+/* One layout's period as mix_rows.c lays it out, at `at` on the device,
+ * from the cases' rows there (cases[i]: target rows, then draft rows), then
+ * its aliased copies after it, each part copied from the first. */
+static int lay_out_layout(sv_cuda_stage *s, int32_t layout, char *at, char *const *cases,
+                          const char *poison)
+{
+    const sv_mix *m = s->mix;
+    const size_t row = (size_t)m->V * sv_input_value_bytes(m->input), K = (size_t)m->K;
+    const int packed = layout == SV_LAYOUT_PACKED;
+    char *target = at, *draft = at + sv_mix_draft_rows_offset(m, layout);
+    int rc = SV_SAMPLER_OK;
+    for (int32_t sl = 0; sl < m->period && rc == SV_SAMPLER_OK; sl++) {
+        const size_t d = (size_t)m->drafts[sl], cK = (size_t)m->cases[m->case_of[sl]]->K;
+        const char *c = cases[m->case_of[sl]];
+        char *t = target + (packed ? (size_t)m->cu[sl] + (size_t)sl : (size_t)sl * (K + 1)) * row;
+        rc = rows_to(s, t, c, NULL, d + 1, row);
+        if (rc == SV_SAMPLER_OK && !packed)
+            rc = rows_to(s, t + (d + 1) * row, NULL, poison, K - d, row);
+        if (!m->draft_probs || rc != SV_SAMPLER_OK)
+            continue;
+        char *q = draft + (packed ? (size_t)m->cu[sl] : (size_t)sl * K) * row;
+        rc = rows_to(s, q, c + (cK + 1) * row, NULL, d, row);
+        if (rc == SV_SAMPLER_OK && !packed)
+            rc = rows_to(s, q + d * row, NULL, poison, K - d, row);
+    }
+    const size_t part[2] = {sv_mix_target_bytes(m, layout), sv_mix_draft_bytes(m, layout)};
+    char *first[2] = {target, draft};
+    for (int p = 0; p < 2; p++)
+        for (int32_t c = 1; part[p] && c < m->copies && rc == SV_SAMPLER_OK; c++)
+            rc = on_device(s, first[p] + (size_t)c * part[p], first[p], part[p]);
+    return rc;
+}
+
+/* Each case's rows (K + 1 target rows, K draft rows: as the case gives
+ * them, in logits or probabilities) copied to the device once. */
+static int copy_cases(sv_cuda_stage *s, device_buffer *rows, char **at)
+{
+    const sv_mix *m = s->mix;
+    const size_t size = sv_input_value_bytes(m->input), V = (size_t)m->V;
+    size_t bytes = V * size; /* the poisoned row first */
+    for (int32_t i = 0; i < m->n_cases; i++)
+        bytes += (2 * (size_t)m->cases[i]->K + 1) * V * size;
+    int rc = reserve(rows, bytes, "the mix's case rows");
+    char *poison = malloc(V * size);
+    if (rc == SV_SAMPLER_OK && !poison)
+        rc = SV_SAMPLER_ENOMEM;
+    for (size_t i = 0; poison && i < V; i++) { /* as mix_rows.c poisons them */
+        if (m->input == SV_INPUT_LOGITS_BF16)
+            ((uint16_t *)(void *)poison)[i] = 0x7fc0;
+        else
+            ((float *)(void *)poison)[i] = NAN;
+    }
+    cudaError_t e = cudaSuccess;
+    if (rc == SV_SAMPLER_OK)
+        e = cudaMemcpyAsync(rows->ptr, poison, V * size, cudaMemcpyHostToDevice, s->stream);
+    size_t off = V * size;
+    for (int32_t i = 0; i < m->n_cases && rc == SV_SAMPLER_OK && e == cudaSuccess; i++) {
+        const sv_case *c = m->cases[i];
+        const size_t K = (size_t)c->K, target = (K + 1) * V * size, draft = K * V * size;
+        char *to = (char *)rows->ptr + off;
+        at[i] = to;
+        if (c->input != SV_INPUT_PROBS) /* target logits, then draft logits */
+            e = cudaMemcpyAsync(to, c->input_logits, target + draft, cudaMemcpyHostToDevice,
+                                s->stream);
+        else {
+            e = cudaMemcpyAsync(to, c->target, target, cudaMemcpyHostToDevice, s->stream);
+            if (e == cudaSuccess && m->draft_probs)
+                e = cudaMemcpyAsync(to + target, c->draft, draft, cudaMemcpyHostToDevice,
+                                    s->stream);
+        }
+        off += target + draft;
+    }
+    /* the poisoned row must stay readable until the copies are done */
+    if (e == cudaSuccess && rc == SV_SAMPLER_OK)
+        e = cudaStreamSynchronize(s->stream);
+    free(poison);
+    if (e != cudaSuccess)
+        return stage_error("copying the mix's case rows", bytes, e);
+    return rc;
+}
+
+/* The resident inputs of a mix on the device: each case's rows copied once,
+ * every layout's slots laid out from them there, then the per-slot arrays
+ * (a few bytes a slot) copied as the host wrote them. */
+static int lay_out_mix(sv_cuda_stage *s)
+{
+    const sv_mix *m = s->mix;
+    device_buffer rows = {0};
+    char **cases = calloc((size_t)m->n_cases, sizeof *cases);
+    int rc = cases ? reserve(&s->resident, s->resident_bytes, "the laid-out rows")
+                   : SV_SAMPLER_ENOMEM;
+    if (rc == SV_SAMPLER_OK)
+        rc = copy_cases(s, &rows, cases);
+    size_t at = 0;
+    for (int32_t i = 0; i < m->n_layouts && rc == SV_SAMPLER_OK; i++) {
+        const char *poison = rows.ptr;
+        rc = lay_out_layout(s, m->layout_list[i], (char *)s->resident.ptr + at, cases, poison);
+        at += sv_mix_layout_span_bytes(m, m->layout_list[i]);
+    }
+    if (rc == SV_SAMPLER_OK && at < s->resident_bytes) {
+        cudaError_t e = cudaMemcpyAsync((char *)s->resident.ptr + at, s->resident_host + at,
+                                        s->resident_bytes - at, cudaMemcpyHostToDevice,
+                                        s->stream);
+        rc = e == cudaSuccess ? SV_SAMPLER_OK
+                              : stage_error("copying the mix's arrays", s->resident_bytes - at, e);
+    }
+    /* the case rows are freed once the layout from them is done */
+    if (rc == SV_SAMPLER_OK) {
+        cudaError_t e = cudaStreamSynchronize(s->stream);
+        rc = e == cudaSuccess ? SV_SAMPLER_OK : stage_error("laying out the mix's rows", 0, e);
+    }
+    cudaFree(rows.ptr);
+    free(cases);
+    return rc;
+}
+
+void sv_cuda_stage_use_mix(sv_cuda_stage *s, const sv_mix *m)
+{
+    s->mix = m;
+}
+
 /* Where `bytes` at host live on the device: in the resident copy when they
  * lie in it, else copied into buf (kept when broadcast and unchanged). */
 static int place(sv_cuda_stage *s, device_buffer *buf, const void *host, size_t bytes,
@@ -114,8 +258,9 @@ static int place(sv_cuda_stage *s, device_buffer *buf, const void *host, size_t 
     if (s->resident_host && h >= s->resident_host &&
         h + bytes <= s->resident_host + s->resident_bytes) {
         if (!s->resident_ready) {
-            int rc = upload(s, &s->resident, s->resident_host, s->resident_bytes, 0,
-                            "copying the laid-out rows");
+            int rc = s->mix ? lay_out_mix(s)
+                            : upload(s, &s->resident, s->resident_host, s->resident_bytes, 0,
+                                     "copying the laid-out rows");
             if (rc != SV_SAMPLER_OK)
                 return rc;
             s->resident_ready = 1;

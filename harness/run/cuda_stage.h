@@ -25,6 +25,13 @@ int sv_cuda_device_count_isolated(char *why, size_t whylen);
 int sv_cuda_stage_init(const sv_sampler *inner, const sv_limits *limits, const void *resident,
                        size_t resident_bytes, sv_cuda_stage **out, char *err, size_t errlen);
 
+/* The mix whose laid-out rows the resident inputs lead with (a mixed run):
+ * the stage then copies each case's rows to the device once and lays the
+ * slots' rows out there, as the host laid them out (mix_rows.c), instead of
+ * copying the host's span, every slot of every aliased copy its own rows. */
+struct sv_mix;
+void sv_cuda_stage_use_mix(sv_cuda_stage *s, const struct sv_mix *m);
+
 /* One host batch through the device: same meaning as sv_sampler.verify. */
 int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *host_batch);
 

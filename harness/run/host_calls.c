@@ -41,6 +41,8 @@ int sv_call_init(const sv_sampler *s, void **state, const slot_control *ctl, cha
         }
         int rc = sv_cuda_stage_init(s, limits, ctl->resident, ctl->resident_bytes,
                                     (sv_cuda_stage **)state, err, errlen);
+        if (rc == SV_SAMPLER_OK && ctl->mix) /* its rows laid out on the device, not copied */
+            sv_cuda_stage_use_mix(*state, ctl->mix);
         if (rc == SV_SAMPLER_OK && ctl->staging &&
             (rc = sv_cuda_stage_use_device(*state, ctl->staging, err, errlen)) != SV_SAMPLER_OK) {
             sv_cuda_stage_free(*state);

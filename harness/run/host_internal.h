@@ -19,6 +19,7 @@ typedef struct slot_control {
     sv_limits limits;
     const void *resident;        /* inputs laid out for every batch (a mix's), or NULL */
     size_t resident_bytes;
+    const struct sv_mix *mix;    /* the mix resident leads with, or NULL (a forked child's copy) */
     struct sv_staging_slot *staging; /* device staging's part of this slot, or NULL */
     sv_batch batch;              /* its pointers are valid in both processes */
     char err[SV_NOTE_LEN];       /* init's message */

@@ -94,7 +94,7 @@ static size_t layout_file_bytes(const sv_mix *m, int32_t layout)
     return round_up(sv_mix_rows_bytes(m, layout), page_size());
 }
 
-static size_t layout_span_bytes(const sv_mix *m, int32_t layout)
+size_t sv_mix_layout_span_bytes(const sv_mix *m, int32_t layout)
 {
     /* aliased rows fill whole pages (mix.c), so the copies meet exactly */
     return m->copies == 1 ? layout_file_bytes(m, layout)
@@ -105,7 +105,7 @@ static size_t mix_bytes(const sv_mix *m, int span)
 {
     size_t bytes = 0;
     for (int32_t i = 0; i < m->n_layouts; i++)
-        bytes += span ? layout_span_bytes(m, m->layout_list[i])
+        bytes += span ? sv_mix_layout_span_bytes(m, m->layout_list[i])
                       : layout_file_bytes(m, m->layout_list[i]);
     return bytes + round_up(mix_array_bytes(m), page_size());
 }
@@ -150,7 +150,7 @@ static void lay_out_mix(sv_host *h)
         sv_mix_fill_rows(m, layout, p, m->draft_probs ? p + sv_mix_draft_rows_offset(m, layout)
                                                       : NULL);
         h->mix_view.rows[layout] = (const char *)p;
-        p += layout_span_bytes(m, layout);
+        p += sv_mix_layout_span_bytes(m, layout);
     }
     const size_t L = (size_t)m->period, n = L * (size_t)m->copies;
     /* the doubles first, then the ints, then the bytes: each aligned; slot

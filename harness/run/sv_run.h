@@ -125,6 +125,9 @@ void sv_mix_fill_rows(const sv_mix *m, int32_t layout, void *target, void *draft
 /* Where the draft rows start in a layout's rows as the sampler sees them:
  * after the `copies` of the target rows. */
 size_t sv_mix_draft_rows_offset(const sv_mix *m, int32_t layout);
+/* Bytes a layout's rows take in the inputs' address space: its copies back
+ * to back where aliased, else its rows to a whole page (host_memory.c). */
+size_t sv_mix_layout_span_bytes(const sv_mix *m, int32_t layout);
 /* The drafts of the virtual slots before slot v (v up to copies L). */
 static inline size_t sv_mix_cu(const sv_mix *m, uint64_t v)
 {

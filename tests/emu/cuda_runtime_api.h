@@ -51,7 +51,11 @@ typedef enum cudaError {
     cudaErrorNoDevice = 100,
     cudaErrorStreamCaptureUnsupported = 900
 } cudaError_t;
-enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+enum cudaMemcpyKind {
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3
+};
 enum cudaStreamCaptureMode {
     cudaStreamCaptureModeGlobal = 0,
     cudaStreamCaptureModeThreadLocal = 1

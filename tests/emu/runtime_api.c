@@ -2,7 +2,9 @@
  * over host memory. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include "cuda_runtime_api.h"
+#include "emu_copies.h"
 
 static int allocations_left = -1; /* < 0: no limit */
 static long live = 0;
@@ -77,11 +79,36 @@ cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t strea
     return cudaMemset(p, value, bytes);
 }
 
+/* Copies by direction (emu_copies.h); atomic: a runner's threads copy at once. */
+static atomic_ullong copy_calls[3], copy_bytes[3];
+
+sv_emu_copies sv_emu_copies_read(void)
+{
+    sv_emu_copies c;
+    for (int d = 0; d < 3; d++) {
+        c.calls[d] = atomic_load(&copy_calls[d]);
+        c.bytes[d] = atomic_load(&copy_bytes[d]);
+    }
+    return c;
+}
+
+void sv_emu_copies_reset(void)
+{
+    for (int d = 0; d < 3; d++) {
+        atomic_store(&copy_calls[d], 0);
+        atomic_store(&copy_bytes[d], 0);
+    }
+}
+
 cudaError_t cudaMemcpy(void *to, const void *from, size_t bytes, enum cudaMemcpyKind kind)
 {
-    (void)kind;
     if (sv_emu_capturing())
         return cudaErrorStreamCaptureUnsupported;
+    const int d = kind == cudaMemcpyDeviceToHost     ? SV_EMU_TO_HOST
+                  : kind == cudaMemcpyDeviceToDevice ? SV_EMU_ON_DEVICE
+                                                     : SV_EMU_TO_DEVICE;
+    atomic_fetch_add(&copy_calls[d], 1);
+    atomic_fetch_add(&copy_bytes[d], (unsigned long long)bytes);
     memcpy(to, from, bytes);
     return cudaSuccess;
 }
