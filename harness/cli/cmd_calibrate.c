@@ -303,8 +303,10 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
         SV_OK)
         return rc;
     const sv_suite *suite = sv_suite_find(suite_name);
+    char hint[240];
     if (!suite)
-        return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)", suite_name);
+        return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)%s", suite_name,
+                       sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
 
     const char **specs = calloc(suite->n_entries, sizeof *specs);
     uint64_t *draws = calloc(suite->n_entries, sizeof *draws);

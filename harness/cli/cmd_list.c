@@ -65,8 +65,10 @@ int sv_cmd_list(int argc, char **argv)
         return loaded;
     if (suite_name) { /* for scripts: one case per line */
         const sv_suite *s = sv_suite_find(suite_name);
+        char hint[240];
         if (!s)
-            return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)", suite_name);
+            return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)%s", suite_name,
+                           sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
         for (size_t j = 0; j < s->n_entries; j++)
             printf("%s %llu\n", s->entries[j].spec, (unsigned long long)s->entries[j].draws);
         return SV_OK;

@@ -288,8 +288,10 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
     if (rc != SV_OK)
         return rc;
     const sv_suite *suite = sv_suite_find(suite_name);
+    char hint[240];
     if (!suite)
-        return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
+        return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)%s", suite_name,
+                       sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
     if (variants && (rc = check_variants(variants)) != SV_OK)
         return rc;
     const int shard = sh->text != NULL; /* a shard writes counts, not the table */

@@ -266,9 +266,10 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     if (rc == SV_OK)
         rc = sv_split_list("--sampler", sampler, names, MAX_SAMPLERS, &a->n_samplers);
     for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
+        char hint[240];
         if (!(a->samplers[i] = sv_registry_find(names[i])))
-            rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows "
-                         "them)", names[i]);
+            rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s'%s ('specverify list' shows "
+                         "them)", names[i], sv_suggest_sampler(names[i], hint, sizeof hint));
         for (int j = 0; rc == SV_OK && j < i; j++)
             if (a->samplers[j] == a->samplers[i])
                 rc = sv_fail(SV_EBAD, "--sampler: '%s' is listed twice", names[i]);

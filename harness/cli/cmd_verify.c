@@ -570,9 +570,10 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
     } else {
         suite_name = a.suite ? a.suite : a.input != SV_INPUT_PROBS ? "logits" : "ci";
         const sv_suite *suite = sv_suite_find(suite_name);
+        char hint[240];
         if (!suite)
-            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full, logits)",
-                           suite_name);
+            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full, logits)%s",
+                           suite_name, sv_suggest_among(suite_name, "smoke, ci, full, logits, deep", hint, sizeof hint));
         for (; n < suite->n_entries; n++) {
             specs[n] = suite->entries[n].spec;
             draws[n] = a.draws ? a.draws : suite->entries[n].draws;

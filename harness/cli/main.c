@@ -112,7 +112,11 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, merge, mutants, calibrate, sweep, bench, compare, plot, run, record, list, help)", cmd);
+        const char *commands = "verify, merge, mutants, calibrate, sweep, bench, compare, plot, "
+                               "run, record, list, help";
+        char hint[240];
+        rc = sv_fail(SV_EBAD, "unknown command '%s'%s (commands: %s)", cmd,
+                     sv_suggest_among(cmd, commands, hint, sizeof hint), commands);
     }
     if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) { /* 128 + signal: already said */
         /* an error names paths, arguments and what files hold: escaped */
