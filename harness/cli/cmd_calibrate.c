@@ -56,7 +56,11 @@ static void usage(FILE *out)
         "\n"
         "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not or if the\n"
         "seed is ignored, 2 bad usage, 3 an interval GSL cannot give (the rest is\n"
-        "printed), 128 + the signal when interrupted.\n");
+        "printed), 128 + the signal when interrupted.\n"
+        "\n"
+        "Examples:\n"
+        "  specverify calibrate --suite smoke --runs 4\n"
+        "  specverify calibrate --sampler ref_race --suite smoke --runs 4 --seed 7\n");
 }
 
 #define CHECKS CALIBRATE_CHECKS

@@ -16,7 +16,11 @@ static void usage(FILE *out)
             "  --plugin LIB   load samplers from a plugin first (repeatable)\n"
             SV_PYTHON_HELP
             "  --suite NAME   print only that suite's cases, one per line: spec and draws\n"
-            "  -h, --help     this text\n");
+            "  -h, --help     this text\n"
+            "\n"
+            "Examples:\n"
+            "  specverify list\n"
+            "  specverify list --suite smoke\n");
 }
 
 static const struct option options[] = {

@@ -166,7 +166,11 @@ static void usage(FILE *out)
         "\n"
         "Exit status: 0 every variant that ran caught (hard ones only count with\n"
         "--full), 1 a variant missed, 2 bad usage, 3 a GPU variant named in --variants\n"
-        "with no CUDA device, 128 + the signal when interrupted.\n");
+        "with no CUDA device, 128 + the signal when interrupted.\n"
+        "\n"
+        "Examples:\n"
+        "  specverify mutants --suite smoke --variants residual_swapped\n"
+        "  specverify mutants --suite smoke --variants residual_swapped,ratio_inverted --out mutants\n");
 }
 
 static int selected(const char *list, const char *name)

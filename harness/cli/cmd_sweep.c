@@ -72,7 +72,13 @@ static void usage(FILE *out)
             "                  does, as the whole sweep would; not with --resume)\n"
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
-            "the plots: the tables, sweep.h5 and sweep.md are written).\n");
+            "the plots: the tables, sweep.h5 and sweep.md are written).\n"
+            "\n"
+            "Examples:\n"
+            "  specverify sweep --case logits:V=1000,K=5 --T 0.2,0.7,1 --K 1,2 \\\n"
+            "      --draws 20000 --out sweep\n"
+            "  specverify sweep --case logits:V=1000,K=5 --T 0.5:1.5:3 --sampler ref,ref_race \\\n"
+            "      --draws 20000 --out sweep-two\n");
 }
 
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */

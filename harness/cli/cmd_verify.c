@@ -118,7 +118,12 @@ static void usage(FILE *out)
         "\n"
         "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
         "3 environment (no memory, no GPU), 128 + the signal when interrupted\n"
-        "(130 SIGINT, 143 SIGTERM).\n");
+        "(130 SIGINT, 143 SIGTERM).\n"
+        "\n"
+        "Examples:\n"
+        "  specverify verify --suite smoke\n"
+        "  specverify verify --sampler ref_race --case zipf:V=50,K=2 --draws 20000\n"
+        "  specverify verify --suite smoke --json report.json --junit report.xml\n");
 }
 
 typedef struct verify_args {

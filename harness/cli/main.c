@@ -40,7 +40,13 @@ static void usage(FILE *out)
             "                       compute capability 9.0 and later)\n"
             "\n"
             "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
-            "3 environment.\n");
+            "3 environment.\n"
+            "\n"
+            "Examples:\n"
+            "  specverify verify --suite smoke\n"
+            "  specverify verify --sampler ref_race --case zipf:V=50,K=2 --draws 20000\n"
+            "  specverify list\n"
+            "  specverify verify --help\n");
 }
 
 /* The environment's knobs (cuda_fused's, fused_tuning.h; progress lines'),
