@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "families.h"
+#include "sv_nearest.h"
 #include "sv_syntax.h"
 
 /* The bound V puts on a key, or infinity. */
@@ -165,13 +166,18 @@ int sv_case_from_spec(const char *spec, sv_case **out, char *err, size_t errlen)
     family[flen] = '\0';
     const sv_family *f = sv_family_find(family);
     if (!f) {
-        char names[512] = "";
+        char names[512] = "", hint[240];
+        sv_nearest near;
+        sv_nearest_init(&near, family);
+        sv_nearest_offer(&near, "recorded");
         for (size_t i = 0; i < sv_family_count(); i++) {
             size_t used = strlen(names);
             snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                      sv_family_get(i)->name);
+            sv_nearest_offer(&near, sv_family_get(i)->name);
         }
-        snprintf(err, errlen, "case '%s': unknown family '%s' (known: %s)", spec, family, names);
+        snprintf(err, errlen, "case '%s': unknown family '%s'%s (known: %s)", spec, family,
+                 sv_nearest_say(&near, "; ", hint, sizeof hint), names);
         return -1;
     }
 

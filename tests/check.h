@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static int check_failures, check_feature_failures;
 
@@ -27,6 +28,15 @@ static int check_failures, check_feature_failures;
             check_feature_failures++;                                                     \
         }                                                                                 \
     } while (0)
+
+/* 1 when the text got is the text wanted; else 0, printing both. */
+static inline int says(const char *got, const char *want)
+{
+    if (strcmp(got, want) == 0)
+        return 1;
+    fprintf(stderr, "  got '%s', wanted '%s'\n", got, want);
+    return 0;
+}
 
 /* Ends a feature: one PASS/FAIL line. */
 static inline void feature(const char *name)

@@ -4,6 +4,7 @@
  * never sits silent for minutes, nor fills with carriage returns. */
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -15,6 +16,16 @@
  * this share of the work: the first batches include start-up */
 #define ETA_MIN_SECONDS 2.0
 #define ETA_MIN_SHARE 0.05
+
+/* The whole run the progress lines belong to (a verification's groups of
+ * cases, one after another): its time left is the run's, not the group's.
+ * showing: a line is drawn in place on the terminal, without its newline. */
+static struct {
+    int open;
+    uint64_t total, done; /* planned draws of the run; draws of the groups that ended */
+    double start;
+} whole;
+static atomic_int showing; /* set by the watcher, taken by any thread with a notice */
 
 double sv_now(void)
 {
@@ -78,6 +89,34 @@ void sv_progress_left(uint64_t done, uint64_t total, double elapsed, char *out, 
     snprintf(out, len, "%s left", when);
 }
 
+void sv_progress_run_left(uint64_t before, uint64_t planned, uint64_t done, uint64_t total,
+                          double elapsed, char *out, size_t len)
+{
+    /* the groups may draw more than planned (a suspect's re-run, a shard's
+     * share rounded up): never less left than this group's own rest */
+    uint64_t run_total = planned > before + total ? planned : before + total;
+    sv_progress_left(before + done, run_total, elapsed, out, len);
+}
+
+void sv_progress_run_begin(uint64_t planned)
+{
+    whole.open = 1;
+    whole.total = planned;
+    whole.done = 0;
+    whole.start = sv_now();
+}
+
+void sv_progress_run_end(void)
+{
+    whole.open = 0;
+}
+
+void sv_progress_break(void)
+{
+    if (atomic_exchange(&showing, 0))
+        fputc('\n', stderr);
+}
+
 void sv_progress_start(sv_progress *p, int enabled, const char *label, uint64_t total)
 {
     char err[160];
@@ -88,6 +127,7 @@ void sv_progress_start(sv_progress *p, int enabled, const char *label, uint64_t 
     p->label = label;
     p->unit = "draws";
     p->total = total;
+    p->done = 0;
     p->start = p->last = sv_now();
 }
 
@@ -98,6 +138,7 @@ void sv_progress_unit(sv_progress *p, const char *unit)
 
 void sv_progress_update(sv_progress *p, uint64_t done)
 {
+    p->done = done;
     if (!p->enabled)
         return;
     double now = sv_now();
@@ -107,7 +148,11 @@ void sv_progress_update(sv_progress *p, uint64_t done)
     const double elapsed = now - p->start;
     const double rate = elapsed > 0.0 ? (double)done / elapsed : 0.0;
     char left[64], speed[32];
-    sv_progress_left(done, p->total, elapsed, left, sizeof left);
+    if (whole.open)
+        sv_progress_run_left(whole.done, whole.total, done, p->total, now - whole.start, left,
+                             sizeof left);
+    else
+        sv_progress_left(done, p->total, elapsed, left, sizeof left);
     if (rate >= 1e5)
         snprintf(speed, sizeof speed, "%.2f M", rate / 1e6);
     else
@@ -117,10 +162,15 @@ void sv_progress_update(sv_progress *p, uint64_t done)
             p->total ? 100.0 * (double)done / (double)p->total : 100.0, speed, p->unit, left,
             p->terminal ? "" : "\n");
     fflush(stderr);
+    atomic_store(&showing, p->terminal);
 }
 
 void sv_progress_end(sv_progress *p)
 {
-    if (p->enabled && p->terminal)
+    if (whole.open)
+        whole.done += p->done;
+    if (p->enabled && p->terminal) {
         fprintf(stderr, "\r\033[K");
+        atomic_store(&showing, 0);
+    }
 }

@@ -47,13 +47,27 @@ typedef struct sv_progress {
     int enabled, terminal;
     double interval;            /* seconds between plain lines, not on a terminal */
     const char *label, *unit;   /* unit: "draws" unless sv_progress_unit says */
-    uint64_t total;
+    uint64_t total, done;       /* done: as last told */
     double start, last;
 } sv_progress;
 void sv_progress_start(sv_progress *p, int enabled, const char *label, uint64_t total);
 void sv_progress_unit(sv_progress *p, const char *unit);
 void sv_progress_update(sv_progress *p, uint64_t done);
 void sv_progress_end(sv_progress *p);
+/* A run of several progress lines one after another (verify's groups of
+ * cases): between begin and end each line's time left is the whole run's,
+ * from the planned draws of the run, the draws of the lines that ended and
+ * the time since begin. */
+void sv_progress_run_begin(uint64_t planned);
+void sv_progress_run_end(void);
+/* The run's time left as sv_progress_left says it: `before` draws of the
+ * lines that ended, `done` of `total` of this one, `planned` in all (more,
+ * if the lines drew more than planned), `elapsed` seconds since the run began. */
+void sv_progress_run_left(uint64_t before, uint64_t planned, uint64_t done, uint64_t total,
+                          double elapsed, char *out, size_t len);
+/* Before a notice on stderr while a run may be drawing: ends a progress line
+ * drawn in place (a newline), so the notice starts on a line of its own. */
+void sv_progress_break(void);
 /* SV_PROGRESS_SECONDS, or the default: 0, or -1 with err said if malformed. */
 int sv_progress_interval(double *seconds, char *err, size_t len);
 /* "45 s", "4 min 05 s", "2 h 05 min", "3 days 4 h", "over 100 days", "unknown". */

@@ -213,6 +213,18 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     return n;
 }
 
+/* The draws the run's first runs will take: a shard's share of each case (MPI's
+ * ranks show every rank's draws summed: the whole run's). */
+static uint64_t planned_draws(const sv_verify_config *cfg, const unsigned char *left_out)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < cfg->n_cases; i++)
+        sum += left_out[i] ? 0 : cfg->draws[i];
+    if (cfg->shard && cfg->shard->take && !cfg->watch && cfg->shard->count > 1)
+        sum /= cfg->shard->count;
+    return sum;
+}
+
 int sv_verify(const sv_verify_config *given, sv_report **out)
 {
     *out = NULL;
@@ -322,6 +334,8 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
     for (size_t i = 0; claimed && i < cfg->n_cases; i++)
         claimed[i] = left_out[i]; /* never run, never grouped */
     double start = sv_now();
+    if (cfg->progress) /* the progress lines' time left: the whole run's */
+        sv_progress_run_begin(planned_draws(cfg, left_out));
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
         if (claimed[i])
             continue;
@@ -363,6 +377,8 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
         if (stop)
             break;
     }
+    if (cfg->progress)
+        sv_progress_run_end();
     free(which);
     free(claimed);
     free(left_out);

@@ -83,7 +83,11 @@ static void usage(FILE *out)
             "recorded command.\n"
             "\n"
             "Exit status: 0 done, 1 a sampler failed, 2 bad usage, 3 no usable GPU (or\n"
-            "gnuplot failed on the plots, the results being written).\n");
+            "gnuplot failed on the plots, the results being written).\n"
+            "\n"
+            "Examples:\n"
+            "  specverify bench --B 1,64 --K 5 --V 32000 --out bench.h5\n"
+            "  specverify bench --sampler cuda_fused --input logits-bf16 --B 1,8,64 --out logits.h5\n");
 }
 
 /* Comma list of whole numbers in [min, max]. */

@@ -58,7 +58,11 @@ static void usage(FILE *out)
         "\n"
         "Exit status: 0 if both uniformity tests give p >= 1e-3, 1 if not or if the\n"
         "seed is ignored, 2 bad usage, 3 an interval GSL cannot give (the rest is\n"
-        "printed), 128 + the signal when interrupted.\n");
+        "printed), 128 + the signal when interrupted.\n"
+        "\n"
+        "Examples:\n"
+        "  specverify calibrate --suite smoke --runs 4\n"
+        "  specverify calibrate --sampler ref_race --suite smoke --runs 4 --seed 7\n");
 }
 
 #define CHECKS CALIBRATE_CHECKS
@@ -311,8 +315,10 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
         SV_OK)
         return rc;
     const sv_suite *suite = sv_suite_find(suite_name);
+    char hint[240];
     if (!suite)
-        return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)", suite_name);
+        return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)%s", suite_name,
+                       sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
 
     const char **specs = calloc(suite->n_entries, sizeof *specs);
     uint64_t *draws = calloc(suite->n_entries, sizeof *draws);

@@ -42,13 +42,15 @@ static void usage(FILE *out)
             "                band, one series per file and combination of the other axes\n"
             "                that vary (at most 16: narrow them with --where)\n"
             "\n"
-            "Examples:\n"
-            "  specverify compare main.h5 pr.h5 --fail-on slower --json compare.json\n"
-            "  specverify compare h100.h5 h200.h5 --where sampler=cuda_fused --plot cmp --axis B\n"
-            "\n"
             "Exit status: 0 compared, 1 a point SLOWER under --fail-on slower, 2 bad usage or\n"
             "a file that is not a valid bench file, 3 gnuplot failed on the plot (the tables\n"
-            "are printed, its data written).\n");
+            "are printed, its data written).\n"
+            "\n"
+            "Examples:\n"
+            "  specverify compare results/gpu/NVIDIA_H100_80GB_HBM3/bench.h5 \\\n"
+            "      results/gpu/NVIDIA_H200/bench.h5 --fail-on slower --json compare.json\n"
+            "  specverify compare results/gpu/NVIDIA_H100_80GB_HBM3/bench.h5 \\\n"
+            "      results/gpu/NVIDIA_H200/bench.h5 --where sampler=cuda_fused --plot cmp --axis B\n");
 }
 
 /* The table of base against o (its rows), on stdout. */

@@ -20,7 +20,12 @@ static void usage(FILE *out)
             "  --suite NAME   print only that suite's cases, one per line: spec and draws\n"
             "  --json FILE    the same as data (list_format 1, docs/formats.md#list-json):\n"
             "                 samplers, suites with their cases, families with their keys\n"
-            "  -h, --help     this text\n");
+            "  -h, --help     this text\n"
+            "\n"
+            "Examples:\n"
+            "  specverify list\n"
+            "  specverify list --suite smoke\n"
+            "  specverify list --suite smoke --json /dev/stdout\n");
 }
 
 static const struct option options[] = {
@@ -76,8 +81,10 @@ int sv_cmd_list(int argc, char **argv)
         return loaded;
     if (suite_name) { /* for scripts: one case per line */
         const sv_suite *s = sv_suite_find(suite_name);
+        char hint[240];
         if (!s)
-            return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)", suite_name);
+            return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)%s", suite_name,
+                           sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
         for (size_t j = 0; j < s->n_entries; j++)
             printf("%s %llu\n", s->entries[j].spec, (unsigned long long)s->entries[j].draws);
         return json ? sv_list_json(json, s) : SV_OK;

@@ -30,7 +30,12 @@ static void usage(FILE *out)
             "Exit status: the command's (verify's: 0 all passed, 1 a verification failed, 2 bad usage\n"
             "or input (a file that is no shard, a shard of another run, a shard given\n"
             "twice or missing, counts its run cannot have made, a link out of the file:\n"
-            "each named), 3 environment).\n");
+            "each named), 3 environment).\n"
+            "\n"
+            "Examples:\n"
+            "  specverify verify --suite smoke --shard 1/2 --shard-file s1.h5\n"
+            "  specverify verify --suite smoke --shard 2/2 --shard-file s2.h5\n"
+            "  specverify merge s1.h5 s2.h5\n");
 }
 
 int sv_cmd_merge(int argc, char **argv)

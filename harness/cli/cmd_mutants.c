@@ -148,7 +148,8 @@ static void usage(FILE *out)
         "\n"
         "  --suite NAME     suite (default ci)\n"
         "  --full           also run the hard variants (float16_ratio, accept_zero_target,\n"
-        "                   oov_float_rounding, race_float32_truncated, tree_cdf_boundary)\n"
+        "                   oov_float_rounding, race_float32_truncated, tree_cdf_boundary,\n"
+        "                   drafts_bf16)\n"
         "                   on their named case for as many draws as power P needs\n"
         "  --variants LIST  comma-separated subset of the broken variants\n"
         "  --out DIR        where the table goes (default: the current folder)\n"
@@ -169,7 +170,11 @@ static void usage(FILE *out)
         "\n"
         "Exit status: 0 every variant that ran caught (hard ones only count with\n"
         "--full), 1 a variant missed, 2 bad usage, 3 a GPU variant named in --variants\n"
-        "with no CUDA device, 128 + the signal when interrupted.\n");
+        "with no CUDA device, 128 + the signal when interrupted.\n"
+        "\n"
+        "Examples:\n"
+        "  specverify mutants --suite smoke --variants residual_swapped\n"
+        "  specverify mutants --suite smoke --variants residual_swapped,ratio_inverted --out mutants\n");
 }
 
 static int selected(const char *list, const char *name)
@@ -294,8 +299,10 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
     if (rc != SV_OK)
         return rc;
     const sv_suite *suite = sv_suite_find(suite_name);
+    char hint[240];
     if (!suite)
-        return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)", suite_name);
+        return sv_fail(SV_EBAD, "mutants: unknown suite '%s' (smoke, ci, full)%s", suite_name,
+                       sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
     if (variants && (rc = check_variants(variants)) != SV_OK)
         return rc;
     const int shard = sh->text != NULL; /* a shard writes counts, not the table */

@@ -30,7 +30,12 @@ static void usage(FILE *out)
             "\n"
             "Exit status: 0 drawn (or gnuplot missing: data and script written, a note\n"
             "says so), 2 bad usage or a file that is not a valid bench file, 3 gnuplot\n"
-            "failed (its messages in FILE-plot.log).\n");
+            "failed (its messages in FILE-plot.log).\n"
+            "\n"
+            "Examples:\n"
+            "  specverify plot results/gpu/NVIDIA_H200/bench.h5 --out plots\n"
+            "  specverify plot results/gpu/NVIDIA_H100_80GB_HBM3/bench.h5 \\\n"
+            "      results/gpu/NVIDIA_H200/bench.h5 --out plots\n");
 }
 
 int sv_cmd_plot(int argc, char **argv)

@@ -69,7 +69,12 @@ static void usage(FILE *out)
             "alpha_k = sum_x min(p_k(x), q_k(x)) per position at T = 1.\n"
             "\n"
             "Exit status: 0 written, 2 bad usage or a corpus that is missing, unreadable\n"
-            "or too small, 3 out of memory or cannot write.\n",
+            "or too small, 3 out of memory or cannot write.\n"
+            "\n"
+            "Examples:\n"
+            "  specverify record ngram --corpus tests/cli/record_corpus.txt --V 64 \\\n"
+            "      --steps 24 --block 40 --held-out 0.2 --out ngram.h5\n"
+            "  specverify verify --recorded ngram.h5 --draws 20000\n",
             SV_RECORDED_MAX_V, SV_RECORDED_MAX_K, SV_NGRAM_MAX_ORDER, SV_NGRAM_MAX_ORDER);
 }
 
@@ -427,7 +432,12 @@ static void usage_sources(FILE *out)
                  "sources:\n"
                  "  ngram   word n-gram target and drafter trained on real text\n"
                  "\n"
-                 "'specverify record SOURCE --help' explains its options.\n");
+                 "'specverify record SOURCE --help' explains its options.\n"
+                 "\n"
+                 "Examples:\n"
+                 "  specverify record ngram --corpus tests/cli/record_corpus.txt --V 64 \\\n"
+                 "      --steps 24 --block 40 --held-out 0.2 --out ngram.h5\n"
+                 "  specverify record ngram --help\n");
 }
 
 int sv_cmd_record(int argc, char **argv)

@@ -430,7 +430,11 @@ static void usage(FILE *out)
             "\n"
             "Exit status: 0 every run succeeded, 1 a verification failed (the other runs\n"
             "still run), 2 bad usage or a bad file (nothing runs), 3 environment; a run\n"
-            "that exits 2 or 3 stops the experiment.\n");
+            "that exits 2 or 3 stops the experiment.\n"
+            "\n"
+            "Examples:\n"
+            "  specverify run experiments/acceptance-vs-temperature.ini --dry-run\n"
+            "  specverify run experiments/acceptance-vs-temperature.ini --only logits-seedlab-T\n");
 }
 
 /* An output under the root can still leave it through a link on the way

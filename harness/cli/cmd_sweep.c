@@ -74,7 +74,13 @@ static void usage(FILE *out)
             "                  does, as the whole sweep would; not with --resume)\n"
             "\n"
             "Exit status: 0 done, 2 bad usage or input, 3 environment (gnuplot failed on\n"
-            "the plots: the tables, sweep.h5 and sweep.md are written).\n");
+            "the plots: the tables, sweep.h5 and sweep.md are written).\n"
+            "\n"
+            "Examples:\n"
+            "  specverify sweep --case logits:V=1000,K=5 --T 0.2,0.7,1 --K 1,2 \\\n"
+            "      --draws 20000 --out sweep\n"
+            "  specverify sweep --case logits:V=1000,K=5 --T 0.5:1.5:3 --sampler ref,ref_race \\\n"
+            "      --draws 20000 --out sweep-two\n");
 }
 
 /* "a,b,c" or, for ranges, "from:to:n" (n evenly spaced values, ends included). */
@@ -271,9 +277,10 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
     if (rc == SV_OK)
         rc = sv_split_list("--sampler", sampler, names, MAX_SAMPLERS, &a->n_samplers);
     for (int i = 0; rc == SV_OK && i < a->n_samplers; i++) {
+        char hint[240];
         if (!(a->samplers[i] = sv_registry_find(names[i])))
-            rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s' ('specverify list' shows "
-                         "them)", names[i]);
+            rc = sv_fail(SV_EBAD, "--sampler: unknown sampler '%s'%s ('specverify list' shows "
+                         "them)", names[i], sv_suggest_sampler(names[i], hint, sizeof hint));
         for (int j = 0; rc == SV_OK && j < i; j++)
             if (a->samplers[j] == a->samplers[i])
                 rc = sv_fail(SV_EBAD, "--sampler: '%s' is listed twice", names[i]);

@@ -123,7 +123,12 @@ static void usage(FILE *out)
         "\n"
         "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
         "3 environment (no memory, no GPU), 128 + the signal when interrupted\n"
-        "(130 SIGINT, 143 SIGTERM).\n");
+        "(130 SIGINT, 143 SIGTERM).\n"
+        "\n"
+        "Examples:\n"
+        "  specverify verify --suite smoke\n"
+        "  specverify verify --sampler ref_race --case zipf:V=50,K=2 --draws 20000\n"
+        "  specverify verify --suite smoke --json report.json --junit report.xml\n");
 }
 
 typedef struct verify_args {
@@ -580,9 +585,10 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
     } else {
         suite_name = a.suite ? a.suite : a.input != SV_INPUT_PROBS ? "logits" : "ci";
         const sv_suite *suite = sv_suite_find(suite_name);
+        char hint[240];
         if (!suite)
-            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full, logits)",
-                           suite_name);
+            return sv_fail(SV_EBAD, "verify: unknown suite '%s' (smoke, ci, full, logits)%s",
+                           suite_name, sv_suggest_among(suite_name, "smoke, ci, full, logits, deep", hint, sizeof hint));
         for (; n < suite->n_entries; n++) {
             specs[n] = suite->entries[n].spec;
             draws[n] = a.draws ? a.draws : suite->entries[n].draws;

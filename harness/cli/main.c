@@ -40,7 +40,13 @@ static void usage(FILE *out)
             "                       compute capability 9.0 and later)\n"
             "\n"
             "Exit status: 0 all passed, 1 a verification failed, 2 bad usage or input,\n"
-            "3 environment.\n");
+            "3 environment.\n"
+            "\n"
+            "Examples:\n"
+            "  specverify verify --suite smoke\n"
+            "  specverify verify --sampler ref_race --case zipf:V=50,K=2 --draws 20000\n"
+            "  specverify list\n"
+            "  specverify verify --help\n");
 }
 
 /* The environment's knobs (cuda_fused's, fused_tuning.h; progress lines'),
@@ -112,7 +118,11 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        rc = sv_fail(SV_EBAD, "unknown command '%s' (commands: verify, merge, mutants, calibrate, sweep, bench, compare, plot, run, record, list, help)", cmd);
+        const char *commands = "verify, merge, mutants, calibrate, sweep, bench, compare, plot, "
+                               "run, record, list, help";
+        char hint[240];
+        rc = sv_fail(SV_EBAD, "unknown command '%s'%s (commands: %s)", cmd,
+                     sv_suggest_among(cmd, commands, hint, sizeof hint), commands);
     }
     if (rc != SV_OK && rc != SV_EVERIFY && rc < 128) { /* 128 + signal: already said */
         /* an error names paths, arguments and what files hold: escaped */

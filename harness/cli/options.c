@@ -12,8 +12,10 @@
  *                        or, mid-cluster, argv[optind]). */
 #include <ctype.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 #include "sv_cli.h"
+#include "sv_nearest.h"
 
 /* The length of a long option's name as written: "--name" or "--name=value". */
 static size_t name_length(const char *word)
@@ -38,8 +40,18 @@ static int refused_long(const char *command, const struct option *options, const
     if (n > 1)
         return sv_fail(SV_EBAD, "%s: '--%.*s' is ambiguous: %s (see 'specverify %s --help')",
                        command, (int)len, name, matches, command);
-    return sv_fail(SV_EBAD, "%s: unknown option '--%.*s' (see 'specverify %s --help')", command,
-                   (int)len, name, command);
+    /* a slip of the fingers: the options nearest to what was typed */
+    char typed[SV_NEAREST_NAME], hint[240];
+    snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1),
+             name);
+    sv_nearest near;
+    sv_nearest_init(&near, typed);
+    for (const struct option *o = options; o->name; o++)
+        sv_nearest_offer(&near, o->name);
+    near.lead = "--"; /* named as typed */
+    return sv_fail(SV_EBAD, "%s: unknown option '--%.*s'%s (see 'specverify %s --help')",
+                   command, (int)len, name, sv_nearest_say(&near, "; ", hint, sizeof hint),
+                   command);
 }
 
 int sv_option_error(const char *command, int refusal, const struct option *options,

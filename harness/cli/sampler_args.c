@@ -43,9 +43,11 @@ int sv_sampler_choose(const char *command, const char *name, const sv_sampler **
                            from_plugins);
         name = from_plugins ? sv_registry_get(last)->name : "ref";
     }
+    char hint[240];
     if (!(*out = sv_registry_find(name)))
-        return sv_fail(SV_EBAD, "%s: unknown sampler '%s' (see specverify list%s)", command,
-                       name, from_plugins ? "" : "; plugins need --plugin");
+        return sv_fail(SV_EBAD, "%s: unknown sampler '%s'%s (see specverify list%s)", command,
+                       name, sv_suggest_sampler(name, hint, sizeof hint),
+                       from_plugins ? "" : "; plugins need --plugin");
     return SV_OK;
 }
 

@@ -23,6 +23,13 @@ struct option;
 int sv_option_error(const char *command, int refusal, const struct option *options,
                     char **argv);
 
+/* ---- suggest.c: "did you mean ...?" for a mistyped name ------------------------
+ * "; did you mean 'smoke'?" for the known names nearest to name (none near:
+ * ""), into out; returns out, for a message's %s. */
+const char *sv_suggest_sampler(const char *name, char *out, size_t len);
+/* the same among names, a list as "smoke, ci, full" (suites, commands) */
+const char *sv_suggest_among(const char *word, const char *names, char *out, size_t len);
+
 /* ---- sampler_args.c: the sampler a command runs, and its input ------------- */
 /* The sampler named, or with name NULL the one sampler the loaded plugins
  * brought (ref when they brought none); SV_EBAD naming the command when the

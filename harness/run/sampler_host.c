@@ -141,12 +141,14 @@ void sv_host_close(sv_host *h, sv_tally *t)
             else
                 snprintf(how, sizeof how, "crashed with %s",
                          sv_crash_signal_name(WTERMSIG(h->status)));
+            sv_progress_break();
             fprintf(stderr, "specverify: sampler %s %s outside any call, case %s\n",
                     h->cfg.sampler->name, how, h->cfg.c->name);
             note(t, CRASHED, UINT64_MAX, "sampler %s %s outside any call (on a thread of its own)",
                  h->cfg.sampler->name, how);
         }
         if (h->box.left > 0 && t) { /* a daemon, or a worker it never ended */
+            sv_progress_break();
             fprintf(stderr, "specverify: sampler %s left %d process%s running when its process "
                     "ended, case %s; the sandbox killed %s\n", h->cfg.sampler->name,
                     h->box.left, h->box.left == 1 ? "" : "es", h->cfg.c->name,
@@ -195,6 +197,7 @@ static void tell(sv_host *h, sv_tally *t, const char *what, const slot_control *
 {
     char call[96];
     call_words(ctl, command, call, sizeof call);
+    sv_progress_break(); /* a notice mid-run: not glued to the progress line */
     if (command == CMD_VERIFY && ctl->last >= ctl->first)
         fprintf(stderr, "specverify: sampler %s %s in verify, case %s, sequences %llu..%llu\n",
                 h->cfg.sampler->name, what, h->cfg.c->name, (unsigned long long)ctl->first,
@@ -252,6 +255,7 @@ static void tell_end(sv_host *h, int32_t i, int command, sv_tally *t)
             char call[96];
             call_words(ctl, command, call, sizeof call);
             note(t, CRASHED, call_at(ctl), "sampler %s %s %s", h->cfg.sampler->name, what, call);
+            sv_progress_break();
             fprintf(stderr, "specverify: sampler %s %s %s, case %s\n", h->cfg.sampler->name,
                     what, call, h->cfg.c->name);
             return;
@@ -481,6 +485,7 @@ void sv_host_tell_waits(sv_host *h, FILE *out)
             continue;
         char call_text[96];
         call_words(ctl, command, call_text, sizeof call_text);
+        sv_progress_break(); /* not glued to a progress line drawn in place */
         fprintf(out, "specverify: %s: waiting for sampler %s's %s (running for %.1f s) to "
                 "return; the run stops after it and writes what finished (a second signal "
                 "stops at once%s)\n", sv_signal_name(sv_interrupted()), h->cfg.sampler->name,
@@ -500,6 +505,7 @@ void sv_host_watch(sv_host *h)
             continue;
         char call_text[96];
         call_words(ctl, command, call_text, sizeof call_text);
+        sv_progress_break();
         fprintf(stderr, "specverify: sampler %s did not return from %s within %g s "
                 "(--call-timeout), case %s; a call in process cannot be stopped, so "
                 "specverify ends here without reports (without --in-process it would stop "

@@ -28,6 +28,7 @@ static void emit(const sv_sandboxed *box, relay_state *st)
     } else {
         char text[4 * LINE_MAX_SHOWN + 8];
         sv_escape(text, sizeof text, st->line, st->n);
+        sv_progress_break(); /* not glued to a progress line */
         fprintf(stderr, "specverify: sampler %s printed: %s%s\n", box->label, text,
                 st->cut ? " [line cut]" : "");
         st->shown += st->n;
@@ -78,9 +79,11 @@ static void *relay_main(void *arg)
     }
     if (st.n)
         emit(box, &st);
-    if (st.hidden)
+    if (st.hidden) {
+        sv_progress_break();
         fprintf(stderr, "specverify: sampler %s printed %zu more bytes, not shown\n",
                 box->label, st.hidden);
+    }
     return NULL;
 }
 

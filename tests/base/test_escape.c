@@ -7,14 +7,6 @@
 #include "check.h"
 #include "sv_base.h"
 
-static int says(const char *got, const char *want)
-{
-    if (strcmp(got, want) == 0)
-        return 1;
-    fprintf(stderr, "  got '%s', wanted '%s'\n", got, want);
-    return 0;
-}
-
 /* sv_escape of n bytes of in into a buffer of len: the text and its length. */
 static int escapes(const char *in, size_t n, size_t len, const char *want)
 {

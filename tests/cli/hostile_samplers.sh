@@ -87,6 +87,33 @@ rc=$?
   pass "SIGINT during a hung call: exit 130, the partial report names the hung call" ||
   fail "SIGINT during a hung call: exit $rc, $(ls int.json* 2>&1)"
 
+# ---- on a terminal the notice starts a line of its own, below the progress line
+# drawn in place, not glued to its end (issue 39); script(1) gives it a pty
+if command -v script >/dev/null 2>&1; then
+  printf -v cmd '%q ' exec "$sv" verify --plugin "$hostile" --sampler hang "${run[@]}" \
+    --call-timeout 4 --json tty.json
+  script -qfec "$cmd" tty.log </dev/null >/dev/null 2>&1 &
+  spid=$!
+  pid=
+  for _ in $(seq 50); do
+    pid=$(pgrep -P $spid | head -1)
+    [ -n "$pid" ] && grep -q "draws" tty.log 2>/dev/null && break
+    sleep 0.1
+  done
+  sleep 0.5
+  [ -n "$pid" ] && kill -INT "$pid"
+  wait $spid
+  lines=$(tr -d '\r' <tty.log)
+  if grep -q '\[1/1\] zipf:V=50,K=2: 0/4000 draws' <<<"$lines" &&
+    grep -q '^specverify: SIGINT: waiting for sampler hang' <<<"$lines"; then
+    pass "SIGINT on a terminal: the notice starts its own line, below the progress line"
+  else
+    fail "SIGINT on a terminal: the notice is not on its own line: $(cat -v tty.log | head -c 600)"
+  fi
+else
+  pass "SIGINT on a terminal: skipped (no script(1) for a pty)"
+fi
+
 # ---- a SIGINT stops the run after the batch it lands in, not batches later
 # (isolated, the signal crosses processes: it may land while the next batch
 # is taken, which then runs too; in process it is there before the call returns)
