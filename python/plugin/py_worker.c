@@ -162,6 +162,12 @@ void sv_pyw_stop(sv_pyw *w)
     while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
         ;
     w->pid = 0;
+    /* its batches' memory too: a worker started again maps its own */
+    if (w->mem)
+        munmap(w->mem, w->size);
+    if (w->memfd >= 0)
+        close(w->memfd);
+    w->mem = NULL, w->size = 0, w->memfd = -1;
 }
 
 int sv_pyw_memory(sv_pyw *w, size_t bytes)
