@@ -168,7 +168,7 @@ static int copy_cases(sv_cuda_stage *s, device_buffer *rows, char **at)
     for (int32_t i = 0; i < m->n_cases; i++)
         bytes += (2 * (size_t)m->cases[i]->K + 1) * V * size;
     int rc = reserve(rows, bytes, "the mix's case rows");
-    char *poison = malloc(V * size);
+    char *poison = calloc(V + 1, size); /* V + 1: never an allocation of 0 bytes */
     if (rc == SV_SAMPLER_OK && !poison)
         rc = SV_SAMPLER_ENOMEM;
     for (size_t i = 0; poison && i < V; i++) { /* as mix_rows.c poisons them */
