@@ -74,15 +74,19 @@ static void figure(FILE *g, const char *ext, size_t n, const sv_mass_fig *f, dou
     fprintf(g, "\n");
 }
 
+/* The band's z: a bin alone at the run's split level shared over its bins. */
+static double band_z(const sv_mass_fig *f, double split)
+{
+    return gsl_cdf_ugaussian_Qinv(split / (2.0 * (f->nbins ? f->nbins : 1)));
+}
+
 int sv_mass_plot(const char *dir, const sv_mass_fig *figs, size_t n, double split, char *note,
                  size_t note_len)
 {
     note[0] = '\0';
     int rc = SV_OK;
-    for (size_t i = 0; i < n && rc == SV_OK; i++) {
-        const double z = gsl_cdf_ugaussian_Qinv(split / (2.0 * (figs[i].nbins ? figs[i].nbins : 1)));
-        rc = write_data(dir, i + 1, &figs[i], z);
-    }
+    for (size_t i = 0; i < n && rc == SV_OK; i++)
+        rc = write_data(dir, i + 1, &figs[i], band_z(&figs[i], split));
     if (rc != SV_OK || n == 0)
         return rc;
     char path[4200];
@@ -102,8 +106,7 @@ int sv_mass_plot(const char *dir, const sv_mass_fig *figs, size_t n, double spli
     for (int t = 0; t < 3; t++) {
         fprintf(g, "set terminal %s\n", terms[t][0]);
         for (size_t i = 0; i < n; i++)
-            figure(g, terms[t][1], i + 1, &figs[i],
-                   gsl_cdf_ugaussian_Qinv(split / (2.0 * (figs[i].nbins ? figs[i].nbins : 1))));
+            figure(g, terms[t][1], i + 1, &figs[i], band_z(&figs[i], split));
     }
     if ((rc = sv_atomic_commit(&af)) != SV_OK)
         return rc;
