@@ -1,8 +1,11 @@
 """Every reporting command's JSON against its schema (docs/schemas/, docs/formats.md).
 
-Runs list, verify --power, mutants, sweep, calibrate and compare on inputs
-small enough for a few seconds, validates what each wrote against
-docs/schemas/COMMAND.schema.json (Draft 2020-12), and checks that the
+Runs list, verify --power, mutants, sweep, calibrate, compare and verify
+itself (its report, report.schema.json: a chain sampler that breaks the
+contract, a tree, a block verifier, a lossy rule measured, a Markov case, a
+suite cut below its power) on inputs small enough for a few seconds,
+validates what each wrote against docs/schemas/COMMAND.schema.json (Draft
+2020-12), and checks that the
 schemas are not vacuous: a document with a field missing, an unknown field
 or a wrong type is refused. Words from a plugin reach the JSON escaped.
 
@@ -45,7 +48,7 @@ def errors(command, doc):
     return [e.message for e in schema(command).iter_errors(doc)]
 
 
-def check(command, path):
+def check(command, path, fmt=1):
     """path's JSON valid against command's schema; its data."""
     try:
         with open(path) as f:
@@ -56,8 +59,8 @@ def check(command, path):
     wrong = errors(command, doc)
     if wrong:
         failures.append("%s (%s) disagrees with its schema: %s" % (command, path, wrong[:5]))
-    if doc.get(command + "_format") != 1 or not doc.get("specverify_version"):
-        failures.append("%s: no %s_format 1 or specverify_version" % (command, command))
+    if doc.get(command + "_format") != fmt or not doc.get("specverify_version"):
+        failures.append("%s: no %s_format %d or specverify_version" % (command, command, fmt))
     return doc
 
 
@@ -94,6 +97,23 @@ run(["compare", out("bench/base.h5"), out("bench/slow.h5"), out("bench/other.h5"
 docs["compare"] = check("compare", out("compare.json"))
 run(["compare", out("bench/base.h5"), out("bench/forged.h5"), "--json", out("forged.json")])
 forged_compare = check("compare", out("forged.json"))
+
+# verify's report, in the shapes a run can give it (report_format 2)
+reports = {}
+for name, args, want in [
+        ("contract", ["--sampler", "counts_off_by_one", "--suite", "smoke", "--draws", "20000"], 1),
+        ("tree", ["--sampler", "ref_tree", "--case", "seedlab:V=100,K=3", "--tree", "2x2x1",
+                  "--draws", "20000"], 0),
+        ("block", ["--sampler", "ref_block", "--case", "seedlab:V=100,K=3", "--draws", "20000"], 0),
+        ("measured", ["--sampler", "ref_typical", "--measure", "--case", "seedlab:V=100,K=3",
+                      "--draws", "20000"], 0),
+        ("markov", ["--case", "markov:V=50,K=3", "--draws", "20000"], 0),
+        ("short", ["--suite", "ci", "--draws-scale", "0.005"], 0),
+        ("plugin", ["--plugin", forged, "--sampler", "forged_verify", "--case", "binary",
+                    "--draws", "2000"], 1)]:
+    run(["verify", "--threads", "2"] + args + ["--json", out("report-%s.json" % name)], want=(want,))
+    reports[name] = check("report", out("report-%s.json" % name), fmt=2)
+docs["report"] = reports["contract"]
 
 
 def raw(text):
@@ -137,6 +157,28 @@ if forged_compare:
     device = forged_compare["others"][0]["device"]
     if "\\n1 cases" not in device or raw(device):
         failures.append("compare: a bench file's device is not escaped: %r" % device)
+r = reports
+if r["contract"]:
+    bad = [c for c in r["contract"]["cases"] if c["verdict"] == "FAIL"]
+    if not bad or not bad[0].get("reproduce", "").startswith("specverify verify") or \
+            bad[0]["runs"][0]["contract"] != "FAIL" or bad[0]["runs"][0]["violations"] < 1:
+        failures.append("report: the contract breach is not a FAIL with its command: %s" %
+                        [(c["name"], c["verdict"]) for c in r["contract"]["cases"]])
+if r["tree"] and (r["tree"]["rule"] != "tree" or not r["tree"].get("tree", "").startswith("2x2x1")):
+    failures.append("report of a tree: rule %s, tree %s" % (r["tree"]["rule"], r["tree"].get("tree")))
+if r["block"] and "chain_mean" not in r["block"]["cases"][0]["runs"][0]["accepted_length"]:
+    failures.append("report of a block verifier: no chain_mean")
+if r["measured"] and (r["measured"]["judged"] or not r["measured"]["measure"] or "distance" not in
+                      r["measured"]["cases"][0]["runs"][0]["positions"][0]):
+    failures.append("report of a lossy rule measured: judged or no distance")
+if r["markov"] and "sequence" not in r["markov"]["cases"][0]["runs"][0]:
+    failures.append("report of a Markov case: no sequence test")
+if r["short"] and not any("below_power" in c for c in r["short"]["cases"]):
+    failures.append("report of ci at 0.005 of its draws: no case below power")
+if r["plugin"]:
+    words = [f for c in r["plugin"]["cases"] for run_ in c["runs"] for f in run_["findings"]]
+    if any(raw(w) for w in words + [r["plugin"]["sampler_description"]]):
+        failures.append("report: a plugin's words reach it raw: %r" % words[:3])
 
 # the schemas refuse what drifts: a field gone, a field unknown, a wrong type
 for command, doc in docs.items():
@@ -145,7 +187,7 @@ for command, doc in docs.items():
     for what, change in [("without specverify_version", lambda d: d.pop("specverify_version")),
                          ("with an unknown field", lambda d: d.update(surprise=1)),
                          ("with its format a string", lambda d: d.update(
-                             {command + "_format": "1"}))]:
+                             {command + "_format": str(d[command + "_format"])}))]:
         bad = copy.deepcopy(doc)
         change(bad)
         if not errors(command, bad):
