@@ -4,8 +4,9 @@
 # two samplers side by side, the committed H100 and H200 bench files), and
 # each figure passes check_figure.py: PNG, SVG and PDF, one legend entry per
 # series, nothing off the canvas, interval bars where a measured number is
-# plotted, integer tick labels on the K and B axes (issue 39). Exit 77
-# (skipped) without gnuplot.
+# plotted, integer tick labels on the K and B axes (issue 39). Then every
+# figure committed under results/ passes the same checks (made by the same
+# commands, they must not go stale). Exit 77 (skipped) without gnuplot.
 sv=$1 src=$2 dir=$3
 . "$src/tests/cli/cli_lib.sh"
 if ! command -v gnuplot >/dev/null; then
@@ -49,4 +50,14 @@ figure lat/bench-latency_vs_V.svg --series "$(grep -c '^# curve' lat/bench-laten
 "$sv" compare "$gpu/NVIDIA_H100_80GB_HBM3/bench.h5" "$gpu/NVIDIA_H200/bench.h5" --plot cmp \
   >cmp.out 2>&1 || fail "compare --plot: exit $? ($(tail -2 cmp.out))"
 figure cmp/compare.svg --series "$(grep -c '^# [0-9]' cmp/compare.dat)" --intervals --integer-x
+
+# every committed figure, by what it plots
+while IFS= read -r -d '' svg; do
+  case $(basename "$svg" .svg) in
+    acceptance_vs_T) figure "$svg" --intervals ;;
+    tokens_vs_K | speedup_vs_K | compare) figure "$svg" --intervals --integer-x ;;
+    accepted_lengths | bench-latency_vs_B) figure "$svg" --integer-x ;;
+    *) figure "$svg" ;;
+  esac
+done < <(find "$src/results" -name '*.svg' -print0 | sort -z)
 finish
