@@ -390,12 +390,18 @@ int main(int argc, char **argv)
         if (only && strcmp(only, controls[i]) != 0)
             continue;
         /* the ci suite without the two largest vocabularies: ref_race pays a
-         * logarithm per token, 200 s on V = 151936 on two cores */
+         * logarithm per token, 200 s on V = 151936 on two cores; and without
+         * tinytail and cumshort for the controls that CTest's provoking_*
+         * runs on them at the same draws and split (once is enough) */
+        const int provoked = strcmp(controls[i], "ref_race") == 0 ||
+                             strcmp(controls[i], "ref_float") == 0 ||
+                             strcmp(controls[i], "ref_layout") == 0;
         const char *small[64];
         uint64_t small_draws[64];
         size_t n = 0;
         for (size_t j = 0; j < ci->n_entries; j++)
-            if (!strstr(specs[j], "V=128256") && !strstr(specs[j], "V=151936")) {
+            if (!strstr(specs[j], "V=128256") && !strstr(specs[j], "V=151936") &&
+                !(provoked && provoking(specs[j]))) {
                 small[n] = specs[j];
                 small_draws[n++] = draws[j];
             }
@@ -410,8 +416,8 @@ int main(int argc, char **argv)
             sv_report_free(r);
         }
         char name[128];
-        snprintf(name, sizeof name, "negative control %s passes the ci suite (V <= 32003)",
-                 controls[i]);
+        snprintf(name, sizeof name, "negative control %s passes the ci suite (V <= 32003%s)",
+                 controls[i], provoked ? "; tinytail and cumshort: provoking_*" : "");
         feature(name);
     }
     return check_exit();
