@@ -1,7 +1,7 @@
 /* tests/emu/emu.cpp: the runtime behind tests/emu/cuda_runtime.h.
  *
  * A launch runs its blocks in order. A block's threads are coroutines
- * (ucontext) on the calling thread: each runs until it meets a barrier (the
+ * (emu_fiber.h) on the calling thread: each runs until it meets a barrier (the
  * block's for __syncthreads, its warp's for shuffles, ballots and
  * reductions) or returns, and the scheduler resumes the others round-robin
  * until the barrier's whole party has arrived. One OS thread, so a run is
@@ -10,14 +10,13 @@
  * every barrier it belongs to, as an exited GPU thread stops counting.
  *
  * Under AddressSanitizer every switch is announced (sanitizer fiber API),
- * so it knows which stack is live; its one-time warning that it does not
- * fully support swapcontext is expected (ci/sanitize lists it, not fails). */
-#include <ucontext.h>
+ * so it knows which stack is live. */
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 #include "cuda_runtime.h"
+#include "emu_fiber.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
@@ -42,7 +41,7 @@ struct barrier {
 };
 
 struct emu_thread {
-    ucontext_t ctx;
+    sv_fiber ctx;
     char *stack = nullptr;
     uint3 tid;
     run_state state = RUNNABLE;
@@ -58,7 +57,7 @@ struct block_run {
     std::vector<emu_thread> threads;
     std::vector<warp> warps;
     barrier bar;
-    ucontext_t scheduler;
+    sv_fiber scheduler;
     unsigned current = 0;
     const std::function<void()> *body = nullptr;
 };
@@ -69,17 +68,17 @@ const void *scheduler_stack;     /* the scheduler's stack, for ASan */
 size_t scheduler_stack_size;
 
 /* ---- switching, announced to ASan ---- */
-void switch_context(ucontext_t *from, ucontext_t *to, const void *to_stack, size_t to_size,
+void switch_context(sv_fiber *from, sv_fiber *to, const void *to_stack, size_t to_size,
                     bool from_ends)
 {
 #if SV_EMU_ASAN
     void *fake = nullptr;
     __sanitizer_start_switch_fiber(from_ends ? nullptr : &fake, to_stack, to_size);
-    swapcontext(from, to);
+    sv_fiber_switch(from, to);
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #else
     (void)to_stack, (void)to_size, (void)from_ends;
-    swapcontext(from, to);
+    sv_fiber_switch(from, to);
 #endif
 }
 
@@ -132,27 +131,13 @@ void thread_entry()
     yield_to_scheduler(true); /* never resumed */
 }
 
-/* A context that starts thread_entry on `stack`. Apart from run_block
- * because getcontext returns twice, which puts run_block's locals at risk. */
-__attribute__((noinline)) void make_context(ucontext_t *ctx, char *stack)
-{
-    if (!stack || getcontext(ctx) != 0) {
-        fprintf(stderr, "emu: cannot make a thread's context\n");
-        abort();
-    }
-    ctx->uc_stack.ss_sp = stack;
-    ctx->uc_stack.ss_size = STACK_BYTES;
-    ctx->uc_link = nullptr;
-    makecontext(ctx, thread_entry, 0);
-}
-
 void run_block(block_run &b, unsigned n)
 {
     for (unsigned t = 0; t < n; t++) {
         if (t >= stack_pool.size())
             stack_pool.push_back(static_cast<char *>(malloc(STACK_BYTES)));
         b.threads[t].stack = stack_pool[t];
-        make_context(&b.threads[t].ctx, stack_pool[t]);
+        sv_fiber_start(&b.threads[t].ctx, stack_pool[t], STACK_BYTES, thread_entry);
     }
     for (unsigned done = 0; done < n;) {
         bool progressed = false;
