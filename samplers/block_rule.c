@@ -34,7 +34,7 @@ static double q_of(const sv_rule_seq *s, int32_t k, int32_t i)
 /* max(w p_k(i) - q_k(i), 0): row k's residual weight under joint weight w. */
 static double residual(const sv_rule_seq *s, int32_t k, double w, int32_t i)
 {
-    return fmax(w * (double)s->P[(int64_t)k * s->V + i] - q_of(s, k, i), 0.0);
+    return sv_positive_part(w * (double)s->P[(int64_t)k * s->V + i] - q_of(s, k, i));
 }
 
 /* The residual weights of row k over tokens [lo, hi), summed in four lanes
@@ -50,9 +50,9 @@ static double mass_span(const sv_rule_seq *s, int32_t k, double w, int32_t lo, i
         const float *Q = s->Q + (int64_t)k * s->V;
         for (; i + 4 <= hi; i += 4)
             for (int j = 0; j < 4; j++)
-                a[j] += fmax(w * (double)P[i + j] - (double)Q[i + j], 0.0);
+                a[j] += sv_positive_part(w * (double)P[i + j] - (double)Q[i + j]);
         for (; i < hi; i++)
-            a[0] += fmax(w * (double)P[i] - (double)Q[i], 0.0);
+            a[0] += sv_positive_part(w * (double)P[i] - (double)Q[i]);
     } else {
         for (; i + 4 <= hi; i += 4)
             for (int j = 0; j < 4; j++)
@@ -61,7 +61,7 @@ static double mass_span(const sv_rule_seq *s, int32_t k, double w, int32_t lo, i
             a[0] += w * (double)P[i];
         const int32_t x = s->x[k];
         if (x >= lo && x < hi)
-            a[1] += fmax(w * (double)P[x] - 1.0, 0.0) - w * (double)P[x];
+            a[1] += sv_positive_part(w * (double)P[x] - 1.0) - w * (double)P[x];
     }
     return (a[0] + a[1]) + (a[2] + a[3]);
 }

@@ -75,4 +75,12 @@ int sv_tree_walk(const sv_batch *bt, sv_tree_step step, void *ctx);
 int sv_tree_verify(void *state, const sv_batch *bt, sv_tree_flaw flaw);
 int sv_tree_target_only_verify(void *state, const sv_batch *bt, sv_tree_flaw flaw);
 
+/* max(x, 0) for the residuals' loops over V: GCC calls libm's fmax out of
+ * line (its NaN rule), which was half of ref_block's time (perf); the same
+ * value for every x but -0, which sums and compares as +0. */
+static inline double sv_positive_part(double x)
+{
+    return x > 0.0 ? x : 0.0;
+}
+
 #endif

@@ -127,10 +127,10 @@ static int32_t reject_siblings(const sv_tree_seq *t, int32_t u, int distinct, tr
             return k + 1;
         double rsum = 0.0;
         for (int32_t i = 0; i < V; i++)
-            rsum += fmax(w->r[i] - w->s[i], 0.0);
+            rsum += sv_positive_part(w->r[i] - w->s[i]);
         if (rsum > 0.0) /* else r = s: no later sibling can be rejected */
             for (int32_t i = 0; i < V; i++)
-                w->r[i] = fmax(w->r[i] - w->s[i], 0.0) / rsum;
+                w->r[i] = sv_positive_part(w->r[i] - w->s[i]) / rsum;
         if (distinct) {
             const double left = 1.0 - w->s[x];
             w->s[x] = 0.0;
