@@ -138,9 +138,24 @@ static void finding(sv_run_eval *ev, const char *text)
 
 /* Compositions A (targets in order) and B (reversed, other neighbours), and
  * A again under other seeds: judged into evals. */
-static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t seed,
-                  const probe_run *a, const probe_run *b, const probe_run *s, int32_t P,
-                  sv_run_eval *evals, double *w, gsl_rng *philox)
+/* --dump-failing: the batch of probe run r (calls of `batch`) holding its
+ * sequence j. */
+static sv_failing_batch batch_of(const probe_run *r, int32_t batch, int32_t j,
+                                 const sv_drafter *const *drafters, gsl_rng *philox,
+                                 uint64_t seed)
+{
+    const sv_run_config cut = {.batch = batch};
+    const int32_t B = sv_run_mix_cut(&cut, r->mix).batch, s0 = j / B * B;
+    const int32_t len = r->mix->period - s0 < B ? r->mix->period - s0 : B;
+    return (sv_failing_batch){r->mix, drafters, philox, seed, s0, len, r->mix->layout_list[0],
+                              r->mix->index_of + s0, r->capture + (size_t)s0 * (SV_MAX_K + 2),
+                              j - s0};
+}
+
+static void judge(const sv_verify_config *cfg, const sv_mix *m,
+                  const sv_drafter *const *drafters, uint64_t seed, const probe_run *a,
+                  const probe_run *b, const probe_run *s, int32_t P, sv_run_eval *evals,
+                  double *w, gsl_rng *philox)
 {
     const size_t row = SV_MAX_K + 2;
     const int v3 = a->mix->v3;
@@ -168,6 +183,12 @@ static void judge(const sv_mix *m, const sv_drafter *const *drafters, uint64_t s
                      v3 ? "beside one set of neighbours" : "in one batch size", tb[0], tb[1],
                      v3 ? "" : ", index");
             finding(ev, text);
+            if (cfg->dump) {
+                const sv_failing_batch fa = batch_of(a, cfg->batch, ja, drafters, philox, seed);
+                const sv_failing_batch fb = batch_of(b, PROBE_SMALL_BATCH, jb, drafters, philox,
+                                                     seed);
+                sv_dump_composition(cfg->dump, m->cases[ci], text, &fa, &fb);
+            }
         }
     }
     int32_t x[SV_MAX_K];
@@ -257,7 +278,7 @@ int sv_probe_mix(const sv_verify_config *cfg, const sv_mix *m, const sv_drafter 
     for (int32_t c = 0; c < m->n_cases; c++)
         evals[c].seed_chance = 1.0;
     if (rc == SV_OK && !sv_interrupted() && !probe_failed(tallies, m, evals))
-        judge(m, drafters, seed, &a, &b, &s, P, evals, w, philox);
+        judge(cfg, m, drafters, seed, &a, &b, &s, P, evals, w, philox);
     for (int32_t c = 0; c < m->n_cases; c++) {
         evals[c].verdict = sv_verdict_worst(evals[c].verdict, evals[c].batch_verdict);
         evals[c].verdict = sv_verdict_worst(evals[c].verdict, evals[c].seed_verdict);

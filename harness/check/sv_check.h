@@ -66,6 +66,9 @@ typedef struct sv_run_eval {
     sv_verdict verdict;         /* the worst of the above */
     int32_t n_findings;
     char findings[SV_MAX_FINDINGS][SV_FINDING_LEN]; /* what looks wrong, in words */
+    /* verify --dump-failing: the files of its failing batches (contract,
+     * composition), escaped, for `specverify replay`; "" where none */
+    char replay[2][SV_FINDING_LEN];
 } sv_run_eval;
 
 int sv_evaluate(const sv_case *c, const sv_tally *t, const sv_pair_plan *plan,
@@ -211,6 +214,7 @@ typedef struct sv_verify_config {
     double seconds_before;       /* spent on the run before this call (MPI: the ranks' runs),
                                   * counted in the report's seconds */
     const struct sv_run_watch *watch; /* each first run's watcher asks it too (MPI's ranks) */
+    struct sv_dump *dump;        /* --dump-failing: where failing mixed batches go; or NULL */
 } sv_verify_config;
 
 /* One fixed run through shard hooks (NULL: a whole run): a merge's summed
@@ -235,6 +239,27 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
 /* A probe's findings applied to a case's evaluation, as probes.c applies
  * them in a whole run. */
 void sv_shard_probe_apply(const sv_shard_probe *p, sv_run_eval *ev);
+
+/* ---- dump.c: verify --dump-failing DIR, the failing batches for replay --------- */
+#define SV_DUMP_FORMAT "specverify failing batch"
+#define SV_DUMP_VERSION 1
+typedef struct sv_dump sv_dump;
+/* Makes DIR if it is missing (one level) and checks it can be written:
+ * SV_EBAD naming it. reproduce: the run's command prefix, for the files. */
+int sv_dump_open(const char *dir, const sv_sampler *sampler, int32_t input,
+                 const char *reproduce, sv_dump **out);
+void sv_dump_close(sv_dump *d);
+/* What a mixed run tells of its contract breaches (sv_run_config.failing). */
+const sv_failing_sink *sv_dump_sink(sv_dump *d);
+/* A batch-composition failure of case c: batches a and b, each with its
+ * target, the same seeded sequence. */
+void sv_dump_composition(sv_dump *d, const sv_case *c, const char *finding,
+                         const sv_failing_batch *a, const sv_failing_batch *b);
+/* Case c's files, into ev->replay. */
+void sv_dump_files(const sv_dump *d, const sv_case *c, sv_run_eval *ev);
+/* FNV-1a of the rows a case gives the sampler: a replay's proof that it
+ * rebuilt them. */
+uint64_t sv_dump_case_hash(const sv_case *c);
 
 /* ---- probes.c: batch-composition invariance and seed sensitivity ------------------ */
 /* The false-alarm rate of the seed-sensitivity check: a case fails only when
@@ -264,6 +289,10 @@ int sv_lacks_nothing_left(const sv_verify_config *cfg, sv_case *const *cases,
 const char *sv_lacks_bonus_words(uint32_t lacks);
 
 /* SV_OK with a report (whatever the verdicts), or a status with a message. */
+/* Case `spec` as a run of `input` gives it to a sampler of `rule`: built,
+ * readied for logits input, a one-hot drafter's for exact match, its name
+ * escaped. SV_EBAD with the spec's error. */
+int sv_case_ready(const char *spec, int32_t input, int rule, sv_case **out);
 int sv_verify(const sv_verify_config *cfg, sv_report **out);
 void sv_report_free(sv_report *r);
 /* 1 if a run of some case broke the contract (or its sampler failed). */

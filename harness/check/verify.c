@@ -225,6 +225,23 @@ static uint64_t planned_draws(const sv_verify_config *cfg, const unsigned char *
     return sum;
 }
 
+int sv_case_ready(const char *spec, int32_t input, int rule, sv_case **out)
+{
+    char err[512];
+    if (sv_case_from_spec(spec, out, err, sizeof err) != 0 ||
+        (input != SV_INPUT_PROBS && sv_case_use_logits(*out, input, err, sizeof err) != 0))
+        return sv_fail(SV_EBAD, "%s", err);
+    /* an exact-match sampler is given no draft rows: in law it is the chain
+     * rule with a one-hot drafter, and is judged as one */
+    if (rule == SV_RULE_EXACT_MATCH)
+        sv_case_as_one_hot(*out);
+    /* a recording's name holds its path, which the user chose: escaped */
+    char name[sizeof (*out)->name];
+    sv_escaped(name, sizeof name, (*out)->name);
+    memcpy((*out)->name, name, sizeof name);
+    return SV_OK;
+}
+
 int sv_verify(const sv_verify_config *given, sv_report **out)
 {
     *out = NULL;
@@ -251,16 +268,8 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
     if (rc == SV_OK && cfg->device_staging)
         rc = device_staging_refusal(cfg);
     for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
-        char err[512];
-        if (sv_case_from_spec(cfg->specs[i], &cases[i], err, sizeof err) != 0 ||
-            (cfg->input != SV_INPUT_PROBS &&
-             sv_case_use_logits(cases[i], cfg->input, err, sizeof err) != 0))
-            rc = sv_fail(SV_EBAD, "%s", err);
-        else {
-            /* an exact-match sampler is given no draft rows: in law it is the
-             * chain rule with a one-hot drafter, and is judged as one */
-            if (cfg->sampler->rule == SV_RULE_EXACT_MATCH)
-                sv_case_as_one_hot(cases[i]);
+        rc = sv_case_ready(cfg->specs[i], cfg->input, cfg->sampler->rule, &cases[i]);
+        if (rc == SV_OK) {
             /* a tree is judged by depth: the case's rows past its depth go unused */
             if (cfg->tree) {
                 sv_tree cut;
@@ -270,10 +279,6 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
             left_out[i] = (unsigned char)sv_lacks_leaves_out(cfg, cases[i]);
             if (!left_out[i])
                 r->n_tests += sv_tests_per_case(cases[i]);
-            /* a recording's name holds its path, which the user chose: escaped */
-            char name[sizeof cases[i]->name];
-            sv_escaped(name, sizeof name, cases[i]->name);
-            memcpy(cases[i]->name, name, sizeof name);
         }
     }
     if (rc == SV_OK)

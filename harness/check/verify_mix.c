@@ -159,7 +159,8 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
     if (sh && !probes)
         rc = sv_fail(SV_EENV, "out of memory for %d cases", n);
     sv_run_config run = {cfg->sampler, 0, seed, cfg->batch, cfg->threads, cfg->progress, label,
-                         cfg->input, cfg->in_process, cfg->call_timeout, NULL, 0, 0, NULL, 0};
+                         cfg->input, cfg->in_process, cfg->call_timeout, NULL, 0, 0, NULL, 0,
+                         sv_dump_sink(cfg->dump)};
     run.draws = p.mix->draws;
     if (sh && sh->take)
         run.shard = sh->index, run.shards = sh->count, run.watch = cfg->watch;
@@ -184,6 +185,8 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
             sv_shard_probe_apply(&probes[i], &evals[i]);
     else if (probing && !(sh && sh->take))
         rc = sv_probe_mix(cfg, p.mix, (const sv_drafter *const *)p.drafters, seed, evals);
+    for (int32_t i = 0; i < n && rc == SV_OK; i++)
+        sv_dump_files(cfg->dump, cases[i], &evals[i]);
     for (int32_t i = 0; i < n && rc == SV_OK && sh && sh->take; i++)
         rc = sh->take(sh->ctx, index[i], cases[i], &p.plans[i], p.tallies[i], &probes[i]);
     free(probes);

@@ -84,6 +84,11 @@ static void usage(FILE *out)
         "  --plot DIR      for each failing or suspect position, a figure of where its\n"
         "                  mass went: observed over expected per bin, with the band a\n"
         "                  bin alone stays in (DIR/mass-N.png, .svg, .pdf; docs/verify.md)\n"
+        "  --dump-failing DIR  the first batch in which each case broke the contract,\n"
+        "                  and the two batches of a batch-composition failure, written\n"
+        "                  to DIR (made if missing) for 'specverify replay FILE' to give\n"
+        "                  the sampler again (mixed batches;\n"
+        "                  docs/verify.md#the-failing-batch-again)\n"
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
         SV_BATCHES_HELP
         "  --device-staging  a CUDA sampler's batches drafted, checked and counted on\n"
@@ -157,34 +162,20 @@ typedef struct verify_args {
     double budget;                  /* --budget: seconds the run may take; 0: none */
     double draws_scale;             /* --draws-scale: each case's draws times this; 0: none */
     const char *plot;               /* --plot DIR: where each failing position's mass went */
+    const char *dump;               /* --dump-failing DIR: failing mixed batches, for replay */
     const char *const *why;         /* the deep suite's: the variant each case is sized for */
 } verify_args;
-
-/* --json and --junit must not name one file (however spelt): the second
- * would replace the first. On a device or a FIFO both are written, one after
- * the other, and nothing is lost. */
-static int distinct_outputs(const char *json, const char *junit)
-{
-    sv_output a, b;
-    char err[SV_OUTPUT_PATH + 256];
-    if (sv_output_resolve(json, 0, &a, err, sizeof err) != 0 ||
-        sv_output_resolve(junit, 0, &b, err, sizeof err) != 0)
-        return sv_fail(SV_EBAD, "verify: %s", err);
-    if (sv_output_same(&a, &b))
-        return sv_fail(SV_EBAD, "verify: --json %s and --junit %s are the same file: the "
-                       "JUnit report would replace the JSON; give each its own", json, junit);
-    return SV_OK;
-}
 
 enum { O_SAMPLER = 1000, O_PLUGIN, O_SUITE, O_CASE, O_DRAWS, O_SEED, O_ALPHA, O_BATCH,
        O_THREADS, O_JSON, O_JUNIT, O_NORERUN, O_POWER, O_POWER_TARGET, O_RECORDED,
        O_STEPS, O_T, O_TOP_K, O_TOP_P, O_MISMATCH_T, O_K, O_INPUT, O_BATCHES, O_SEEDING,
        O_MEASURE, O_SHARD, O_SHARD_FILE, O_PLAN, O_PLAN_GPUS, O_DEVICE_STAGING, O_BUDGET,
-       O_DRAWS_SCALE, O_PLOT };
+       O_DRAWS_SCALE, O_PLOT, O_DUMP_FAILING };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
     {"plugin", required_argument, NULL, O_PLUGIN},
     {"plot", required_argument, NULL, O_PLOT},
+    {"dump-failing", required_argument, NULL, O_DUMP_FAILING},
     {"suite", required_argument, NULL, O_SUITE},
     {"case", required_argument, NULL, O_CASE},
     {"draws", required_argument, NULL, O_DRAWS},
@@ -260,6 +251,9 @@ static int parse(int argc, char **argv, verify_args *a)
         case O_JSON: rc = sv_output_flag("verify", "--json", &a->json, optarg); break;
         case O_JUNIT: rc = sv_output_flag("verify", "--junit", &a->junit, optarg); break;
         case O_PLOT: rc = sv_output_flag("verify", "--plot", &a->plot, optarg); break;
+        case O_DUMP_FAILING:
+            rc = sv_output_flag("verify", "--dump-failing", &a->dump, optarg);
+            break;
         case O_NORERUN: a->rerun = 0; break;
         case O_POWER: a->power = optarg; break;
         case O_POWER_TARGET:
@@ -308,7 +302,7 @@ static int parse(int argc, char **argv, verify_args *a)
     if (rc == SV_OK)
         rc = sv_recorded_opts_check(&a->recorded);
     if (rc == SV_OK && a->json && a->junit)
-        rc = distinct_outputs(a->json, a->junit);
+        rc = sv_verify_distinct_outputs(a->json, a->junit);
     if (rc == SV_OK && a->shard_file && !a->shard)
         rc = sv_fail(SV_EBAD, "verify: --shard-file is where --shard I/N writes; give --shard");
     if (rc == SV_OK && a->shard && a->power)
@@ -319,22 +313,15 @@ static int parse(int argc, char **argv, verify_args *a)
     if (rc == SV_OK && a->draws && a->draws_scale > 0)
         rc = sv_fail(SV_EBAD, "verify: --draws N gives every case N draws and --draws-scale X "
                      "scales each case's own; give one");
+    if (rc == SV_OK && a->dump && (a->uniform || a->shard))
+        rc = sv_fail(SV_EBAD, "verify: --dump-failing writes failing mixed batches; %s",
+                     a->uniform ? "--batches uniform has none (leave it out)"
+                                : "a shard's are replayed from the whole run (leave out "
+                                  "--shard)");
     if (rc == SV_OK && a->budget > 0 && (a->power || a->plan || a->shard))
         rc = sv_fail(SV_EBAD, "verify: --budget sizes a run; %s", a->power ? "--power runs "
                      "nothing (give --draws)" : a->plan ? "--plan prints the suite's sizing "
                      "(leave out one)" : "a shard's draws are the whole run's (leave out --shard)");
-    return rc;
-}
-
-/* Writes the JSON or JUnit report to path, named in name; an interrupted
- * run writes FILE.partial instead, leaving an earlier FILE whole. */
-static int write_report(const sv_report *r, const char *path, int junit, char *name, size_t len)
-{
-    int rc = r->interrupted ? sv_atomic_partial(path, name, len) : SV_OK;
-    if (rc == SV_OK && !r->interrupted && snprintf(name, len, "%s", path) >= (int)len)
-        rc = sv_fail(SV_EBAD, "%.60s...: the path is too long", path);
-    if (rc == SV_OK)
-        rc = junit ? sv_report_junit(r, name) : sv_report_json(r, name);
     return rc;
 }
 
@@ -413,6 +400,9 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     const sv_tree *tree;
     if ((rc = sv_tree_resolve("verify", &a->tree, sampler, a->input, &shape, &tree)) != SV_OK)
         return rc;
+    if (a->dump && tree)
+        return sv_fail(SV_EBAD, "verify: --dump-failing writes failing mixed batches, and "
+                       "sampler %s's trees are not mixed", sampler->name);
 
     sv_verify_config cfg = {
         .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,
@@ -445,7 +435,15 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if (a->mpi_size > 1) /* each rank its shard; rank 0 reports the sums */
         return sv_mpi_verify(&cfg, a->mpi_rank, a->mpi_size, run_and_report, (void *)a);
 #endif
-    return run_and_report(&cfg, (void *)a);
+    if (a->dump) {
+        char prefix[1024];
+        sv_reproduce_prefix(sampler, a->input, 0, a->seeding, NULL, prefix, sizeof prefix);
+        if ((rc = sv_dump_open(a->dump, sampler, a->input, prefix, &cfg.dump)) != SV_OK)
+            return rc;
+    }
+    rc = run_and_report(&cfg, (void *)a);
+    sv_dump_close(cfg.dump);
+    return rc;
 }
 
 /* The run (or its counts, a merge's) and its reports: text, JSON, JUnit. */
@@ -477,9 +475,11 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     char json[SV_OUTPUT_PATH + 16], junit[SV_OUTPUT_PATH + 16];
     sv_outputs_status written = {0};
     if (a->json)
-        sv_outputs_note(&written, write_report(report, a->json, 0, json, sizeof json));
+        sv_outputs_note(&written,
+                        sv_verify_write_report(report, a->json, 0, json, sizeof json));
     if (a->junit)
-        sv_outputs_note(&written, write_report(report, a->junit, 1, junit, sizeof junit));
+        sv_outputs_note(&written,
+                        sv_verify_write_report(report, a->junit, 1, junit, sizeof junit));
     if (a->plot)
         sv_outputs_note(&written, sv_mass_plot_report(report, a->plot, stdout));
     int verdict = report->failed ? SV_EVERIFY : SV_OK;
@@ -539,6 +539,9 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
     if (rc == SV_OK && a.mpi_size > 1 && a.shard)
         rc = sv_fail(SV_EBAD, "verify: --shard under mpirun: each of the %d ranks is a shard "
                      "already; leave out --shard", a.mpi_size);
+    if (rc == SV_OK && a.mpi_size > 1 && a.dump)
+        rc = sv_fail(SV_EBAD, "verify: --dump-failing under mpirun: the ranks would write one "
+                     "directory at once; run the failing case alone (its reproduce line)");
     if (rc == SV_OK && a.mpi_size > 1 && a.budget > 0)
         rc = sv_fail(SV_EBAD, "verify: --budget under mpirun: the ranks share no clock; leave "
                      "out --budget (or give --draws)");

@@ -18,6 +18,7 @@ static void usage(FILE *out)
             "commands:\n"
             "  verify     run a sampler over a suite of cases and test its output distribution\n"
             "  merge      the shard files of a verify --shard I/N run into its verdict\n"
+            "  replay     a batch verify --dump-failing wrote, given to the sampler again\n"
             "  mutants    every deliberately broken sampler through a suite: caught or missed?\n"
             "  calibrate  run a correct sampler many times: are its p-values uniform?\n"
             "  sweep      acceptance, tokens per step and speedup over temperature and K\n"
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
     int rc;
     if (strcmp(cmd, "verify") == 0) {
         rc = sv_cmd_verify(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "replay") == 0) {
+        rc = sv_cmd_replay(argc - 1, argv + 1);
     } else if (strcmp(cmd, "merge") == 0) {
         rc = sv_cmd_merge(argc - 1, argv + 1);
     } else if (strcmp(cmd, "calibrate") == 0) {
@@ -118,7 +121,7 @@ int main(int argc, char **argv)
         printf("specverify %s\n", SV_VERSION);
         return SV_OK;
     } else {
-        const char *commands = "verify, merge, mutants, calibrate, sweep, bench, compare, plot, "
+        const char *commands = "verify, merge, replay, mutants, calibrate, sweep, bench, compare, plot, "
                                "run, record, list, help";
         char hint[240];
         rc = sv_fail(SV_EBAD, "unknown command '%s'%s (commands: %s)", cmd,

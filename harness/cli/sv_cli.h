@@ -30,6 +30,14 @@ const char *sv_suggest_sampler(const char *name, char *out, size_t len);
 /* the same among names, a list as "smoke, ci, full" (suites, commands) */
 const char *sv_suggest_among(const char *word, const char *names, char *out, size_t len);
 
+/* ---- verify_outputs.c: verify's report files ------------------------------- */
+/* SV_EBAD when --json and --junit name one file, however spelt. */
+int sv_verify_distinct_outputs(const char *json, const char *junit);
+/* The JSON (junit 0) or JUnit report to path, named in name; an interrupted
+ * run writes FILE.partial instead, leaving an earlier FILE whole. */
+int sv_verify_write_report(const sv_report *r, const char *path, int junit, char *name,
+                           size_t len);
+
 /* ---- sampler_args.c: the sampler a command runs, and its input ------------- */
 /* The sampler named, or with name NULL the one sampler the loaded plugins
  * brought (ref when they brought none); SV_EBAD naming the command when the
@@ -72,6 +80,7 @@ extern const sv_command_flags sv_verify_flags, sv_sweep_flags, sv_bench_flags,
     sv_compare_flags, sv_mutants_flags, sv_calibrate_flags, sv_list_flags;
 int sv_cmd_list(int argc, char **argv);
 int sv_cmd_verify(int argc, char **argv);
+int sv_cmd_replay(int argc, char **argv); /* cmd_replay.c */
 int sv_cmd_merge(int argc, char **argv);
 int sv_cmd_calibrate(int argc, char **argv);
 int sv_cmd_mutants(int argc, char **argv);

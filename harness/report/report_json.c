@@ -181,6 +181,13 @@ int sv_report_json(const sv_report *r, const char *path)
                                 sizeof cmd);
             cJSON_AddStringToObject(c, "reproduce", cmd);
         }
+        if (cr->runs[0].replay[0][0] || cr->runs[0].replay[1][0]) { /* --dump-failing */
+            cJSON *files = cJSON_AddObjectToObject(c, "replay");
+            for (int k = 0; k < 2; k++)
+                if (cr->runs[0].replay[k][0])
+                    cJSON_AddStringToObject(files, k ? "composition" : "contract",
+                                            cr->runs[0].replay[k]);
+        }
         for (size_t k = 0; k < r->n_short; k++) /* ran below its power (short_cases.c) */
             if (r->short_cases[k].i == i) {
                 cJSON *b = cJSON_AddObjectToObject(c, "below_power");

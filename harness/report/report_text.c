@@ -176,6 +176,14 @@ void sv_report_text(const sv_report *r, FILE *out)
                                 sizeof cmd);
             fprintf(out, "%-7s %s: to run it alone: %s\n", "FAIL", cr->name, cmd);
         }
+        for (int k = 0; k < 2; k++) /* verify --dump-failing's files */
+            if (cr->runs[0].replay[k][0]) {
+                char cmd[SV_FINDING_LEN * 4 + 32];
+                sv_shell_quote(cmd, sizeof cmd, (size_t)snprintf(cmd, sizeof cmd,
+                               "specverify replay "), cr->runs[0].replay[k]);
+                fprintf(out, "%-7s %s: its %s failure's batch again: %s\n", "FAIL", cr->name,
+                        k ? "composition" : "contract", cmd);
+            }
         if (cr->n_runs > 1) /* 4x the draws, or what a budget kept for the re-run */
             fprintf(out, "%-7s %s: suspect on seed %llu, %s on the re-run with %.2gx the "
                     "draws\n", sv_verdict_name(cr->verdict), cr->name,

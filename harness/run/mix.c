@@ -352,6 +352,38 @@ int sv_mix_build_probe(const sv_mix *from, const int32_t *slots, const uint64_t 
     return SV_OK;
 }
 
+int sv_mix_build_given(const sv_case *const *cases, int32_t n, const int32_t *case_of,
+                       const int32_t *drafts, const uint8_t *seeded, const uint64_t *indices,
+                       int32_t L, int32_t layout, int v3, uint64_t seed, sv_mix **out)
+{
+    *out = NULL;
+    if (n < 1 || check_group(cases, n) != SV_OK)
+        return n < 1 ? sv_fail(SV_EBAD, "a mix of no cases") : SV_EBAD;
+    sv_mix *m = mix_alloc(cases, n, L);
+    if (m)
+        m->index_of = malloc((size_t)L * sizeof *m->index_of);
+    if (!m || !m->index_of) {
+        sv_mix_free(m);
+        return sv_fail(SV_EENV, "out of memory for a batch of %d sequences", L);
+    }
+    m->seed = seed;
+    m->v3 = v3;
+    m->n_layouts = 1;
+    m->layout_list[0] = layout;
+    memcpy(m->case_of, case_of, (size_t)L * sizeof *case_of);
+    memcpy(m->drafts, drafts, (size_t)L * sizeof *drafts);
+    memcpy(m->seeded, seeded, (size_t)L * sizeof *seeded);
+    memcpy(m->index_of, indices, (size_t)L * sizeof *indices);
+    for (int32_t s = 0; s < L; s++)
+        m->ragged |= m->drafts[s] < cases[m->case_of[s]]->K;
+    finish_slots(m);
+    m->draws = (uint64_t)L;
+    m->copies = 1;
+    m->epoch = (uint64_t)L;
+    *out = m;
+    return SV_OK;
+}
+
 int32_t sv_mix_rotation(const sv_mix *m, uint64_t epoch)
 {
     if (!m->rotate)

@@ -1,6 +1,7 @@
 /* mix_unit.c: one batch of a mixed run: a run of consecutive slots of the
  * mix (mix.c) given to the sampler in one of its layouts, every sequence
  * checked against its own case and counted in its own case's tally. */
+#include <stdlib.h>
 #include <string.h>
 #include "sampler_host.h"
 #include "sv_philox.h"
@@ -154,6 +155,15 @@ static int check_padding(sv_tally *t, const sv_request *who, const int32_t *y, i
     return 1;
 }
 
+/* What a sequence gave, as the probes keep it: n (-2: it broke the
+ * contract), then its own slots y_1..y_{d+1}, -1 past them. */
+static void keep_row(int32_t *keep, int ok, int32_t n, const int32_t *y, int32_t d)
+{
+    keep[0] = ok ? n : -2;
+    for (int32_t k = 0; k <= SV_MAX_K; k++)
+        keep[1 + k] = ok && k <= d ? y[k] : -1;
+}
+
 static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
                   const sv_batch *bt, sv_worker_buffers *w, sv_tally **tallies)
 {
@@ -177,12 +187,9 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
             ok = check_padding(t, &who, y, d, K);
         w->valid[b] = (unsigned char)ok;
         t->draws++;
-        if (run->capture) { /* a probe keeps every sequence's own slots */
-            int32_t *keep = run->capture + (size_t)(sp->g0 + (uint64_t)b) * (SV_MAX_K + 2);
-            keep[0] = ok ? n : -2;
-            for (int32_t k = 0; k <= SV_MAX_K; k++)
-                keep[1 + k] = ok && k <= d ? y[k] : -1;
-        }
+        if (run->capture) /* a probe keeps every sequence's own slots */
+            keep_row(run->capture + (size_t)(sp->g0 + (uint64_t)b) * (SV_MAX_K + 2), ok, n, y,
+                     d);
         if (!ok)
             continue;
         for (int32_t k = 0; k <= n; k++) {
@@ -207,6 +214,38 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
     }
 }
 
+/* verify --dump-failing: a batch in which a sequence broke the contract,
+ * handed on with what every sequence gave (the probes' rows, n kept raw
+ * for the one that broke it) and the first breach's words. */
+static void tell_failing(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
+                         const sv_batch *bt, sv_worker_buffers *w, sv_tally **tallies)
+{
+    const sv_mix *m = run->mix;
+    int32_t first = -1;
+    for (int32_t b = 0; b < sp->len && first < 0; b++)
+        first = w->valid[b] ? -1 : b;
+    if (first < 0)
+        return;
+    int32_t *rows = malloc((size_t)sp->len * (SV_MAX_K + 2) * sizeof *rows);
+    if (!rows)
+        return; /* the verdict stands; only the dump is lost */
+    for (int32_t b = 0; b < sp->len; b++) {
+        const int32_t s = (sp->s0 + b) % m->period;
+        const int32_t *y = bt->out_tokens + (layout == SV_LAYOUT_PACKED ? w->cu[b] + b
+                                                                         : b * (m->K + 1));
+        keep_row(rows + (size_t)b * (SV_MAX_K + 2), 1, bt->out_accepted[b], y, m->drafts[s]);
+    }
+    const sv_tally *t = tallies[m->case_of[(sp->s0 + first) % m->period]];
+    const char *note = "";
+    for (int32_t i = 0; i < t->n_notes; i++)
+        if (t->note_at[i] == w->indices[first])
+            note = t->notes[i];
+    const sv_failing_batch fb = {m, run->drafters, w->philox, run->cfg->seed, sp->s0,
+                                 sp->len, layout, w->indices, rows, first};
+    run->cfg->failing->contract(run->cfg->failing, &fb, note);
+    free(rows);
+}
+
 int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffers *w,
                 sv_tally **tallies, atomic_uint_fast64_t *done)
 {
@@ -221,8 +260,11 @@ int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffe
      * then stops, and sv_run_mix fails every case of the mix with it */
     int rc = sv_host_verify(run->host, w->slot, &bt,
                             tallies[run->mix->case_of[sp.s0 % run->mix->period]]);
-    if (rc == SV_SAMPLER_OK)
+    if (rc == SV_SAMPLER_OK) {
         count(run, &sp, layout, &bt, w, tallies);
+        if (run->cfg->failing)
+            tell_failing(run, &sp, layout, &bt, w, tallies);
+    }
     atomic_fetch_add(done, (uint64_t)sp.len);
     return rc;
 }

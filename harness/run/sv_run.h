@@ -103,6 +103,12 @@ int sv_mix_build(const sv_mix_config *cfg, sv_mix **out);
  * indices[s]; one period, no rotation. */
 int sv_mix_build_probe(const sv_mix *from, const int32_t *slots, const uint64_t *indices,
                        int32_t L, sv_mix **out);
+/* A mix of exactly the L given slots, one period, in one layout, slot s at
+ * sequence index indices[s]: a dumped batch again (replay). The arrays are
+ * the caller's to check (case_of in [0, n), drafts in [0, its case's K]). */
+int sv_mix_build_given(const sv_case *const *cases, int32_t n, const int32_t *case_of,
+                       const int32_t *drafts, const uint8_t *seeded, const uint64_t *indices,
+                       int32_t L, int32_t layout, int v3, uint64_t seed, sv_mix **out);
 void sv_mix_free(sv_mix *m);
 int32_t sv_mix_rotation(const sv_mix *m, uint64_t epoch);
 int32_t sv_mix_slot(const sv_mix *m, uint64_t g);
@@ -193,7 +199,31 @@ typedef struct sv_run_config {
     /* verify --device-staging: a CUDA sampler's fixed-row cases drafted,
      * checked and counted on the device (device_staging.h); others as without */
     int device_staging;
+    /* verify --dump-failing: told of each mixed batch in which a sequence
+     * broke the contract, while its outputs are at hand; NULL: none */
+    const struct sv_failing_sink *failing;
 } sv_run_config;
+
+/* A batch of a mix as the sampler was given it: slots s0.. (mod the
+ * period), B sequences at indices[0..B) in one layout, the sampler's seed
+ * `seed` (sampler_seed_xor 0), what it gave in `rows`: per sequence n
+ * (-2: it broke the contract), then its own slots y_1..y_{d+1} (-1 past). */
+typedef struct sv_failing_batch {
+    const sv_mix *mix;
+    const struct sv_drafter *const *drafters; /* [mix cases]: its drafts again */
+    gsl_rng *philox;
+    uint64_t seed;
+    int32_t s0, B, layout;
+    const uint64_t *indices;
+    const int32_t *rows;       /* [B][SV_MAX_K + 2], the probes' capture rows */
+    int32_t target;            /* the sequence the finding is about (its place) */
+} sv_failing_batch;
+typedef struct sv_failing_sink {
+    /* a contract breach: `note`, the escaped words of the first (thread-safe) */
+    void (*contract)(const struct sv_failing_sink *sink, const sv_failing_batch *fb,
+                     const char *note);
+    void *ctx;
+} sv_failing_sink;
 
 /* The watcher of a run (the thread that called sv_run, every 1 to 50 ms)
  * tells this of the draws done of total and shows the progress it gives

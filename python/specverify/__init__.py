@@ -26,7 +26,7 @@ from ._report import Case, Position, Report
 from ._paths import VERSION as __version__
 from ._run import SpecverifyError, executable, run, sampler_spec
 
-__all__ = ["sampler", "verify", "cases", "mutants", "power", "PowerReport", "Batch", "Report",
+__all__ = ["sampler", "verify", "replay", "Replay", "cases", "mutants", "power", "PowerReport", "Batch", "Report",
            "Case", "Position", "SamplerError", "SpecverifyError", "MutantsTable", "executable"]
 
 
@@ -121,7 +121,7 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
            batch=None, threads=None, batches=None, seeding=None, config=None,
            in_process=False, call_timeout=None, rerun=True, plugin=None, echo=None,
            timeout=None, measure=False, sandbox=None, budget=None, tree=None, siblings=None,
-           plot=None):
+           plot=None, dump_failing=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
@@ -158,6 +158,10 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
     plot         a folder: for each failing or suspect position, a figure of
                  where its mass went (verify --plot; Report.plot() draws them
                  from any report afterwards)
+    dump_failing a folder: the batch in which each case first broke the
+                 contract, and the two batches of a batch-composition failure
+                 (verify --dump-failing; each case's .replay_files names them,
+                 and replay(FILE) gives the sampler that batch again)
 
     Raises SpecverifyError for bad arguments or input (exit 2), for the
     environment (exit 3) and past the timeout (124); a sampler that fails is
@@ -172,11 +176,42 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
                      threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
                      measure=measure, sandbox=sandbox, budget=budget, tree=tree,
-                     siblings=siblings, plot=plot)
+                     siblings=siblings, plot=plot, dump_failing=dump_failing)
     if echo is None:
         echo = "progress" if "PYTEST_CURRENT_TEST" in os.environ else True
     data, text, code, command = run(args, echo=echo, timeout=timeout)
     return Report(data, text, code, command)
+
+
+class Replay:
+    """`specverify replay FILE`: a failing batch given to the sampler again.
+    .reproduced is True when the failure came back (exit 1), .text what the
+    CLI printed, .exit_code its status."""
+
+    def __init__(self, text, exit_code, command):
+        self.text, self.exit_code, self.command = text, exit_code, command
+        self.reproduced = exit_code == 1
+
+    def __repr__(self):
+        return "<Replay %s>" % ("reproduced" if self.reproduced else "not reproduced")
+
+
+def replay(file, sampler=None, *, config=None, plugin=None, in_process=False,
+           call_timeout=None, sandbox=None, echo=False, timeout=None):
+    """Gives a sampler again the batch that verify(..., dump_failing=DIR)
+    wrote to `file` (a Case's .replay_files), and says whether the failure
+    comes back: a Replay. sampler: the file's (None, a built-in's or a
+    plugin's) or another one, a module-level callable or "file.py:NAME", that
+    takes the same batch. Raises SpecverifyError for a file that is no
+    failing batch or no longer matches its cases (exit 2)."""
+    args = ["replay", os.fspath(file)]
+    if sampler is not None:
+        args += _sampler_args(sampler, config)
+    if plugin:
+        args += _options(plugin=plugin if isinstance(plugin, (list, tuple)) else [plugin])
+    args += _options(in_process=in_process, call_timeout=call_timeout, sandbox=sandbox)
+    _, text, code, command = run(args, echo=echo, timeout=timeout, json_report=False)
+    return Replay(text, code, command)
 
 
 class PowerReport(str):

@@ -70,6 +70,8 @@ class Case:
         self.batch_composition = first.get("batch_composition")
         self.seed_sensitivity = first.get("seed_sensitivity")
         self.findings = [f for r in runs for f in (r.get("findings") or [])]
+        # verify --dump-failing: {"contract": FILE, "composition": FILE}, for replay()
+        self.replay_files = d.get("replay") or {}
 
     def __repr__(self):
         return "<Case %s: %s>" % (self.name, self.verdict)

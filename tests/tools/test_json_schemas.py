@@ -101,7 +101,8 @@ forged_compare = check("compare", out("forged.json"))
 # verify's report, in the shapes a run can give it (report_format 2)
 reports = {}
 for name, args, want in [
-        ("contract", ["--sampler", "counts_off_by_one", "--suite", "smoke", "--draws", "20000"], 1),
+        ("contract", ["--sampler", "counts_off_by_one", "--suite", "smoke", "--draws", "20000",
+                      "--dump-failing", out("dumps")], 1),
         ("tree", ["--sampler", "ref_tree", "--case", "seedlab:V=100,K=3", "--tree", "2x2x1",
                   "--draws", "20000"], 0),
         ("block", ["--sampler", "ref_block", "--case", "seedlab:V=100,K=3", "--draws", "20000"], 0),
@@ -164,6 +165,10 @@ if r["contract"]:
             bad[0]["runs"][0]["contract"] != "FAIL" or bad[0]["runs"][0]["violations"] < 1:
         failures.append("report: the contract breach is not a FAIL with its command: %s" %
                         [(c["name"], c["verdict"]) for c in r["contract"]["cases"]])
+    # --dump-failing: each mixed case's batch, named in the report
+    dumped = [c["replay"]["contract"] for c in bad if "replay" in c]
+    if not dumped or not all(os.path.isfile(f) for f in dumped):
+        failures.append("report: the contract breaches' batches are not named: %s" % dumped)
 if r["tree"] and (r["tree"]["rule"] != "tree" or not r["tree"].get("tree", "").startswith("2x2x1")):
     failures.append("report of a tree: rule %s, tree %s" % (r["tree"]["rule"], r["tree"].get("tree")))
 if r["block"] and "chain_mean" not in r["block"]["cases"][0]["runs"][0]["accepted_length"]:
