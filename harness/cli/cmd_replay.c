@@ -12,7 +12,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
         "usage: specverify replay FILE [--sampler NAME] [--plugin LIB] [--python FILE.py:NAME]\n"
-        "                              [--call-timeout S] [--in-process] [--sandbox MODE]\n"
+        "                              [--json FILE] [--call-timeout S] [--in-process]\n"
+        "                              [--sandbox MODE]\n"
         "\n"
         "Gives the sampler again a batch that 'verify --dump-failing DIR' wrote to FILE: the\n"
         "first batch in which a case broke the contract, or the two batches of a\n"
@@ -30,6 +31,8 @@ static void usage(FILE *out)
         "  --plugin LIB    load samplers from a shared library first (repeatable), as\n"
         "                  the run did: the file's reproduce line names what it loaded\n"
         SV_PYTHON_HELP
+        "  --json FILE     what came of it as data (replay_format 1,\n"
+        "                  docs/formats.md#replay-json)\n"
         SV_ISOLATION_HELP
         "  -h, --help      this text\n"
         "\n"
@@ -47,9 +50,10 @@ static void usage(FILE *out)
         "  specverify verify --sampler ref --suite smoke --dump-failing dumps\n");
 }
 
-enum { O_SAMPLER = 1000, O_PLUGIN };
+enum { O_SAMPLER = 1000, O_PLUGIN, O_JSON };
 static const struct option options[] = {
     {"sampler", required_argument, NULL, O_SAMPLER},
+    {"json", required_argument, NULL, O_JSON},
     {"plugin", required_argument, NULL, O_PLUGIN},
     SV_ISOLATION_OPTIONS,
     SV_PYTHON_OPTIONS,
@@ -95,7 +99,8 @@ static int run_part(const replay_file *f, const replay_part *pt, const sv_isolat
                          &raw.sink};
     if (rc == SV_OK)
         rc = sv_run_mix(&run, m, drafters, plans, tallies, 0, got);
-    if (rc == SV_OK && raw.fired)
+    /* a contract file holds the raw outputs, a composition file the probes' rows */
+    if (rc == SV_OK && raw.fired && f->n_parts == 1)
         memcpy(got, raw.rows, (size_t)pt->B * (SV_MAX_K + 2) * sizeof *got);
     free(raw.rows);
     free(plans);
@@ -114,33 +119,30 @@ static void say_row(const int32_t *row)
         printf(" %d", row[1 + k]);
 }
 
-/* The first notes of the part's tallies (the sampler's words escaped
- * already), four in all parts together. */
-static int say_notes(const replay_file *f, sv_tally **tallies, int *failed, int *said)
+/* The part's breaches, failures and first notes (the sampler's words
+ * escaped already), four in all parts together. */
+static void take_notes(const replay_file *f, sv_tally **tallies, replay_outcome *o)
 {
     for (int32_t c = 0; c < f->n_cases; c++) {
-        *failed |= tallies[c]->sampler_error != 0;
-        for (int32_t i = 0; i < tallies[c]->n_notes && *said < 4; i++, (*said)++)
-            printf("  again: %s\n", tallies[c]->notes[i]);
+        o->failed |= tallies[c]->sampler_error != 0;
+        o->broken |= tallies[c]->violations > 0;
+        for (int32_t i = 0; i < tallies[c]->n_notes && o->n_notes < 4; i++)
+            snprintf(o->notes[o->n_notes++], SV_NOTE_LEN, "%s", tallies[c]->notes[i]);
     }
-    uint64_t broken = 0;
-    for (int32_t c = 0; c < f->n_cases; c++)
-        broken += tallies[c]->violations;
-    return broken > 0;
 }
 
-static int32_t same_rows(const replay_part *pt, const int32_t *got, int32_t *first)
+static void compare_rows(const replay_part *pt, const int32_t *got, int32_t *same,
+                         int32_t *first)
 {
-    int32_t same = 0;
+    *same = 0;
     *first = -1;
     for (int32_t b = 0; b < pt->B; b++) {
         const size_t at = (size_t)b * (SV_MAX_K + 2);
         if (memcmp(got + at, pt->rows + at, (SV_MAX_K + 2) * sizeof *got) == 0)
-            same++;
+            (*same)++;
         else if (*first < 0)
             *first = b;
     }
-    return same;
 }
 
 static void say_part(const replay_file *f, const char *what, const replay_part *pt)
@@ -153,59 +155,66 @@ static void say_part(const replay_file *f, const char *what, const replay_part *
            (unsigned long long)pt->indices[pt->target], pt->target, name);
 }
 
-static int replay(const replay_file *f, const sv_isolation *iso)
+/* Every part given to the sampler again, and what came of it into o. */
+static int replay(const replay_file *f, const sv_isolation *iso, replay_outcome *o)
 {
+    const int parts = f->n_parts == 2 ? 2 : 1;
     sv_drafter **drafters = calloc((size_t)f->n_cases, sizeof *drafters);
     sv_tally **tallies = calloc(2 * (size_t)f->n_cases, sizeof *tallies);
-    int32_t *got = calloc(2 * (size_t)(f->parts[0].B + f->parts[1].B) * (SV_MAX_K + 2),
-                          sizeof *got);
-    int rc = drafters && tallies && got ? SV_OK : sv_fail(SV_EENV, "out of memory");
+    for (int p = 0; p < parts; p++)
+        o->got[p] = calloc((size_t)f->parts[p].B * (SV_MAX_K + 2), sizeof *o->got[p]);
+    int rc = drafters && tallies && o->got[0] && (parts < 2 || o->got[1])
+                 ? SV_OK : sv_fail(SV_EENV, "out of memory");
     for (int32_t c = 0; c < f->n_cases && rc == SV_OK; c++)
         rc = sv_drafter_alloc(f->cases[c], &drafters[c]);
-    int32_t *got_b = got ? got + (size_t)f->parts[0].B * (SV_MAX_K + 2) : NULL;
-    for (int p = 0; p < f->n_parts && rc == SV_OK; p++)
-        rc = run_part(f, &f->parts[p], iso, (const sv_drafter *const *)drafters,
-                      p ? got_b : got, tallies + (size_t)p * f->n_cases);
-    int verdict = SV_OK, failed = 0, broken = 0, said = 0;
-    for (int p = 0; p < f->n_parts && rc == SV_OK; p++)
-        broken |= say_notes(f, tallies + (size_t)p * f->n_cases, &failed, &said);
-    if (rc == SV_OK && f->n_parts == 1) {
-        int32_t first, same = same_rows(&f->parts[0], got, &first);
-        if (same == f->parts[0].B)
-            printf("  outputs: the same as in the run, in all %d sequences\n", same);
-        else
-            printf("  outputs: the same as in the run in %d of %d sequences; the first that "
-                   "differs is sequence %llu (place %d)\n", same, f->parts[0].B,
-                   (unsigned long long)f->parts[0].indices[first], first);
-        verdict = broken || failed ? SV_EVERIFY : SV_OK;
-        printf(broken   ? "REPRODUCED: the batch broke the contract again\n"
-               : failed ? "REPRODUCED: the sampler failed on the batch again\n"
-                        : "NOT REPRODUCED: every sequence of the batch kept the contract\n");
-    } else if (rc == SV_OK) {
-        const int32_t *ta = got + (size_t)f->parts[0].target * (SV_MAX_K + 2);
-        const int32_t *tb = got_b + (size_t)f->parts[1].target * (SV_MAX_K + 2);
-        printf("  again: batch a gave ");
-        say_row(ta);
-        printf("; batch b gave ");
-        say_row(tb);
-        printf("\n");
-        const int differ = memcmp(ta, tb, (SV_MAX_K + 2) * sizeof *ta) != 0;
-        verdict = differ || broken || failed ? SV_EVERIFY : SV_OK;
-        printf(differ   ? "REPRODUCED: the seeded sequence changed its tokens with its "
-                          "neighbours again\n"
-               : broken ? "REPRODUCED: not the change of tokens, but a broken contract\n"
-               : failed ? "REPRODUCED: not the change of tokens, but the sampler failed\n"
-                        : "NOT REPRODUCED: the sequence gave the same tokens in both "
-                          "batches\n");
+    for (int p = 0; p < parts && rc == SV_OK; p++)
+        rc = run_part(f, &f->parts[p], iso, (const sv_drafter *const *)drafters, o->got[p],
+                      tallies + (size_t)p * f->n_cases);
+    for (int p = 0; p < parts && rc == SV_OK; p++) {
+        take_notes(f, tallies + (size_t)p * f->n_cases, o);
+        compare_rows(&f->parts[p], o->got[p], &o->same[p], &o->first[p]);
     }
+    if (rc == SV_OK && parts == 2)
+        o->differ = memcmp(o->got[0] + (size_t)f->parts[0].target * (SV_MAX_K + 2),
+                           o->got[1] + (size_t)f->parts[1].target * (SV_MAX_K + 2),
+                           (SV_MAX_K + 2) * sizeof(int32_t)) != 0;
+    o->says = f->n_parts == 1 ? (o->broken   ? "REPRODUCED: the batch broke the contract again"
+                                 : o->failed ? "REPRODUCED: the sampler failed on the batch again"
+                                             : "NOT REPRODUCED: every sequence of the batch "
+                                               "kept the contract")
+              : o->differ ? "REPRODUCED: the seeded sequence changed its tokens with its "
+                            "neighbours again"
+              : o->broken ? "REPRODUCED: not the change of tokens, but a broken contract"
+              : o->failed ? "REPRODUCED: not the change of tokens, but the sampler failed"
+                          : "NOT REPRODUCED: the sequence gave the same tokens in both batches";
+    o->reproduced = o->differ || o->broken || o->failed;
     for (int32_t c = 0; drafters && c < f->n_cases; c++)
         sv_drafter_free(drafters[c]);
     for (int32_t c = 0; tallies && c < 2 * f->n_cases; c++)
         sv_tally_free(tallies[c]);
     free(drafters);
     free(tallies);
-    free(got);
-    return rc != SV_OK ? rc : verdict;
+    return rc;
+}
+
+static void say_outcome(const replay_file *f, const replay_outcome *o)
+{
+    for (int i = 0; i < o->n_notes; i++)
+        printf("  again: %s\n", o->notes[i]);
+    if (f->n_parts == 1 && o->same[0] == f->parts[0].B)
+        printf("  outputs: the same as in the run, in all %d sequences\n", o->same[0]);
+    else if (f->n_parts == 1)
+        printf("  outputs: the same as in the run in %d of %d sequences; the first that "
+               "differs is sequence %llu (place %d)\n", o->same[0], f->parts[0].B,
+               (unsigned long long)f->parts[0].indices[o->first[0]], o->first[0]);
+    else {
+        printf("  again: batch a gave ");
+        say_row(o->got[0] + (size_t)f->parts[0].target * (SV_MAX_K + 2));
+        printf("; batch b gave ");
+        say_row(o->got[1] + (size_t)f->parts[1].target * (SV_MAX_K + 2));
+        printf("\n");
+    }
+    printf("%s\n", o->says);
 }
 
 /* What a sampler other than the run's must take for the batch to be the same. */
@@ -227,7 +236,7 @@ static int takes_batch(const replay_file *f)
 
 int sv_cmd_replay(int argc, char **argv)
 {
-    const char *sampler = NULL;
+    const char *sampler = NULL, *json = NULL;
     sv_isolation iso = {0, SV_CALL_TIMEOUT_DEFAULT};
     int opt, rc = SV_OK;
     opterr = 0;
@@ -235,6 +244,7 @@ int sv_cmd_replay(int argc, char **argv)
         char err[1024];
         switch (opt) {
         case O_SAMPLER: sampler = optarg; break;
+        case O_JSON: rc = sv_output_flag("replay", "--json", &json, optarg); break;
         case O_PLUGIN:
             if (sv_plugin_load(optarg, err, sizeof err) != 0)
                 rc = sv_fail(SV_EBAD, "%s", err);
@@ -250,6 +260,8 @@ int sv_cmd_replay(int argc, char **argv)
                                              : "replay: which FILE? (%s)",
                      optind < argc ? argv[argc - 1] : "verify --dump-failing DIR writes them");
     if (rc != SV_OK || (rc = sv_python_load("replay")) != SV_OK)
+        return rc;
+    if (json && (rc = sv_atomic_check(json)) != SV_OK)
         return rc;
     replay_file f;
     rc = sv_replay_read(argv[optind], sampler, &f);
@@ -272,7 +284,18 @@ int sv_cmd_replay(int argc, char **argv)
         if (f.n_parts == 2)
             say_part(&f, "batch b", &f.parts[1]);
         fflush(stdout);
-        rc = replay(&f, &iso);
+        replay_outcome o = {0};
+        rc = replay(&f, &iso, &o);
+        if (rc == SV_OK) {
+            say_outcome(&f, &o);
+            fflush(stdout); /* the verdict first: a JSON that cannot be written loses nothing */
+            sv_outputs_status written = {0};
+            if (json)
+                sv_outputs_note(&written, sv_replay_json(json, argv[optind], &f, &o));
+            rc = sv_outputs_end(&written, o.reproduced ? SV_EVERIFY : SV_OK);
+        }
+        free(o.got[0]);
+        free(o.got[1]);
     }
     sv_replay_free(&f);
     return rc;

@@ -29,8 +29,24 @@ typedef struct replay_file {
     replay_part parts[2];
 } replay_file;
 
+/* What came of a replay. */
+typedef struct replay_outcome {
+    int broken, failed;     /* a sequence broke the contract; a call failed (crash, status) */
+    int differ;             /* a composition's sequence gave other tokens in its two batches */
+    int reproduced;         /* any of the three */
+    int32_t same[2];        /* per batch: sequences that gave what they gave in the run */
+    int32_t first[2];       /* the first that did not, or -1 */
+    int32_t *got[2];        /* per batch: what the sampler gave, [B][SV_MAX_K + 2] */
+    int n_notes;
+    char notes[4][SV_NOTE_LEN]; /* the first breaches' words, escaped */
+    const char *says;       /* the verdict line */
+} replay_outcome;
+
 /* Reads and checks path; `sampler` (NULL: the file's) must be loaded. */
 int sv_replay_read(const char *path, const char *sampler, replay_file *f);
 void sv_replay_free(replay_file *f);
+/* replay_json.c: --json FILE, replay_format 1. */
+int sv_replay_json(const char *path, const char *file, const replay_file *f,
+                   const replay_outcome *o);
 
 #endif

@@ -186,11 +186,15 @@ def verify(sampler, suite=None, *, cases=None, draws=None, seed=1, alpha=1e-6, i
 class Replay:
     """`specverify replay FILE`: a failing batch given to the sampler again.
     .reproduced is True when the failure came back (exit 1), .text what the
-    CLI printed, .exit_code its status."""
+    CLI printed, .exit_code its status, .json the replay's data, .batches its
+    batches (each: size, layout, index, place, same_as_run, and the finding's
+    sequence in the run and again: n and tokens)."""
 
-    def __init__(self, text, exit_code, command):
+    def __init__(self, data, text, exit_code, command):
+        self.json = data or {}  # replay --json's (docs/formats.md#replay-json)
         self.text, self.exit_code, self.command = text, exit_code, command
         self.reproduced = exit_code == 1
+        self.batches = self.json.get("batches", [])
 
     def __repr__(self):
         return "<Replay %s>" % ("reproduced" if self.reproduced else "not reproduced")
@@ -210,8 +214,8 @@ def replay(file, sampler=None, *, config=None, plugin=None, in_process=False,
     if plugin:
         args += _options(plugin=plugin if isinstance(plugin, (list, tuple)) else [plugin])
     args += _options(in_process=in_process, call_timeout=call_timeout, sandbox=sandbox)
-    _, text, code, command = run(args, echo=echo, timeout=timeout, json_report=False)
-    return Replay(text, code, command)
+    data, text, code, command = run(args, echo=echo, timeout=timeout)
+    return Replay(data, text, code, command)
 
 
 class PowerReport(str):

@@ -60,6 +60,10 @@ expect 2 "replay: which FILE?" replay
 expect 2 "not an HDF5 file" replay report.json
 expect 2 "nothing.h5: not an HDF5 file (or not readable)" replay nothing.h5
 expect 2 "sampler 'mine' is not loaded" replay --sampler mine "$file"
+expect 2 "nowhere/r.json" replay "$file" --json nowhere/r.json
+expect 1 "REPRODUCED" replay "$file" --json r.json
+grep -q '"reproduced":	true' r.json && pass "replay --json says reproduced" ||
+  fail "r.json: $(head -c 300 r.json)"
 expect 2 "--dump-failing writes failing mixed batches; --batches uniform has none" \
   verify --sampler counts_off_by_one "${small[@]}" --batches uniform --dump-failing u
 touch afile

@@ -31,6 +31,8 @@ def test_dump_and_replay(tmp_path):
     assert again.reproduced and again.exit_code == 1
     assert "REPRODUCED: the batch broke the contract again" in again.text
     assert "outputs: the same as in the run, in all" in again.text
+    batch = again.batches[0]
+    assert batch["same_as_run"] == batch["size"] and again.json["contract_broken"]
     fixed = specverify.replay(files["contract"], numpy_chain)
     assert not fixed.reproduced and fixed.exit_code == 0
     assert "NOT REPRODUCED" in fixed.text

@@ -169,6 +169,8 @@ if r["contract"]:
     dumped = [c["replay"]["contract"] for c in bad if "replay" in c]
     if not dumped or not all(os.path.isfile(f) for f in dumped):
         failures.append("report: the contract breaches' batches are not named: %s" % dumped)
+else:
+    dumped = []
 if r["tree"] and (r["tree"]["rule"] != "tree" or not r["tree"].get("tree", "").startswith("2x2x1")):
     failures.append("report of a tree: rule %s, tree %s" % (r["tree"]["rule"], r["tree"].get("tree")))
 if r["block"] and "chain_mean" not in r["block"]["cases"][0]["runs"][0]["accepted_length"]:
@@ -184,6 +186,15 @@ if r["plugin"]:
     words = [f for c in r["plugin"]["cases"] for run_ in c["runs"] for f in run_["findings"]]
     if any(raw(w) for w in words + [r["plugin"]["sampler_description"]]):
         failures.append("report: a plugin's words reach it raw: %r" % words[:3])
+
+# replay's: the contract run's first dumped batch given to its sampler again
+if dumped:
+    run(["replay", dumped[0], "--json", out("replay.json")], want=(1,))
+    docs["replay"] = check("replay", out("replay.json"))
+    if docs["replay"] and not (docs["replay"]["reproduced"] and
+                               docs["replay"]["batches"][0]["same_as_run"] ==
+                               docs["replay"]["batches"][0]["size"]):
+        failures.append("replay: the contract breach did not come back with the run's outputs")
 
 # the schemas refuse what drifts: a field gone, a field unknown, a wrong type
 for command, doc in docs.items():
