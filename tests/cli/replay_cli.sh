@@ -8,7 +8,8 @@
 # with the same outputs, while ref on the same batch keeps it (exit 0).
 # outputs_swapped swaps neighbours' outputs, so a seeded sequence's tokens
 # change with its neighbours: the composition file's replay gives the two
-# different token lists again; ref gives one. Then the refusals, exit 2: no
+# different token lists again; ref gives one. The same with logits input
+# (top_p_from_first). Then the refusals, exit 2: no
 # FILE, a file that is no failing batch, a sampler not loaded, a case whose
 # rows no longer match, a count past its case's K, --batches uniform, a DIR
 # that is a file.
@@ -45,6 +46,16 @@ expect 1 "REPRODUCED: the seeded sequence changed its tokens with its neighbours
 expect 1 "batch b: 6 sequences, packed layout" replay "$comp"
 expect 0 "NOT REPRODUCED: the sequence gave the same tokens in both batches" \
   replay --sampler ref "$comp"
+
+# logits input: top_p_from_first cuts every sequence with sequence 0's top-p,
+# so a seeded sequence's tokens follow its neighbours; ref_logits does not
+logit=logits/logits_V_1000_K_3_T_1.5_topp_0.9.composition.h5
+expect 1 "its composition failure's batch again: specverify replay '$logit'" \
+  verify --sampler top_p_from_first --input logits-f32 --suite logits --draws 20000 \
+  --no-rerun --threads 2 --dump-failing logits
+expect 1 "REPRODUCED: the seeded sequence changed its tokens" replay "$logit"
+expect 0 "NOT REPRODUCED" replay --sampler ref_logits "$logit"
+expect 2 "sampler ref does not take logits-f32 input" replay --sampler ref "$logit"
 
 expect 0 "0 failed" verify --sampler ref "${small[@]}" --dump-failing clean
 [ -d clean ] && [ -z "$(ls clean)" ] && pass "a passing run writes no file" ||
