@@ -136,8 +136,6 @@ static void finding(sv_run_eval *ev, const char *text)
         snprintf(ev->findings[ev->n_findings++], SV_FINDING_LEN, "%s", text);
 }
 
-/* Compositions A (targets in order) and B (reversed, other neighbours), and
- * A again under other seeds: judged into evals. */
 /* --dump-failing: the batch of probe run r (calls of `batch`) holding its
  * sequence j. */
 static sv_failing_batch batch_of(const probe_run *r, int32_t batch, int32_t j,
@@ -152,6 +150,8 @@ static sv_failing_batch batch_of(const probe_run *r, int32_t batch, int32_t j,
                               j - s0};
 }
 
+/* Compositions A (targets in order) and B (reversed, other neighbours), and
+ * A again under other seeds: judged into evals. */
 static void judge(const sv_verify_config *cfg, const sv_mix *m,
                   const sv_drafter *const *drafters, uint64_t seed, const probe_run *a,
                   const probe_run *b, const probe_run *s, int32_t P, sv_run_eval *evals,

@@ -215,16 +215,19 @@ static void count(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
 }
 
 /* verify --dump-failing: a batch in which a sequence broke the contract,
- * handed on with what every sequence gave (the probes' rows, n kept raw
- * for the one that broke it) and the first breach's words. */
+ * or whose call failed (an error status, a crash, a timeout: the finding is
+ * about its first sequence), handed on with what every sequence gave (the
+ * probes' rows, n kept raw for one that broke the contract) and the first
+ * finding's words. */
 static void tell_failing(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
-                         const sv_batch *bt, sv_worker_buffers *w, sv_tally **tallies)
+                         const sv_batch *bt, sv_worker_buffers *w, sv_tally **tallies,
+                         int call_failed)
 {
     const sv_mix *m = run->mix;
-    int32_t first = -1;
+    int32_t first = call_failed ? 0 : -1;
     for (int32_t b = 0; b < sp->len && first < 0; b++)
         first = w->valid[b] ? -1 : b;
-    if (first < 0)
+    if (first < 0 || !bt->out_tokens || !bt->out_accepted)
         return;
     int32_t *rows = malloc((size_t)sp->len * (SV_MAX_K + 2) * sizeof *rows);
     if (!rows)
@@ -260,11 +263,10 @@ int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffe
      * then stops, and sv_run_mix fails every case of the mix with it */
     int rc = sv_host_verify(run->host, w->slot, &bt,
                             tallies[run->mix->case_of[sp.s0 % run->mix->period]]);
-    if (rc == SV_SAMPLER_OK) {
+    if (rc == SV_SAMPLER_OK)
         count(run, &sp, layout, &bt, w, tallies);
-        if (run->cfg->failing)
-            tell_failing(run, &sp, layout, &bt, w, tallies);
-    }
+    if (run->cfg->failing)
+        tell_failing(run, &sp, layout, &bt, w, tallies, rc != SV_SAMPLER_OK);
     atomic_fetch_add(done, (uint64_t)sp.len);
     return rc;
 }

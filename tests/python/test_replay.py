@@ -4,7 +4,7 @@ the even-indexed sequences with fewer drafts than K, breaks the contract in
 the first batch of every case with ragged drafts (a quarter of the slots):
 the run writes that batch, its replay breaks the contract again with the
 same outputs, and the fixed sampler (numpy_chain) keeps it on the same
-batch."""
+batch. A call that fails is dumped and replayed the same way."""
 
 import specverify
 from numpy_chain import chain_over, numpy_chain
@@ -47,3 +47,17 @@ def test_replay_of_no_dump(tmp_path):
         assert e.exit_code == 2 and "not an HDF5 file" in str(e)
     else:
         raise AssertionError("replay of a text file did not fail")
+
+
+def test_a_failed_call_is_dumped(tmp_path):
+    """A call that fails (here: the sampler raises) is a contract failure
+    too: its batch is written, and its replay fails the same way."""
+    from bad_samplers import raises
+    r = specverify.verify(raises, cases=["zipf:V=200,K=4"], draws=1000,
+                          dump_failing=tmp_path / "dumps", rerun=False, echo=False)
+    assert not r.passed
+    again = specverify.replay(r.cases[0].replay_files["contract"], raises)
+    assert again.reproduced and again.json["sampler_failed"]
+    assert "REPRODUCED: the sampler failed on the batch again" in again.text
+    assert any("the rows do not sum to one" in n for n in again.json["notes"])
+    assert not specverify.replay(r.cases[0].replay_files["contract"], numpy_chain).reproduced
