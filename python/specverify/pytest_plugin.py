@@ -14,12 +14,16 @@ build tree, `pytest -p specverify.pytest_plugin`. docs/python.md#the-pytest-plug
     def test_lossless_too(case):
         pass                    # the plugin verifies after the body
 
-A failing case fails its test with the harness's explanation, once: the
+--specverify-dump DIR writes each failing test's failing batches under
+DIR/TEST, and the failure message names the `specverify replay` command
+of each. A failing case fails its test with the harness's explanation, once: the
 CLI's table is not echoed (it stays on the Report's text), so the words are
 only in the failure message, which a JUnit report carries too.
 """
 
 import inspect
+import os
+import re
 
 import pytest
 
@@ -38,6 +42,10 @@ def pytest_addoption(parser):
     group.addoption("--specverify-budget", type=float, default=None, metavar="SECONDS",
                     help="the seconds all specverify tests may take together, shared "
                          "equally among those that run (verify(budget=...) each)")
+    group.addoption("--specverify-dump", default=None, metavar="DIR",
+                    help="each failing test's failing batches (a broken contract, a failed "
+                         "call, a batch-composition failure) under DIR/TEST, for 'specverify "
+                         "replay FILE' (verify(dump_failing=...)): a CI job's artifact")
 
 
 def pytest_configure(config):
@@ -50,6 +58,12 @@ def pytest_configure(config):
     if budget is not None and not budget > 0:
         raise pytest.UsageError("--specverify-budget %g: want a number of seconds above 0"
                                 % budget)
+    dump = config.getoption("specverify_dump")
+    if dump is not None:
+        try:  # each test's folder is made by verify; their parent here
+            os.makedirs(dump, exist_ok=True)
+        except OSError as e:
+            raise pytest.UsageError("--specverify-dump %s: %s" % (dump, e.strerror))
 
 
 def pytest_report_header(config):
@@ -116,6 +130,10 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
         draws = None  # the budget sizes the draws
     options.setdefault("draws", draws)
     options.setdefault("echo", False)  # the explanation goes in the failure alone
+    dump = item.config.getoption("specverify_dump")
+    if dump is not None:  # the test's own folder: its name in letters, digits and ._-
+        options.setdefault("dump_failing", os.path.join(
+            dump, re.sub(r"[^A-Za-z0-9._-]+", "_", item.nodeid)[:150]))
     report = verify(sampler, suite, **options)
     item.stash[_checked] = True
     if check and not report.passed:

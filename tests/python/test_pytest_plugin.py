@@ -213,3 +213,25 @@ def test_raises(specverify_verify, case):
     assert out.count("sampler raises: verify of sequences 0..4095 returned status 4 "
                      "(EINTERNAL): ValueError: the rows do not sum to one") == 1, out
     assert "sampler raises did not pass its cases" in out
+
+
+def test_a_broken_contract_s_batch_is_kept_for_replay(inner):
+    """--specverify-dump DIR: the failing test's batch under DIR/TEST, its
+    replay command in the failure message, the replay breaking the
+    contract again."""
+    inner.makepyfile(test_dump="""
+import pytest, specverify
+
+@pytest.mark.parametrize("case", specverify.cases("smoke"))
+def test_counts(specverify_verify, case):
+    specverify_verify("counts_off_by_one", case)
+""")
+    dump = inner.path / "dumps"
+    result = inner.run_inner("-k", "zipf", "--specverify-dump", str(dump))
+    result.assert_outcomes(failed=1, deselected=5)
+    files = sorted(dump.rglob("*.contract.h5"))
+    assert len(files) == 1 and files[0].parent.name.startswith("test_dump.py_test_counts")
+    assert "its contract failure's batch again: specverify replay '%s'" % files[0] \
+        in above_summary(result)
+    import specverify
+    assert specverify.replay(files[0]).reproduced
