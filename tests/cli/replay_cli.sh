@@ -11,8 +11,8 @@
 # different token lists again; ref gives one. The same with logits input
 # (top_p_from_first). Then the refusals, exit 2: no
 # FILE, a file that is no failing batch, a sampler not loaded, a case whose
-# rows no longer match, a count past its case's K, --batches uniform, a DIR
-# that is a file.
+# rows no longer match, a count past its case's K, a corrupt file (libhdf5
+# crashes on it), a cut one, --batches uniform, a DIR that is a file.
 # usage: replay_cli.sh SPECVERIFY SCRATCH_DIR
 sv=$1
 dir=$2
@@ -101,4 +101,9 @@ PY
 expect 2 "its rows are not those the run gave the sampler" replay other.h5
 expect 2 "a_num_drafts" replay past.h5
 expect 2 "kind.h5: not a failing batch" replay kind.h5
+# three bytes of its metadata changed: libhdf5 crashes reading it, in the
+# child that reads a file first (under ASan the child ends by its report)
+expect 2 "corrupt.contract.h5: " replay "$(dirname "$kept")/corrupt.contract.h5"
+head -c 3000 "$kept" >cut.h5
+expect 2 "cut.h5: " replay cut.h5
 finish
