@@ -2,13 +2,9 @@
  * that verify --dump-failing wrote, rebuilt exactly from the file, and says
  * whether the failure comes back (docs/verify.md#the-failing-batch-again).
  * The sampler runs isolated as in verify; the verdict is the harness's. */
-#include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "replay.h"
 #include "sv_sandbox.h"
 
@@ -53,9 +49,6 @@ static void usage(FILE *out)
         "  specverify replay --sampler ref tests/cli/data/counts_off_by_one.contract.h5\n"
         "  specverify verify --sampler ref --suite smoke --dump-failing dumps\n");
 }
-
-/* seconds the file's first reading may take (a corrupt file can make libhdf5 loop) */
-#define REPLAY_CHECK_SECONDS 60
 
 enum { O_SAMPLER = 1000, O_PLUGIN, O_JSON };
 static const struct option options[] = {
@@ -224,57 +217,6 @@ static void say_outcome(const replay_file *f, const replay_outcome *o)
     printf("%s\n", o->says);
 }
 
-/* The file read first in a child of its own: libhdf5 trusts the sizes and
- * offsets a file states, and a corrupt one can crash it or loop, which must
- * be a clear error (exit 2), not the harness's crash. SV_OK when the child
- * read it whole; else SV_EBAD with the child's words or its end. */
-static int check_in_child(const char *path, const char *sampler)
-{
-    int fds[2];
-    if (pipe(fds) != 0)
-        return sv_fail(SV_EENV, "replay: pipe: %s", strerror(errno));
-    fflush(NULL); /* nothing buffered is written twice */
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]), close(fds[1]);
-        return sv_fail(SV_EENV, "replay: fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        alarm(REPLAY_CHECK_SECONDS);
-        replay_file f;
-        const int rc = sv_replay_read(path, sampler, &f);
-        sv_replay_free(&f);
-        const char *said = rc == SV_OK ? "" : sv_error_message();
-        if (write(fds[1], said, strlen(said)) < 0)
-            _exit(3);
-        _exit(rc == SV_OK ? 0 : 2);
-    }
-    close(fds[1]);
-    char said[2048];
-    size_t got = 0;
-    ssize_t n;
-    while (got < sizeof said - 1 && (n = read(fds[0], said + got, sizeof said - 1 - got)) > 0)
-        got += (size_t)n;
-    said[got] = '\0';
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return SV_OK;
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-        return sv_fail(SV_EBAD, "%s: reading the file took more than %d s: libhdf5 loops on it "
-                       "(it is corrupt)", path, REPLAY_CHECK_SECONDS);
-    if (WIFSIGNALED(status))
-        return sv_fail(SV_EBAD, "%s: libhdf5 crashed (signal %d) reading the file: it is "
-                       "corrupt", path, WTERMSIG(status));
-    if (got)
-        return sv_fail(SV_EBAD, "%s", said);
-    return sv_fail(SV_EBAD, "%s: reading the file ended with status %d: it is corrupt", path,
-                   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-}
-
 /* What a sampler other than the run's must take for the batch to be the same. */
 static int takes_batch(const replay_file *f)
 {
@@ -322,8 +264,6 @@ int sv_cmd_replay(int argc, char **argv)
     if (json && (rc = sv_atomic_check(json)) != SV_OK)
         return rc;
     replay_file f = {0};
-    if ((rc = check_in_child(argv[optind], sampler)) != SV_OK)
-        return rc;
     rc = sv_replay_read(argv[optind], sampler, &f);
     if (rc == SV_OK)
         rc = takes_batch(&f);

@@ -19,6 +19,9 @@ int sv_h5_open(sv_h5_reader *r, const char *path)
     char err[4200];
     if (sv_input_check(path, err, sizeof err) == SV_INPUT_NOT_FILE) /* a FIFO would block */
         return sv_fail(SV_EBAD, "%s", err);
+    int checked = sv_h5_check_whole(path); /* a corrupt file crashes a child, not us */
+    if (checked != SV_OK)
+        return checked;
     if (H5Fis_hdf5(path) <= 0)
         return sv_fail(SV_EBAD, "%s: not an HDF5 file (or not readable)", path);
     r->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);

@@ -84,6 +84,10 @@ typedef struct sv_h5_reader {
 /* Opens a result file to read: a regular file (sv_input.h), HDF5, holding
  * its own data (sv_h5_own_data); else SV_EBAD naming it. */
 int sv_h5_open(sv_h5_reader *r, const char *path);
+/* h5_whole.c: the file read whole (every attribute and dataset) in a child
+ * process first, which sv_h5_open does: SV_EBAD when libhdf5 crashed or
+ * looped on it there (a corrupt file), else SV_OK. */
+int sv_h5_check_whole(const char *path);
 /* results_h5_links.c: SV_EBAD naming the first external, soft or
  * user-defined link of the file, or dataset kept in other files. */
 int sv_h5_own_data(const sv_h5_reader *r);
