@@ -47,6 +47,30 @@ int sv_dstage_tally_launch(const sv_dstage_rows *r, const sv_dstage_counts *c, i
                            const int32_t *tokens, const int32_t *accepted,
                            const unsigned *flag, void *stream);
 
+/* A mixed batch (harness/run/mix.c): its sequences are the mix's slots
+ * s0, s0 + 1, .. (mod period), each of its own case, with its own d drafts
+ * (d <= the case's K <= K), laid out padded (K drafts, K + 1 outputs a
+ * sequence: past d -1 and SV_POISON) or packed (d drafts, d + 1 outputs,
+ * at the slots' prefix sums). */
+typedef struct sv_dstage_mix {
+    int32_t n_cases, period, K, V;
+    int32_t packed;                 /* 1: the packed layout */
+    int32_t poison;                 /* what the runner left in padded slots (SV_POISON) */
+    int32_t s0;                     /* the batch's first slot, < period */
+    const int32_t *case_of, *drafts, *cu; /* the mix's [period], [period], [period + 1] */
+    const sv_dstage_rows *rows;     /* [n_cases]: each case's, itself on the device */
+    const sv_dstage_counts *counts; /* [n_cases] */
+} sv_dstage_mix;
+
+/* As the three above, sequence by sequence in its own case. */
+int sv_dstage_mix_draft_launch(const sv_dstage_mix *m, uint64_t seed, uint64_t first,
+                               int32_t B, int32_t *drafts, void *stream);
+int sv_dstage_mix_check_launch(const sv_dstage_mix *m, int32_t B, const int32_t *drafts,
+                               const int32_t *tokens, const int32_t *accepted, unsigned *flag,
+                               void *stream);
+int sv_dstage_mix_tally_launch(const sv_dstage_mix *m, int32_t B, const int32_t *tokens,
+                               const int32_t *accepted, const unsigned *flag, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -205,8 +205,9 @@ typedef struct sv_verify_config {
     int in_process;             /* call the sampler in this process, not in a child */
     double call_timeout;        /* seconds one sampler call may take; 0: no limit */
     int uniform;                /* 1: today's batches, one case broadcast (stride 0) each */
-    int device_staging;         /* --device-staging (sv_run_config's): uniform batches of a
-                                 * CUDA sampler, no tree; Markov pairs staged on the host */
+    int device_staging;         /* --device-staging (sv_run_config's): mixed or uniform
+                                 * batches of a CUDA sampler, no tree; Markov pairs (and
+                                 * a self-drafting sampler's mixes) staged on the host */
     int seeding;                /* an sv_seeding for mixed batches */
     const sv_tree *tree;        /* a tree rule's sampler: the tree each step drafts (each case
                                  * runs it cut to its K, and is judged to that depth) */

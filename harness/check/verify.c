@@ -71,7 +71,7 @@ static int run_once(const sv_verify_config *cfg, const sv_case *c, const sv_draf
 }
 
 /* What --device-staging cannot serve, refused before any case is built
- * (docs/verify.md): a host sampler, a tree, mixed batches. */
+ * (docs/gpu.md#device-staging): a host sampler, a tree. */
 static int device_staging_refusal(const sv_verify_config *cfg)
 {
     if (cfg->sampler->memspace != SV_MEM_CUDA)
@@ -81,9 +81,6 @@ static int device_staging_refusal(const sv_verify_config *cfg)
     if (cfg->tree)
         return sv_fail(SV_EBAD, "--device-staging: sampler %s drafts trees; device staging "
                        "covers chains of drafts only", cfg->sampler->name);
-    if (!cfg->uniform)
-        return sv_fail(SV_EBAD, "--device-staging needs --batches uniform: it drafts and "
-                       "counts one case a batch, and mixed batches are staged on the host");
     return SV_OK;
 }
 

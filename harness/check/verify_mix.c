@@ -159,8 +159,8 @@ int sv_verify_mix(const sv_verify_config *cfg, const sv_case *const *cases,
     if (sh && !probes)
         rc = sv_fail(SV_EENV, "out of memory for %d cases", n);
     sv_run_config run = {cfg->sampler, 0, seed, cfg->batch, cfg->threads, cfg->progress, label,
-                         cfg->input, cfg->in_process, cfg->call_timeout, NULL, 0, 0, NULL, 0,
-                         sv_dump_sink(cfg->dump)};
+                         cfg->input, cfg->in_process, cfg->call_timeout, NULL, 0, 0, NULL,
+                         cfg->device_staging, sv_dump_sink(cfg->dump)};
     run.draws = p.mix->draws;
     if (sh && sh->take)
         run.shard = sh->index, run.shards = sh->count, run.watch = cfg->watch;

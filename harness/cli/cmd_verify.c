@@ -93,7 +93,7 @@ static void usage(FILE *out)
         "  --no-rerun      do not re-run SUSPECT cases with a fresh seed and 4x the draws\n"
         SV_BATCHES_HELP
         "  --device-staging  a CUDA sampler's batches drafted, checked and counted on\n"
-        "                  the GPU, not the host (with --batches uniform; Markov-pair\n"
+        "                  the GPU, not the host (mixed or uniform batches; Markov-pair\n"
         "                  cases are staged on the host, saying so): the same counts and\n"
         "                  verdicts, at the kernel's speed (docs/gpu.md#device-staging)\n"
         SV_ISOLATION_HELP

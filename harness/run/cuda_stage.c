@@ -443,7 +443,7 @@ int sv_cuda_stage_use_device(sv_cuda_stage *s, sv_staging_slot *slot, char *err,
 {
     if (s->dev)
         return SV_SAMPLER_OK;
-    return sv_dstage_open(slot, s->max_B, s->stream, &s->dev, err, errlen);
+    return sv_dstage_open(slot, s->mix, s->max_B, s->stream, &s->dev, err, errlen);
 }
 
 int sv_cuda_stage_read_drafts(const sv_cuda_stage *s, int32_t B, int32_t *out)

@@ -38,14 +38,16 @@ int sv_cuda_stage_verify(sv_cuda_stage *s, const sv_batch *host_batch);
 void sv_cuda_stage_free(sv_cuda_stage *s);
 
 /* Device staging (verify --device-staging, cuda_dstage.c) from now on, for
- * slot's case: each batch's drafts are drawn on the device (the batch's
- * draft_tokens are not read), its outputs checked and counted there and
- * copied back only when slot->fallback says the host must count them; the
- * counts reach the slot when the stage is freed. An sv_sampler_status. */
+ * slot's case (after sv_cuda_stage_use_mix: for the mix, slot the first of
+ * its cases' parts, device_staging.h): each batch's drafts are drawn on the
+ * device (the batch's draft_tokens are not read), its outputs checked and
+ * counted there and copied back only when slot->fallback says the host
+ * must count them; the counts reach the slot when the stage is freed. An
+ * sv_sampler_status. */
 struct sv_staging_slot;
 int sv_cuda_stage_use_device(sv_cuda_stage *s, struct sv_staging_slot *slot, char *err,
                              size_t errlen);
-/* The last batch's device drafts, B x K, into out (tests). */
+/* The last batch's device drafts in its layout, into out (tests). */
 int sv_cuda_stage_read_drafts(const sv_cuda_stage *s, int32_t B, int32_t *out);
 
 #endif

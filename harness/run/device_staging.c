@@ -14,30 +14,38 @@ static void sizes(const sv_case *c, const sv_pair_plan *plan, size_t *hist, size
     *pos = (size_t)plan->pos_rows.nbins * (size_t)plan->pos_cols.nbins;
 }
 
-int sv_staging_open(const sv_case *c, const sv_drafter *d, const sv_pair_plan *plan,
-                    int32_t slots, sv_staging **out)
+int sv_staging_open_mix(const sv_case *const *cases, const sv_drafter *const *drafters,
+                        const sv_pair_plan *plans, int32_t n, int32_t slots, sv_staging **out)
 {
-    size_t hist, seq, pos;
-    sizes(c, plan, &hist, &seq, &pos);
-    const size_t head = sizeof(sv_staging) + (size_t)slots * sizeof(sv_staging_slot);
-    const size_t per = (hist + seq + pos) * sizeof(uint64_t);
+    size_t per = 0; /* one slot's counts, every case's */
+    for (int32_t i = 0; i < n; i++) {
+        size_t hist, seq, pos;
+        sizes(cases[i], &plans[i], &hist, &seq, &pos);
+        per += (hist + seq + pos) * sizeof(uint64_t);
+    }
+    const size_t parts = (size_t)slots * (size_t)n;
+    const size_t head = sizeof(sv_staging) + parts * sizeof(sv_staging_slot);
     const size_t bytes = head + (size_t)slots * per;
     /* shared, so that a child forked after this writes where the parent reads */
     void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
         return sv_fail(SV_EENV, "case %s: --device-staging: cannot map %zu bytes of counts "
-                       "shared with the sampler's process", c->name, bytes);
+                       "shared with the sampler's process", cases[0]->name, bytes);
     sv_staging *s = base;
     s->slots = slots;
+    s->n_cases = n;
     s->bytes = bytes;
     s->slot = (sv_staging_slot *)(s + 1);
     uint64_t *counts = (uint64_t *)((char *)base + head);
-    for (int32_t i = 0; i < slots; i++) {
+    for (size_t i = 0; i < parts; i++) {
+        const int32_t c = (int32_t)(i % (size_t)n);
+        size_t hist, seq, pos;
+        sizes(cases[c], &plans[c], &hist, &seq, &pos);
         sv_staging_slot *sl = &s->slot[i];
         memset(sl, 0, sizeof *sl);
-        sl->c = c;
-        sl->d = d;
-        sl->plan = plan;
+        sl->c = cases[c];
+        sl->d = drafters[c];
+        sl->plan = &plans[c];
         sl->hist = counts;
         sl->pairs_seq = counts + hist;
         sl->pairs_pos = counts + hist + seq;
@@ -45,6 +53,12 @@ int sv_staging_open(const sv_case *c, const sv_drafter *d, const sv_pair_plan *p
     }
     *out = s;
     return SV_OK;
+}
+
+int sv_staging_open(const sv_case *c, const sv_drafter *d, const sv_pair_plan *plan,
+                    int32_t slots, sv_staging **out)
+{
+    return sv_staging_open_mix(&c, &d, plan, 1, slots, out);
 }
 
 void sv_staging_close(sv_staging *s)

@@ -1,8 +1,12 @@
 /* mix_unit.c: one batch of a mixed run: a run of consecutive slots of the
  * mix (mix.c) given to the sampler in one of its layouts, every sequence
- * checked against its own case and counted in its own case's tally. */
+ * checked against its own case and counted in its own case's tally. With
+ * device staging the device drafts, checks and counts, each sequence in its
+ * own case's part, unless it finds the batch broken: then the host drafts
+ * the same tokens and checks, notes and counts it as without. */
 #include <stdlib.h>
 #include <string.h>
+#include "device_staging.h"
 #include "sampler_host.h"
 #include "sv_philox.h"
 
@@ -52,9 +56,10 @@ uint64_t sv_mix_units_per_epoch(const sv_mix *m, int32_t B)
     return (E + (uint64_t)B - 1) / (uint64_t)B + (m->rotate ? 1u : 0u);
 }
 
-/* The sequences' drafts in the batch's layout, and its per-sequence arrays. */
+/* The sequences' drafts in the batch's layout (unless `draw` is 0: the
+ * device draws them), and its per-sequence arrays. */
 static void fill_inputs(const sv_mix_run *run, const sv_mix_span *sp, int32_t layout,
-                        sv_worker_buffers *w)
+                        sv_worker_buffers *w, int draw)
 {
     const sv_mix *m = run->mix;
     const int32_t K = m->K;
@@ -65,7 +70,7 @@ static void fill_inputs(const sv_mix_run *run, const sv_mix_span *sp, int32_t la
     for (int32_t b = 0; b < sp->len; b++) {
         const int32_t s = (sp->s0 + b) % m->period, d = m->drafts[s];
         const uint64_t index = sv_mix_index(m, sp->g0 + (uint64_t)b);
-        if (!self)
+        if (!self && draw)
             sv_drafter_draw(run->drafters[m->case_of[s]], w->philox, run->cfg->seed, index,
                             tmp);
         w->cu[b + 1] = w->cu[b] + d;
@@ -77,7 +82,7 @@ static void fill_inputs(const sv_mix_run *run, const sv_mix_span *sp, int32_t la
                     sv_philox_uniform(run->cfg->seed, index, (uint32_t)k, SV_PURPOSE_DRAFT, 0);
                 x[k] = -1;
             }
-        else
+        else if (draw)
             memcpy(x, tmp, (size_t)d * sizeof *x);
         for (int32_t k = d; layout == SV_LAYOUT_PADDED && k < K; k++)
             x[k] = -1; /* no draft here: a sampler that reads it finds no token */
@@ -257,15 +262,26 @@ int sv_mix_unit(const sv_mix_run *run, int32_t B, uint64_t unit, sv_worker_buffe
     if (sp.len == 0)
         return SV_SAMPLER_OK;
     const int32_t layout = sv_mix_layout(run->mix, sp.g0);
-    fill_inputs(run, &sp, layout, w);
+    const sv_staging_slot *staged = run->staging ? sv_staging_parts(run->staging, w->slot) : NULL;
+    fill_inputs(run, &sp, layout, w, !staged);
     sv_batch bt = make_batch(run, &sp, layout, w);
     /* a call's failure is noted in the case of its first sequence; the run
      * then stops, and sv_run_mix fails every case of the mix with it */
     int rc = sv_host_verify(run->host, w->slot, &bt,
                             tallies[run->mix->case_of[sp.s0 % run->mix->period]]);
-    if (rc == SV_SAMPLER_OK)
+    const int on_device = rc == SV_SAMPLER_OK && staged && !staged->fallback;
+    if (on_device) {
+        for (int32_t b = 0; b < sp.len; b++) /* counted there, each in its case's part */
+            tallies[run->mix->case_of[(sp.s0 + b) % run->mix->period]]->draws++;
+        w->device_counted += (uint64_t)sp.len;
+    } else if (rc == SV_SAMPLER_OK) {
+        if (staged) /* the device's drafts, drawn again on the host */
+            fill_inputs(run, &sp, layout, w, 1);
         count(run, &sp, layout, &bt, w, tallies);
-    if (run->cfg->failing)
+    }
+    /* a batch the device found whole has no breach; a broken one came back
+     * to the host (fallback) and was checked there */
+    if (run->cfg->failing && !on_device)
         tell_failing(run, &sp, layout, &bt, w, tallies, rc != SV_SAMPLER_OK);
     atomic_fetch_add(done, (uint64_t)sp.len);
     return rc;

@@ -69,7 +69,6 @@ typedef struct worker {
     int32_t slot;
     sv_tally **tallies;      /* [sh->n_cases] */
     sv_worker_buffers buf;
-    uint64_t device_counted;  /* device staging: sequences its slot's device counted */
     int status;
     char error[SV_CASE_NAME_MAX + 256];
 } worker;
@@ -89,7 +88,7 @@ static int fixed_unit(shared *sh, worker *wk, uint64_t unit, sv_tally *t)
     const sv_case *c = sh->c;
     const int32_t K = c->K;
     sv_worker_buffers *w = &wk->buf;
-    const sv_staging_slot *staged = sh->staging ? &sh->staging->slot[w->slot] : NULL;
+    const sv_staging_slot *staged = sh->staging ? sv_staging_parts(sh->staging, w->slot) : NULL;
     uint64_t first = unit * (uint64_t)sh->batch, left = sh->cfg->draws - first;
     int32_t B = left < (uint64_t)sh->batch ? (int32_t)left : sh->batch;
     if (!staged)
@@ -119,7 +118,7 @@ static int fixed_unit(shared *sh, worker *wk, uint64_t unit, sv_tally *t)
     int rc = sv_host_verify(w->host, w->slot, &bt, t);
     if (rc == SV_SAMPLER_OK && staged && !staged->fallback) {
         t->draws += (uint64_t)B;
-        wk->device_counted += (uint64_t)B;
+        w->device_counted += (uint64_t)B;
     } else if (rc == SV_SAMPLER_OK) {
         if (staged)
             draw_batch(sh, w, first, B);
@@ -194,17 +193,23 @@ static int alloc_buffers(sv_worker_buffers *w, sv_host *host, int32_t slot, cons
     return ok ? 0 : -1;
 }
 
-/* Adds what the slot's device counted into the worker's tally; counts a
- * device that stopped before giving them back as a failed call. */
-static void collect_device(const sv_staging_slot *s, worker *w)
+/* Adds what the slot's device counted into the worker's tallies, each case
+ * its own part's; counts a device that stopped before giving them back as a
+ * failed call (a mix's: sv_run_mix fails every case with it). */
+static void collect_device(const sv_staging *staging, worker *w)
 {
+    const sv_staging_slot *parts = sv_staging_parts(staging, w->slot);
     sv_tally *t = w->tallies[0];
-    if (s->counted) {
-        sv_staging_collect(s, t);
-    } else if (w->device_counted && !t->sampler_error) {
+    int counted = 1;
+    for (int32_t c = 0; c < staging->n_cases; c++)
+        counted &= parts[c].counted;
+    if (counted) {
+        for (int32_t c = 0; c < staging->n_cases; c++)
+            sv_staging_collect(&parts[c], w->tallies[c]);
+    } else if (w->buf.device_counted && !t->sampler_error) {
         char text[SV_NOTE_LEN];
         snprintf(text, sizeof text, "--device-staging: the counts of %llu sequences never "
-                 "came back from the device", (unsigned long long)w->device_counted);
+                 "came back from the device", (unsigned long long)w->buf.device_counted);
         sv_tally_note(t, 0, text);
         t->sampler_error = SV_SAMPLER_EDEVICE;
     }
@@ -274,7 +279,7 @@ static void *work(void *arg)
             }
             sv_host_destroy(sh->host, w->slot, w->tallies[0]);
             if (sh->staging)
-                collect_device(&sh->staging->slot[w->slot], w);
+                collect_device(sh->staging, w);
         }
         free_buffers(&w->buf);
     }
@@ -470,6 +475,28 @@ static int run_case(shared *sh, const sv_run_config *cfg, const sv_case *c,
     return rc;
 }
 
+/* Device staging's shared parts for a mix, one per case a slot: for a
+ * CUDA sampler given the harness's drafts; one that draws its own is staged
+ * on the host, saying so (verify refuses host samplers and trees). So is a
+ * probe's mix (its own indices, or the sampler's seed not the drafts'),
+ * which the device would draft from the wrong address. */
+static int open_mix_staging(shared *sh, const sv_mix *m, const sv_drafter *const *drafters,
+                            const sv_pair_plan *plans, int32_t threads)
+{
+    const sv_run_config *cfg = sh->cfg;
+    sh->staging = NULL;
+    if (!cfg->device_staging)
+        return SV_OK;
+    if (cfg->sampler->memspace != SV_MEM_CUDA || (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) ||
+        sh->mix.capture || m->index_of || sh->mix.sampler_seed_xor) {
+        fprintf(stderr, "specverify: case %s%s: --device-staging covers a CUDA sampler given "
+                "the harness's drafts; this mix is staged on the host\n", m->cases[0]->name,
+                m->n_cases > 1 ? " and the cases mixed with it" : "");
+        return SV_OK;
+    }
+    return sv_staging_open_mix(m->cases, drafters, plans, m->n_cases, threads, &sh->staging);
+}
+
 int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *const *drafters,
                const sv_pair_plan *plans, sv_tally **tallies, uint64_t sampler_seed_xor,
                int32_t *capture)
@@ -490,7 +517,12 @@ int sv_run_mix(const sv_run_config *cfg, const sv_mix *m, const sv_drafter *cons
     sv_host_config host = {.sampler = cfg->sampler, .in_process = cfg->in_process,
                            .call_timeout = cfg->call_timeout, .slots = threads,
                            .batch = sh.batch, .c = m->cases[0], .mix = m};
-    int rc = run_workers(&sh, threads, &host, plans, tallies, total);
+    int rc = open_mix_staging(&sh, m, drafters, plans, threads);
+    host.staging = sh.staging;
+    sh.mix.staging = sh.staging;
+    if (rc == SV_OK)
+        rc = run_workers(&sh, threads, &host, plans, tallies, total);
+    sv_staging_close(sh.staging);
     /* a call that failed stopped the run for every case of the mix: each fails with it */
     const sv_tally *failed = NULL;
     for (int32_t c = 0; c < m->n_cases && !failed; c++)

@@ -353,7 +353,7 @@ int sv_host_init(sv_host *h, int32_t i, sv_tally *t)
     ctl->resident = h->cfg.mix ? h->in_base : NULL; /* the mix's part leads the inputs */
     ctl->resident_bytes = h->cfg.mix ? h->fixed_bytes : 0;
     ctl->mix = h->cfg.mix;
-    ctl->staging = h->cfg.staging ? &h->cfg.staging->slot[i] : NULL;
+    ctl->staging = h->cfg.staging ? sv_staging_parts(h->cfg.staging, i) : NULL;
     ctl->err[0] = '\0';
     ctl->env_error = 0;
     ctl->first = 1;

@@ -196,8 +196,9 @@ typedef struct sv_run_config {
      * shards' tallies sum to the whole run's (verify --shard, merge) */
     uint32_t shard, shards;
     const struct sv_run_watch *watch; /* NULL, or what the watcher also asks each poll */
-    /* verify --device-staging: a CUDA sampler's fixed-row cases drafted,
-     * checked and counted on the device (device_staging.h); others as without */
+    /* verify --device-staging: a CUDA sampler's fixed-row cases, uniform or
+     * mixed, drafted, checked and counted on the device (device_staging.h);
+     * others as without */
     int device_staging;
     /* verify --dump-failing: told of each mixed batch in which a sequence
      * broke the contract, while its outputs are at hand; NULL: none */
@@ -277,6 +278,7 @@ typedef struct sv_worker_buffers {
     uint8_t *seeded;
     int32_t *parents;                /* the slot's: a tree batch's [batch][nodes] */
     double *draft_uniforms;          /* the slot's: a self-drafting sampler's [batch][K] */
+    uint64_t device_counted;         /* device staging: sequences the slot's device counted */
 } sv_worker_buffers;
 /* For a version 3 sampler, a batch of one case (every d_b = K, sequences
  * first_index.., none seeded) as v3 arrays in w's slot; else nothing. */
@@ -293,6 +295,7 @@ typedef struct sv_mix_run {
                                         * cfg->seed), for the seed-sensitivity probe */
     int32_t *capture;                  /* probes: [draws][SV_MAX_K + 2]: n (-2: broke the
                                         * contract), then slots 0..SV_MAX_K (-1 past d) */
+    const struct sv_staging *staging;  /* device staging's shared parts, or NULL */
 } sv_mix_run;
 typedef struct sv_mix_span {
     uint64_t g0;   /* its first sequence */

@@ -239,20 +239,28 @@ expect 2 "record ngram: --out given twice" record ngram --corpus "$dir/file" --o
 [ ! -e "$dir/s1" ] && [ ! -e "$dir/m1" ] && [ ! -e "$dir/p1" ] && [ ! -e a.h5 ] ||
   { echo "FAIL: a refused output flag left a folder or a file"; failures=$((failures + 1)); }
 
-# ---- environment: a CUDA sampler without a usable GPU says why (exit 3)
-out=$("$sv" verify --sampler cuda_fused --case binary --draws 1000 2>&1)
-rc=$?
-total=$((total + 1))
-if [ $rc -eq 0 ]; then
-  echo "SKIP: verify --sampler cuda_fused ran: this machine has a GPU"
-elif [ $rc -eq 3 ] && grep -Eq "sampler cuda_fused needs a CUDA device: .+|unknown sampler 'cuda_fused'" <<<"$out"; then
-  echo "PASS: verify --sampler cuda_fused without a GPU -> 3"
-elif [ $rc -eq 2 ] && grep -q "unknown sampler 'cuda_fused'" <<<"$out"; then
-  echo "PASS: verify --sampler cuda_fused in a build without CUDA -> 2 (not built)"
-else
-  echo "FAIL: verify --sampler cuda_fused -> exit $rc: $out"
-  failures=$((failures + 1))
-fi
+# ---- environment: a CUDA sampler without a usable GPU says why (exit 3);
+# with --device-staging too, in mixed batches as in uniform ones (issue 40:
+# mixed ones are no longer refused), where a host sampler is refused (2)
+expect 2 "--device-staging: sampler ref runs on the host" \
+  verify --sampler ref --device-staging --case binary --draws 1000
+for extra in "" "--device-staging --batches mixed" "--device-staging --batches uniform"; do
+  read -ra more <<<"$extra"
+  what="verify --sampler cuda_fused${extra:+ $extra}"
+  out=$("$sv" verify --sampler cuda_fused "${more[@]}" --case binary --draws 1000 2>&1)
+  rc=$?
+  total=$((total + 1))
+  if [ $rc -eq 0 ]; then
+    echo "SKIP: $what ran: this machine has a GPU"
+  elif [ $rc -eq 3 ] && grep -Eq "sampler cuda_fused needs a CUDA device: .+|unknown sampler 'cuda_fused'" <<<"$out"; then
+    echo "PASS: $what without a GPU -> 3"
+  elif [ $rc -eq 2 ] && grep -q "unknown sampler 'cuda_fused'" <<<"$out"; then
+    echo "PASS: $what in a build without CUDA -> 2 (not built)"
+  else
+    echo "FAIL: $what -> exit $rc: $out"
+    failures=$((failures + 1))
+  fi
+done
 
 # bench in a logits mode: a sampler without that input is bad usage (2) in a
 # CUDA build; a build without CUDA says so (3), after the argument checks

@@ -8,12 +8,15 @@
  * deterministic and cheap, and a barrier some thread never reaches is
  * reported as a deadlock instead of hanging. A thread that returns leaves
  * every barrier it belongs to, as an exited GPU thread stops counting.
+ * Launches from several OS threads (a runner's slots) run one at a time:
+ * the running block and the thread indices are this file's globals.
  *
  * Under AddressSanitizer every switch is announced (sanitizer fiber API),
  * so it knows which stack is live. */
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 #include "cuda_runtime.h"
 #include "emu_fiber.h"
@@ -66,6 +69,7 @@ block_run *run;                  /* the block running now */
 std::vector<char *> stack_pool;  /* reused from block to block of a launch */
 const void *scheduler_stack;     /* the scheduler's stack, for ASan */
 size_t scheduler_stack_size;
+std::mutex launching;            /* held by the launch that runs now */
 
 /* ---- switching, announced to ASan ---- */
 void switch_context(sv_fiber *from, sv_fiber *to, const void *to_stack, size_t to_size,
@@ -167,6 +171,7 @@ void sv_emu_run(dim3 grid, dim3 blockdim, const std::function<void()> &body)
 {
     if (sv_emu_capture([grid, blockdim, body]() { sv_emu_run(grid, blockdim, body); }))
         return;
+    const std::lock_guard<std::mutex> one_at_a_time(launching);
     const unsigned n = blockdim.x * blockdim.y * blockdim.z;
     blockDim = blockdim, gridDim = grid;
     for (unsigned z = 0; z < grid.z; z++)

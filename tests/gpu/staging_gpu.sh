@@ -3,10 +3,12 @@
 # (issue 28), the whole path: the runner, the sampler's child (isolated) or
 # the worker threads (--in-process), the shared counts. The same runs with
 # and without the option must write the same JSON report but for the times
-# (seconds, draws per second): every count, p-value and verdict. Cases: a
-# fixed-row case on 2 threads with a short last batch, a logits-bf16 case,
-# and a Markov pair (staged on the host, which the run must say). Stage for
-# stage, token for token, is test_gpu_staging. Exits 77 (skipped) with the
+# (seconds, draws per second): every count, p-value and verdict. Cases, in
+# uniform batches: a fixed-row case on 2 threads with a short last batch, a
+# logits-bf16 case, and a Markov pair (staged on the host, which the run
+# must say); in mixed batches (issue 40): three cases mixed, ragged, both
+# layouts, on 2 threads. Stage for stage, token for token, is
+# test_gpu_staging (test_emu_mixed_dstage on the emulator). Exits 77 (skipped) with the
 # reason where there is no GPU.
 # usage: staging_gpu.sh SPECVERIFY TEST_GPU SCRATCH_DIR
 set -u
@@ -17,7 +19,7 @@ failures=0
 same() { # same NAME ARGS...: the reports with and without --device-staging agree
   local name=$1
   shift
-  local args=(verify --sampler cuda_fused --batches uniform --no-rerun "$@")
+  local args=(verify --sampler cuda_fused --no-rerun "$@")
   "$sv" "${args[@]}" --json "$dir/$name-host.json" >"$dir/$name-host.log" 2>&1
   local rc_host=$?
   "$sv" "${args[@]}" --device-staging --json "$dir/$name-device.json" \
@@ -47,12 +49,15 @@ PY
     failures=$((failures + 1))
   fi
 }
-same zipf-isolated --case 'zipf:V=1000,K=8' --draws 2000001 --batch 4096 --threads 2
-same zipf-in-process --case 'zipf:V=1000,K=8' --draws 2000001 --batch 4096 --threads 2 \
-  --in-process
-same logits-bf16 --case 'logits:V=32000,K=4,T=0.8,topk=50,topp=0.9' --input logits-bf16 \
-  --draws 200000
-same markov --case 'markov:V=100,K=3' --draws 200000
+u=(--batches uniform)
+same zipf-isolated "${u[@]}" --case 'zipf:V=1000,K=8' --draws 2000001 --batch 4096 --threads 2
+same zipf-in-process "${u[@]}" --case 'zipf:V=1000,K=8' --draws 2000001 --batch 4096 \
+  --threads 2 --in-process
+same logits-bf16 "${u[@]}" --case 'logits:V=32000,K=4,T=0.8,topk=50,topp=0.9' \
+  --input logits-bf16 --draws 200000
+same markov "${u[@]}" --case 'markov:V=100,K=3' --draws 200000
+same mixed --case 'zipf:V=1000,K=8' --case 'disjoint:V=1000,K=5' --case 'identical:V=1000,K=3' \
+  --draws 300001 --batch 4096 --threads 2
 if ! grep -q 'staged on the host' "$dir/markov-device.log"; then
   echo "FAIL: markov: device staging did not say the Markov pair was staged on the host"
   failures=$((failures + 1))
