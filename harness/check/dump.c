@@ -166,6 +166,8 @@ static int write_file(const sv_dump *d, const char *path, const char *kind, cons
     if (rc == SV_OK) rc = u64_attr(&f, "K", (uint64_t)m->K);
     if (rc == SV_OK) rc = u64_attr(&f, "V", (uint64_t)m->V);
     if (rc == SV_OK) rc = u64_attr(&f, "v3", (uint64_t)m->v3);
+    if (rc == SV_OK)
+        rc = u64_attr(&f, "own_drafts", (d->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0);
     if (rc == SV_OK) rc = u64_attr(&f, "parts", (uint64_t)n_parts);
     if (rc == SV_OK) rc = sv_h5_strings(&f, "cases", names, (size_t)m->n_cases);
     if (rc == SV_OK) rc = sv_h5_u64s(&f, "case_hashes", hashes, (size_t)m->n_cases);

@@ -226,6 +226,10 @@ static int takes_batch(const replay_file *f)
         rc = sv_fail(SV_EBAD, "replay: the file holds a batch for a sampler %s per-sequence "
                      "arrays (contract version 3), and sampler %s takes %s", f->v3 ? "with" :
                      "without", s->name, s->layouts ? "them" : "none");
+    if (rc == SV_OK && f->own_drafts != ((s->inputs & SV_INPUT_OWN_DRAFTS) != 0))
+        rc = sv_fail(SV_EBAD, "replay: the file's batch gave %s, and sampler %s %s", f->own_drafts
+                     ? "the sampler uniforms to draw its own drafts" : "the harness's drafts",
+                     s->name, f->own_drafts ? "takes drafts" : "draws its own");
     for (int p = 0; rc == SV_OK && p < f->n_parts; p++)
         if (f->v3 && !(s->layouts & SV_LAYOUT_BIT(f->parts[p].layout)))
             rc = sv_fail(SV_EBAD, "replay: sampler %s does not take the %s layout of the "

@@ -22,6 +22,7 @@ typedef struct replay_file {
     const sv_sampler *sampler;  /* the one to replay: --sampler, else the file's */
     int32_t input, K, V;
     int v3;
+    int own_drafts;             /* the batch gave the sampler uniforms to draw its drafts */
     uint64_t seed;
     char case_name[SV_CASE_NAME_MAX], finding[SV_FINDING_LEN * 2], reproduce[1024];
     sv_case **cases;

@@ -204,6 +204,8 @@ int sv_replay_read(const char *path, const char *sampler, replay_file *f)
         f->V = (int32_t)v;
     if (rc == SV_OK && (rc = attr_u64(&r, "v3", 1, &v)) == SV_OK)
         f->v3 = (int)v;
+    if (rc == SV_OK && (rc = attr_u64(&r, "own_drafts", 1, &v)) == SV_OK)
+        f->own_drafts = (int)v;
     if (rc == SV_OK)
         rc = read_cases(&r, f, f->sampler);
     for (int p = 0; rc == SV_OK && p < f->n_parts; p++)

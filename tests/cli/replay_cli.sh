@@ -71,6 +71,8 @@ expect 2 "replay: which FILE?" replay
 expect 2 "not an HDF5 file" replay report.json
 expect 2 "nothing.h5: not an HDF5 file (or not readable)" replay nothing.h5
 expect 2 "sampler 'mine' is not loaded" replay --sampler mine "$file"
+expect 2 "the file's batch gave the harness's drafts, and sampler ref_own_drafts draws its own" \
+  replay --sampler ref_own_drafts "$file"
 expect 2 "nowhere/r.json" replay "$file" --json nowhere/r.json
 expect 1 "REPRODUCED" replay "$file" --json r.json
 grep -q '"reproduced":	true' r.json && pass "replay --json says reproduced" ||
