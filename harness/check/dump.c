@@ -153,7 +153,7 @@ static int write_file(const sv_dump *d, const char *path, const char *kind, cons
         hashes[i] = sv_dump_case_hash(m->cases[i]);
     }
     char finding_safe[SV_FINDING_LEN * 2];
-    sv_escaped(finding_safe, sizeof finding_safe, finding);
+    sv_escape_stored(finding_safe, sizeof finding_safe, finding); /* a note is escaped once */
     if (rc == SV_OK) rc = sv_h5_attr(&f, "format", SV_DUMP_FORMAT);
     if (rc == SV_OK) rc = u64_attr(&f, "format_version", SV_DUMP_VERSION);
     if (rc == SV_OK) rc = sv_h5_attr(&f, "kind", kind);

@@ -147,12 +147,12 @@ static void compare_rows(const replay_part *pt, const int32_t *got, int32_t *sam
 
 static void say_part(const replay_file *f, const char *what, const replay_part *pt)
 {
-    char name[SV_CASE_NAME_MAX];
-    sv_escaped(name, sizeof name, f->cases[pt->case_of[pt->target]]->name);
+    /* a case's name is escaped as it is built (sv_case_ready) */
     printf("  %s: %d sequence%s, %s layout; the finding's sequence %llu (place %d, case %s)\n",
            what, pt->B, pt->B == 1 ? "" : "s",
            pt->layout == SV_LAYOUT_PACKED ? "packed" : "padded",
-           (unsigned long long)pt->indices[pt->target], pt->target, name);
+           (unsigned long long)pt->indices[pt->target], pt->target,
+           f->cases[pt->case_of[pt->target]]->name);
 }
 
 /* Every part given to the sampler again, and what came of it into o. */
@@ -272,17 +272,17 @@ int sv_cmd_replay(int argc, char **argv)
     if (rc == SV_OK)
         rc = takes_batch(&f);
     if (rc == SV_OK) {
-        char path[SV_OUTPUT_PATH], text[sizeof f.finding], name[SV_CASE_NAME_MAX], run[2048];
+        char path[SV_OUTPUT_PATH], run[2048];
         char sampler_name[sizeof f.sampler_name * 4];
         printf("replay of %s: sampler %s on the %s failure of case %s\n",
                sv_escaped(path, sizeof path, argv[optind]),
                sv_escaped(sampler_name, sizeof sampler_name, f.sampler->name), f.kind,
-               sv_escaped(name, sizeof name, f.case_name));
-        printf("  the run: %s\n", sv_escaped(text, sizeof text, f.finding));
+               f.case_name);
+        printf("  the run: %s\n", f.finding); /* the file's words, escaped when read */
         /* the case alone, as the run ran it: the command's prefix, then the case */
-        size_t used = strlen(sv_escaped(run, sizeof run, f.reproduce));
+        size_t used = (size_t)snprintf(run, sizeof run, "%s", f.reproduce);
         sv_shell_quote(run, sizeof run, used + (size_t)snprintf(run + used, sizeof run - used,
-                                                                " --case "), name);
+                                                                " --case "), f.case_name);
         printf("  the case alone: %s --seed %llu\n", run, (unsigned long long)f.seed);
         say_part(&f, f.n_parts == 1 ? "the batch" : "batch a", &f.parts[0]);
         if (f.n_parts == 2)

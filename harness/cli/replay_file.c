@@ -146,6 +146,28 @@ static int read_cases(sv_h5_reader *r, replay_file *f, const sv_sampler *s)
     return rc;
 }
 
+/* Text a file holds, escaped where specverify did not escape it (a file
+ * it did not write), never twice. */
+static void stored(char *s, size_t len)
+{
+    char *buf = malloc(4 * len + 1);
+    if (!buf) {
+        s[0] = '\0';
+        return;
+    }
+    sv_escape_stored(buf, len, s);
+    memcpy(s, buf, strlen(buf) + 1);
+    free(buf);
+}
+
+static void stored_words(replay_file *f)
+{
+    stored(f->sampler_name, sizeof f->sampler_name);
+    stored(f->case_name, sizeof f->case_name);
+    stored(f->finding, sizeof f->finding);
+    stored(f->reproduce, sizeof f->reproduce);
+}
+
 /* Without --sampler, where the file's is not loaded: the one sampler the
  * plugins (or --python) brought, a fixed build say; else NULL. */
 static const sv_sampler *only_brought(void)
@@ -196,6 +218,8 @@ int sv_replay_read(const char *path, const char *sampler, replay_file *f)
         rc = attr_text(&r, "finding", f->finding, sizeof f->finding);
     if (rc == SV_OK)
         rc = attr_text(&r, "reproduce", f->reproduce, sizeof f->reproduce);
+    if (rc == SV_OK) /* the file's words, shown as they are where specverify escaped them */
+        stored_words(f);
     if (rc == SV_OK)
         rc = attr_u64(&r, "seed", UINT64_MAX, &f->seed);
     if (rc == SV_OK && (rc = attr_u64(&r, "K", SV_MAX_K, &v)) == SV_OK)

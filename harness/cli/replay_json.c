@@ -28,10 +28,11 @@ int sv_replay_json(const char *path, const char *file, const replay_file *f,
     cJSON_AddStringToObject(root, "specverify_version", SV_VERSION);
     sv_json_text(root, "file", file);
     sv_json_text(root, "sampler", f->sampler->name);
-    sv_json_text(root, "run_sampler", f->sampler_name);
+    /* the file's words, escaped once when read (replay_file.c) */
+    cJSON_AddStringToObject(root, "run_sampler", f->sampler_name);
     cJSON_AddStringToObject(root, "kind", f->kind);
-    sv_json_text(root, "case", f->case_name);
-    sv_json_text(root, "run_finding", f->finding);
+    cJSON_AddStringToObject(root, "case", f->case_name);
+    cJSON_AddStringToObject(root, "run_finding", f->finding);
     cJSON_AddBoolToObject(root, "reproduced", o->reproduced);
     cJSON_AddBoolToObject(root, "contract_broken", o->broken);
     cJSON_AddBoolToObject(root, "sampler_failed", o->failed);

@@ -96,6 +96,10 @@ with h5py.File("past.h5", "r+") as f:  # a count past its case's K
     d = f["a_num_drafts"][()]
     d[3] = 99
     f["a_num_drafts"][...] = d
+shutil.copy(src, "words.h5")
+with h5py.File("words.h5", "r+") as f:  # a file's words: raw ones escaped, escaped ones kept
+    f.attrs["finding"] = "raw \x1b[2J here"
+    f.attrs["case"] = "stored \\x07 there"
 shutil.copy(src, "kind.h5")
 with h5py.File("kind.h5", "r+") as f:
     f.attrs["format"] = "something else"
@@ -103,6 +107,8 @@ PY
 expect 2 "its rows are not those the run gave the sampler" replay other.h5
 expect 2 "a_num_drafts" replay past.h5
 expect 2 "kind.h5: not a failing batch" replay kind.h5
+expect 1 'the run: raw \x1b[2J here' replay words.h5
+expect 1 'failure of case stored \x07 there' replay words.h5
 # three bytes of its metadata changed: libhdf5 crashes reading it, in the
 # child that reads a file first (under ASan the child ends by its report)
 expect 2 "corrupt.contract.h5: " replay "$(dirname "$kept")/corrupt.contract.h5"
