@@ -218,10 +218,10 @@ int sv_replay_read(const char *path, const char *sampler, replay_file *f)
         rc = attr_text(&r, "finding", f->finding, sizeof f->finding);
     if (rc == SV_OK)
         rc = attr_text(&r, "reproduce", f->reproduce, sizeof f->reproduce);
-    if (rc == SV_OK) /* the file's words, shown as they are where specverify escaped them */
+    if (rc == SV_OK) { /* the file's words, shown as they are where specverify escaped them */
         stored_words(f);
-    if (rc == SV_OK)
         rc = attr_u64(&r, "seed", UINT64_MAX, &f->seed);
+    }
     if (rc == SV_OK && (rc = attr_u64(&r, "K", SV_MAX_K, &v)) == SV_OK)
         f->K = (int32_t)v;
     if (rc == SV_OK && (rc = attr_u64(&r, "V", INT32_MAX, &v)) == SV_OK)
