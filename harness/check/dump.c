@@ -192,7 +192,7 @@ static void dump(sv_dump *d, const char *kind, const sv_case *c, const char *fin
     pthread_mutex_lock(&d->lock);
     written *w = NULL;
     for (int32_t i = 0; i < d->n && !w; i++)
-        if (d->files[i].kind == kind && strcmp(d->files[i].name, c->name) == 0)
+        if (strcmp(d->files[i].kind, kind) == 0 && strcmp(d->files[i].name, c->name) == 0)
             w = &d->files[i];
     const int fresh = !w && d->n < DUMP_MAX;
     if (fresh) {

@@ -328,52 +328,6 @@ static int parse(int argc, char **argv, verify_args *a)
 
 static int run_and_report(const sv_verify_config *cfg, void *ctx);
 
-/* --shard I/N: this shard's part of each case's first run, its raw counts
- * written to the shard file; the verdicts are merge's (re-runs of suspects
- * too, as the whole run would make them). */
-static int verify_shard(const verify_args *a, const sv_verify_config *whole)
-{
-    char path[64];
-    const char *file = a->shard_file;
-    if (!file) {
-        snprintf(path, sizeof path, "shard-%u-of-%u.h5", a->shard_index + 1, a->shard_count);
-        file = path;
-    }
-    sv_shard_writer *w = NULL;
-    int rc = sv_h5_check(file);
-    if (rc == SV_OK)
-        rc = sv_shard_writer_open(file, a->command, a->n_command, a->shard_index,
-                                  a->shard_count, whole->n_cases, &w);
-    if (rc == SV_OK)
-        rc = sv_shard_writer_about(w, whole->sampler->name, whole->seed, whole->alpha);
-    if (rc != SV_OK) {
-        sv_shard_writer_close(w, 0); /* removed: nothing half written stays */
-        return rc;
-    }
-    sv_shard_hooks hooks = {a->shard_index, a->shard_count, sv_shard_take, NULL, w, 0, 0};
-    sv_verify_config cfg = *whole;
-    cfg.shard = &hooks;
-    cfg.rerun_suspects = 0;
-    sv_report *r = NULL;
-    sv_interrupt_install();
-    rc = sv_verify(&cfg, &r);
-    const int interrupted = r ? r->interrupted : 0;
-    const int wrc = sv_shard_writer_close(w, rc == SV_OK && !interrupted);
-    if (rc == SV_OK && interrupted) {
-        fprintf(stderr, "specverify: interrupted by %s; shard %u of %u not written (a shard "
-                "holds whole counts or nothing)\n", sv_signal_name(interrupted),
-                a->shard_index + 1, a->shard_count);
-        rc = 128 + interrupted;
-    } else if (rc == SV_OK && wrc == SV_OK && r) {
-        printf("shard %u of %u: %zu cases, %llu draws in %.1f s, written to %s; 'specverify "
-               "merge' its %u shard files for the verdict\n", a->shard_index + 1,
-               a->shard_count, r->n_cases, (unsigned long long)r->total_draws, r->seconds, file,
-               a->shard_count);
-    }
-    sv_report_free(r);
-    return rc != SV_OK ? rc : wrc;
-}
-
 /* Runs the cases (or prints the power of --power against them) and writes
  * the reports. */
 static int verify_specs(const verify_args *a, const sv_sampler *sampler, const char *suite_name,
@@ -430,7 +384,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
         cfg.rerun_draws = again;
     }
     if (a->shard)
-        return verify_shard(a, &cfg);
+        return sv_verify_shard(&cfg, a->shard_file, a->shard_index, a->shard_count,
+                               a->command, a->n_command);
     sv_interrupt_install();
 #ifdef SV_HAVE_MPI
     if (a->mpi_size > 1) /* each rank its shard; rank 0 reports the sums */

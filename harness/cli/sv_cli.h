@@ -37,6 +37,11 @@ int sv_verify_distinct_outputs(const char *json, const char *junit);
  * run writes FILE.partial instead, leaving an earlier FILE whole. */
 int sv_verify_write_report(const sv_report *r, const char *path, int junit, char *name,
                            size_t len);
+/* --shard I/N: this shard's part of each case's first run, its raw counts
+ * written to shard_file (NULL: shard-I-of-N.h5) under the command that
+ * names the run; the verdicts are merge's. */
+int sv_verify_shard(const sv_verify_config *whole, const char *shard_file, uint32_t index,
+                    uint32_t count, const char *const *command, size_t n_command);
 
 /* ---- sampler_args.c: the sampler a command runs, and its input ------------- */
 /* The sampler named, or with name NULL the one sampler the loaded plugins
