@@ -9,6 +9,7 @@ import os
 import pytest
 
 import specverify
+from specverify._cases import suite_entries
 
 
 def test_power_against_a_broken_variant():
@@ -73,6 +74,22 @@ def test_measure_keeps_a_lossless_rule_s_verdicts(tmp_path):
                                 measure=True, threads=2, echo=False)
     assert typical.exit_code == 0 and not typical.judged and typical.passed
     assert typical.case("onehot:V=100,K=3").verdict == "FAIL"  # as if lossless; not counted
+
+
+def test_draws_scale_keeps_the_suite_s_weighting():
+    """draws_scale=X: each case at X times its suite's draws, where draws=N
+    would give every case N. A mixed batch deals a vocabulary's cases their
+    draws together: the group's total is exact, each case's share close."""
+    want = {spec: round(d * 0.002) for spec, d in suite_entries("smoke")
+            if not spec.startswith("markov")}
+    r = specverify.verify("ref", suite="smoke", draws_scale=0.002, rerun=False, echo=False)
+    got = {c.name: c.draws for c in r.cases if c.name in want}
+    assert sum(got.values()) == sum(want.values()) > 0
+    assert want["seedlab:V=100,K=3"] == 2 * want["identical:V=100,K=2"]
+    assert 1.6 < got["seedlab:V=100,K=3"] / got["identical:V=100,K=2"] < 2.5
+    with pytest.raises(specverify.SpecverifyError) as e:
+        specverify.verify("ref", suite="smoke", draws=1000, draws_scale=0.5, echo=False)
+    assert e.value.exit_code == 2 and "--draws-scale" in str(e.value)
 
 
 def test_bad_arguments_are_the_cli_s_words():

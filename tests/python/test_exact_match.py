@@ -14,7 +14,8 @@ def test_exact_match_passes_smoke_and_ci():
     r.assert_passed()
     assert r.rule == "exact_match"
     assert all(not c.raw["draft_probs_given"] for c in r.cases)
-    specverify.verify(exact_match, suite="ci", draws=20_000, echo=False).assert_passed()
+    # a hundredth of ci's draws, as test_numpy.py says why
+    specverify.verify(exact_match, suite="ci", draws_scale=0.01, echo=False).assert_passed()
 
 
 def test_one_sample_for_all_positions_is_caught():
