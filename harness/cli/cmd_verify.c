@@ -65,7 +65,7 @@ static void usage(FILE *out)
         "                  and onehot families, recordings); the default suite is then\n"
         "                  'logits'\n"
         "  --draws N       draws per case (default: the suite's; 1000000 for --case);\n"
-        "                  with --budget, the most any case gets\n"
+        "                  with --budget or --draws-scale, the most any case gets\n"
         "  --draws-scale X each case at X times its suite's draws (0.1: a tenth of each),\n"
         "                  which keeps a rare-event case's share where --draws N cuts every\n"
         "                  case to N; a case run below the draws its power against the bug\n"
@@ -311,9 +311,6 @@ static int parse(int argc, char **argv, verify_args *a)
     if (rc == SV_OK && a->measure && (a->junit || a->power))
         rc = sv_fail(SV_EBAD, "verify: --measure gives a lossy rule no verdicts, so it takes "
                      "no %s (the distances are in --json)", a->junit ? "--junit" : "--power");
-    if (rc == SV_OK && a->draws && a->draws_scale > 0)
-        rc = sv_fail(SV_EBAD, "verify: --draws N gives every case N draws and --draws-scale X "
-                     "scales each case's own; give one");
     if (rc == SV_OK && a->dump && (a->uniform || a->shard))
         rc = sv_fail(SV_EBAD, "verify: --dump-failing writes failing mixed batches; %s",
                      a->uniform ? "--batches uniform has none (leave it out)"
@@ -334,10 +331,15 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
                         const char **specs, const uint64_t *draws, size_t n)
 {
     int rc;
-    uint64_t scaled[MAX_CASES]; /* --draws-scale X: X times each case's own, at least 1 */
+    /* --draws-scale X: X times each case's own, at least 1 (and with --draws N,
+     * at most N) */
+    uint64_t scaled[MAX_CASES];
     if (a->draws_scale > 0) {
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             scaled[i] = (uint64_t)fmax(1.0, llround((double)draws[i] * a->draws_scale));
+            if (a->draws && scaled[i] > a->draws)
+                scaled[i] = a->draws;
+        }
         draws = scaled;
     }
     if (a->power) {
@@ -512,6 +514,8 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
 
     const char *specs[MAX_CASES];
     uint64_t draws[MAX_CASES];
+    /* --draws N: every case's draws; with --draws-scale the cap on the scaled ones */
+    const uint64_t every = a.draws_scale > 0 ? 0 : a.draws;
     size_t n = 0;
     const char *suite_name = NULL;
     char **recorded = NULL; /* the specs of --recorded's steps */
@@ -521,7 +525,7 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
             return rc;
         for (; n < n_recorded; n++) {
             specs[n] = recorded[n];
-            draws[n] = a.draws ? a.draws : 1000000;
+            draws[n] = every ? every : 1000000;
         }
         rc = verify_specs(&a, sampler, NULL, specs, draws, n);
         sv_recorded_specs_free(recorded, n_recorded);
@@ -530,7 +534,7 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
     if (a.n_cases) {
         for (; n < a.n_cases; n++) {
             specs[n] = a.cases[n];
-            draws[n] = a.draws ? a.draws : 1000000;
+            draws[n] = every ? every : 1000000;
         }
     } else if (a.suite && strcmp(a.suite, "deep") == 0) {
         static const char *why[MAX_CASES];
@@ -538,8 +542,8 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
         if ((rc = sv_deep_suite(sampler, a.alpha, a.power_target, specs, draws, why, MAX_CASES,
                                 &n)) != SV_OK)
             return rc;
-        for (size_t i = 0; a.draws && i < n; i++)
-            draws[i] = a.draws;
+        for (size_t i = 0; every && i < n; i++)
+            draws[i] = every;
         a.why = why;
     } else {
         suite_name = a.suite ? a.suite : a.input != SV_INPUT_PROBS ? "logits" : "ci";
@@ -550,7 +554,7 @@ static int verify_command(const verify_args *a_, int argc, char **argv)
                            suite_name, sv_suggest_among(suite_name, "smoke, ci, full, logits, deep", hint, sizeof hint));
         for (; n < suite->n_entries; n++) {
             specs[n] = suite->entries[n].spec;
-            draws[n] = a.draws ? a.draws : suite->entries[n].draws;
+            draws[n] = every ? every : suite->entries[n].draws;
         }
     }
     return verify_specs(&a, sampler, suite_name, specs, draws, n);

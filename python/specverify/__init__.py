@@ -120,15 +120,16 @@ def _sampler_args(sampler, config):
 def verify(sampler, suite=None, *, cases=None, draws=None, draws_scale=None, seed=1,
            alpha=1e-6, input=None, batch=None, threads=None, batches=None, seeding=None,
            config=None, in_process=False, call_timeout=None, rerun=True, plugin=None,
-           echo=None, timeout=None, measure=False, sandbox=None, budget=None, tree=None, siblings=None,
-           plot=None, dump_failing=None):
+           echo=None, timeout=None, measure=False, sandbox=None, budget=None, tree=None,
+           siblings=None, plot=None, dump_failing=None):
     """Verifies `sampler` and returns its Report (``report.assert_passed()``
     for pytest). The sampler is a module-level callable, "file.py:NAME",
     "module:NAME", or a built-in sampler's name ("ref").
 
     suite        "smoke", "ci" (the default), "full", "logits"
     cases        case specs instead of a suite ("zipf:V=1000,K=4")
-    draws        draws per case (default: the suite's); with budget, the most
+    draws        draws per case (default: the suite's); with budget or
+                 draws_scale, the most any case gets
     draws_scale  each case at this times its suite's draws (0.01: a hundredth
                  of each; verify --draws-scale): the suite's weighting kept, so
                  a large vocabulary's case stays as light beside the small ones
@@ -176,8 +177,8 @@ def verify(sampler, suite=None, *, cases=None, draws=None, draws_scale=None, see
         args += _options(plugin=plugin if isinstance(plugin, (list, tuple)) else [plugin])
     if cases:
         args += _options(case=list(cases) if not isinstance(cases, str) else [cases])
-    args += _options(suite=suite, draws=draws, draws_scale=draws_scale, seed=seed, alpha=alpha, input=input, batch=batch,
-                     threads=threads, batches=batches, seeding=seeding,
+    args += _options(suite=suite, draws=draws, draws_scale=draws_scale, seed=seed, alpha=alpha,
+                     input=input, batch=batch, threads=threads, batches=batches, seeding=seeding,
                      call_timeout=call_timeout, in_process=in_process, no_rerun=not rerun,
                      measure=measure, sandbox=sandbox, budget=budget, tree=tree,
                      siblings=siblings, plot=plot, dump_failing=dump_failing)

@@ -21,7 +21,7 @@ from ._run import SpecverifyError, run
 
 TIERS = ("pr", "nightly")
 TIER_SUITE = {"pr": "ci", "nightly": "full"}
-PR_DRAWS = 20_000  # what this project's own CI gives a Python sampler's case
+PR_DRAWS = 20_000  # the pr tier's cap: minutes, not an hour, for a Python sampler
 FAMILY_ALPHA = 1e-6  # verify's default family-wise false-alarm rate
 
 _tier = ["pr"]  # set by the plugin's pytest_configure

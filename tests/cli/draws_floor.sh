@@ -2,7 +2,8 @@
 # draws_floor.sh SPECVERIFY OUT_DIR: suites that fit slow samplers without
 # losing rare events unseen (issue 38). --draws-scale X keeps each case's
 # share of the suite's draws (tinytail, built for race_float32_truncated,
-# keeps 100x zipf's where --draws N gives both N), and a case built for a
+# keeps 100x zipf's where --draws N gives both N; with --draws N too, N is
+# the most a case gets), and a case built for a
 # rare bug that ran below the draws its power needs is named in the report
 # and the JSON ("below power"), never a case built for nothing.
 sv=$1
@@ -12,7 +13,6 @@ rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 2
 
 expect 2 "--draws-scale" verify --suite smoke --draws-scale abc
 expect 2 "--draws-scale" verify --suite smoke --draws-scale 0
-expect 2 "give one" verify --suite smoke --draws 1000 --draws-scale 0.5
 
 # the ci suite's draws at a hundredth each: read back from --power's JSON
 # (which runs nothing) against the suite's own
@@ -25,6 +25,17 @@ assert whole.keys() == scaled.keys() and len(whole) > 10
 for name, n in whole.items():
     assert scaled[name] == max(1, round(n / 100)), (name, n, scaled[name])
 assert scaled["tinytail:V=32003,K=1"] == 5200, scaled
+PY
+# and with --draws N, at most N a case (a pull request's tier: the suite's
+# weighting, the cap on the cases that have the most)
+expect 0 "power against race_float32_truncated" verify --suite ci --power race_float32_truncated --draws-scale 0.01 --draws 20000 --json capped.json
+if python3 - whole.json capped.json <<'PY'; then pass "--draws-scale 0.01 --draws 20000: a hundredth of each, at most 20000"; else fail "--draws-scale with --draws"; fi
+import json, sys
+whole, capped = ({c["name"]: c["draws"] for c in json.load(open(p))["cases"]} for p in sys.argv[1:3])
+assert whole.keys() == capped.keys()
+for name, n in whole.items():
+    assert capped[name] == min(20000, max(1, round(n / 100))), (name, n, capped[name])
+assert capped["seedlab:V=1000,K=5"] == 20000 and capped["logits:V=151936,K=2,T=0.7"] == 2000
 PY
 
 # below power: tinytail at 20,000 draws (its power against the float32 race
