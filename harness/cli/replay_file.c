@@ -150,7 +150,7 @@ static int read_cases(sv_h5_reader *r, replay_file *f, const sv_sampler *s)
  * it did not write), never twice. */
 static void stored(char *s, size_t len)
 {
-    char *buf = malloc(4 * len + 1);
+    char *buf = malloc(len); /* the escaped text must fit where the text was */
     if (!buf) {
         s[0] = '\0';
         return;

@@ -49,8 +49,7 @@ int sv_verify_shard(const sv_verify_config *whole, const char *shard_file, uint3
     sv_shard_writer *w = NULL;
     int rc = sv_h5_check(file);
     if (rc == SV_OK)
-        rc = sv_shard_writer_open(file, command, n_command, index,
-                                  count, whole->n_cases, &w);
+        rc = sv_shard_writer_open(file, command, n_command, index, count, whole->n_cases, &w);
     if (rc == SV_OK)
         rc = sv_shard_writer_about(w, whole->sampler->name, whole->seed, whole->alpha);
     if (rc != SV_OK) {
@@ -73,9 +72,8 @@ int sv_verify_shard(const sv_verify_config *whole, const char *shard_file, uint3
         rc = 128 + interrupted;
     } else if (rc == SV_OK && wrc == SV_OK && r) {
         printf("shard %u of %u: %zu cases, %llu draws in %.1f s, written to %s; 'specverify "
-               "merge' its %u shard files for the verdict\n", index + 1,
-               count, r->n_cases, (unsigned long long)r->total_draws, r->seconds, file,
-               count);
+               "merge' its %u shard files for the verdict\n", index + 1, count, r->n_cases,
+               (unsigned long long)r->total_draws, r->seconds, file, count);
     }
     sv_report_free(r);
     return rc != SV_OK ? rc : wrc;
