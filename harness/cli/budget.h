@@ -29,6 +29,24 @@ typedef struct sv_probe {
 int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
                    double *start_up, double *seconds);
 
+/* The probe's steps (budget_probe.c), apart so that a test can drive them
+ * with a made-up clock. Every case first runs SV_PROBE_FIRST_DRAWS; then up
+ * to SV_PROBE_ROUNDS rounds, each of sv_probe_next_draws at the rate found
+ * so far (the first round's draws over its time, then each round's), until
+ * one draws long enough to measure. */
+#define SV_PROBE_FIRST_DRAWS 64
+#define SV_PROBE_ROUNDS 5
+/* A round's draws: what takes half of SV_PROBE_SECONDS at `rate`, at least
+ * twice `last` (16 times for a sampler drawing its own drafts, whose every
+ * round pays its start-up) and at most 64 times. */
+uint64_t sv_probe_next_draws(double rate, uint64_t last, int own_drafts);
+/* The rate a round of `draws` that took `took` seconds gives, from its time
+ * beyond the first round's (`first`): the case's set-up and the run's
+ * start-up cancel. A difference too short to tell from the clock's noise
+ * gives a lower bound. *measured: whether the difference was long enough to
+ * be the rate. */
+double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned char *measured);
+
 typedef struct sv_budget_case {
     const sv_case *c;          /* the case: its position-1 target for min-det */
     const char *spec;

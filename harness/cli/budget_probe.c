@@ -18,11 +18,32 @@
 #include "sv_base.h"
 #include "sv_check.h"
 
-#define FIRST_DRAWS 64
+#define FIRST_DRAWS SV_PROBE_FIRST_DRAWS
 #define SECOND_SECONDS (0.5 * SV_PROBE_SECONDS) /* what a later round aims at a case */
 #define ENOUGH (0.25 * SV_PROBE_SECONDS)        /* drawing this long measures a rate */
-#define ROUNDS 4
+#define RESOLVE (0.02 * SV_PROBE_SECONDS)       /* a shorter difference of times is noise */
 #define MOST (2.0 * SV_PROBE_SECONDS)           /* a case's share of the probe, at most */
+
+uint64_t sv_probe_next_draws(double rate, uint64_t last, int own_drafts)
+{
+    /* a run of its own per case (own drafts) pays the start-up in every
+     * first time: its rate from it is far too low, so grow fast */
+    const double want = rate * SECOND_SECONDS, grow = own_drafts ? 16.0 : 2.0;
+    return (uint64_t)fmin(fmax(want, grow * (double)last), 64.0 * (double)last);
+}
+
+double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned char *measured)
+{
+    /* A difference under RESOLVE is the noise of the clock and of the
+     * case's set-up, which can even make it negative: the draws took at most
+     * RESOLVE, so the rate is at least what that gives. That lower bound
+     * sizes the next round safely (it takes at most SECOND_SECONDS) and
+     * grows it 25-fold; if the rounds end there, the plan errs long, never
+     * short. */
+    const double beyond = took - first;
+    *measured = beyond >= ENOUGH;
+    return (double)(draws - FIRST_DRAWS) / fmax(beyond, RESOLVE);
+}
 
 typedef struct stamps {
     double *at; /* at[i + 1]: when case i was done; at[0]: the run's start */
@@ -109,7 +130,8 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
                    double *start_up, double *seconds)
 {
     const size_t n = like->n_cases;
-    uint64_t *draws = calloc(n ? n : 1, sizeof *draws), *measured = calloc(n ? n : 1, sizeof *measured);
+    uint64_t *draws = calloc(n ? n : 1, sizeof *draws);
+    unsigned char *measured = calloc(n ? n : 1, 1);
     double *at = calloc(n + 1, sizeof *at), *first = calloc(n ? n : 1, sizeof *first),
            *took = calloc(n ? n : 1, sizeof *took);
     unsigned char *takes = NULL;
@@ -133,7 +155,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     }
     /* then rounds of more draws for each case whose draws did not yet take
      * ENOUGH beyond its first run's (the others FIRST_DRAWS again: cheap) */
-    for (int round = 0, more = 1; round < ROUNDS && more && rc == SV_OK; round++) {
+    for (int round = 0, more = 1; round < SV_PROBE_ROUNDS && more && rc == SV_OK; round++) {
         more = 0;
         for (size_t i = 0; i < n; i++) {
             if (measured[i]) {
@@ -141,10 +163,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
                 continue;
             }
             more = 1;
-            /* a run of its own per case (own drafts) pays the start-up in
-             * every first time: its rate from it is far too low, so grow fast */
-            const double want = out[i].rate * SECOND_SECONDS, grow = takes ? 16.0 : 2.0;
-            draws[i] = (uint64_t)fmin(fmax(want, grow * (double)draws[i]), 64.0 * draws[i]);
+            draws[i] = sv_probe_next_draws(out[i].rate, draws[i], takes != NULL);
         }
         if (!more || sv_now() - start > MOST * (double)(n ? n : 1))
             break;
@@ -154,11 +173,8 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
         for (size_t i = 0; i < n && rc == SV_OK; i++) {
             if (measured[i])
                 continue;
-            const double beyond = took[i] - first[i];
             out[i].seconds += took[i];
-            if (beyond > 0.0)
-                out[i].rate = (double)(draws[i] - FIRST_DRAWS) / beyond;
-            measured[i] = beyond >= ENOUGH;
+            out[i].rate = sv_probe_round_rate(draws[i], took[i], first[i], &measured[i]);
         }
     }
     *start_up = 0.0; /* the first case's time beyond its draws (one a sampler takes) */
