@@ -38,8 +38,8 @@ double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned c
      * case's set-up, which can even make it negative: the draws took at most
      * RESOLVE, so the rate is at least what that gives. That lower bound
      * sizes the next round safely (it takes at most SECOND_SECONDS) and
-     * grows it 25-fold; if the rounds end there, the plan errs long, never
-     * short. */
+     * gives it 25 times this round's draws beyond FIRST_DRAWS; if the
+     * rounds end there, the plan errs long, never short. */
     const double beyond = took - first;
     *measured = beyond >= ENOUGH;
     return (double)(draws - FIRST_DRAWS) / fmax(beyond, RESOLVE);
