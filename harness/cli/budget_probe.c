@@ -6,7 +6,7 @@
  * them; batches of one case each, so that each case's time is its own, read
  * between the calls of case_done). A run pays its start-up once (for a
  * Python sampler its process and interpreter); the first round gives every
- * case FIRST_DRAWS, later rounds the draws that take it about half of
+ * case SV_PROBE_FIRST_DRAWS, later rounds the draws that take it about half of
  * SV_PROBE_SECONDS at the pace found so far, until its draws take ENOUGH
  * beyond the first round's; each case's rate is the difference of its draws
  * over the difference of its times, which the start-up and each case's own
@@ -18,7 +18,6 @@
 #include "sv_base.h"
 #include "sv_check.h"
 
-#define FIRST_DRAWS SV_PROBE_FIRST_DRAWS
 #define SECOND_SECONDS (0.5 * SV_PROBE_SECONDS) /* what a later round aims at a case */
 #define ENOUGH (0.25 * SV_PROBE_SECONDS)        /* drawing this long measures a rate */
 #define RESOLVE (0.02 * SV_PROBE_SECONDS)       /* a shorter difference of times is noise */
@@ -38,11 +37,11 @@ double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned c
      * case's set-up, which can even make it negative: the draws took at most
      * RESOLVE, so the rate is at least what that gives. That lower bound
      * sizes the next round safely (it takes at most SECOND_SECONDS) and
-     * gives it 25 times this round's draws beyond FIRST_DRAWS; if the
+     * gives it 25 times this round's draws beyond SV_PROBE_FIRST_DRAWS; if the
      * rounds end there, the plan errs long, never short. */
     const double beyond = took - first;
     *measured = beyond >= ENOUGH;
-    return (double)(draws - FIRST_DRAWS) / fmax(beyond, RESOLVE);
+    return (double)(draws - SV_PROBE_FIRST_DRAWS) / fmax(beyond, RESOLVE);
 }
 
 typedef struct stamps {
@@ -139,27 +138,27 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     if (rc == SV_OK && (like->sampler->inputs & SV_INPUT_OWN_DRAFTS))
         rc = own_drafts_takes(like, &takes);
     for (size_t i = 0; rc == SV_OK && i < n; i++)
-        draws[i] = FIRST_DRAWS;
+        draws[i] = SV_PROBE_FIRST_DRAWS;
     fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
-            n == 1 ? "" : "s", FIRST_DRAWS);
+            n == 1 ? "" : "s", SV_PROBE_FIRST_DRAWS);
     fflush(stderr);
     const double start = sv_now();
     if (rc == SV_OK)
         rc = round_of(like, threads, draws, takes, at, first);
     for (size_t i = 0; i < n && rc == SV_OK; i++) {
-        out[i] = (sv_probe){(double)FIRST_DRAWS / fmax(first[i], 1e-6), 0.0, first[i]};
+        out[i] = (sv_probe){(double)SV_PROBE_FIRST_DRAWS / fmax(first[i], 1e-6), 0.0, first[i]};
         if (takes && !takes[i]) { /* left out of the run: it costs nothing */
             out[i].rate = INFINITY;
             measured[i] = 1;
         }
     }
     /* then rounds of more draws for each case whose draws did not yet take
-     * ENOUGH beyond its first run's (the others FIRST_DRAWS again: cheap) */
+     * ENOUGH beyond its first run's (the others SV_PROBE_FIRST_DRAWS again: cheap) */
     for (int round = 0, more = 1; round < SV_PROBE_ROUNDS && more && rc == SV_OK; round++) {
         more = 0;
         for (size_t i = 0; i < n; i++) {
             if (measured[i]) {
-                draws[i] = FIRST_DRAWS;
+                draws[i] = SV_PROBE_FIRST_DRAWS;
                 continue;
             }
             more = 1;
@@ -180,7 +179,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     *start_up = 0.0; /* the first case's time beyond its draws (one a sampler takes) */
     for (size_t i = 0; i < n && rc == SV_OK; i++)
         if (isfinite(out[i].rate)) {
-            *start_up = fmax(0.0, first[i] - FIRST_DRAWS / out[i].rate);
+            *start_up = fmax(0.0, first[i] - SV_PROBE_FIRST_DRAWS / out[i].rate);
             break;
         }
     *seconds = sv_now() - start;

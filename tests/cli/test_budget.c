@@ -79,7 +79,6 @@ int main(void)
     }
     feature("the probe's rounds find the rate within 5%, set-up and clock noise left out");
 
-
     sv_case *seedlab = make("seedlab:V=100,K=3"), *markov = make("markov:V=16,K=3,support=8");
     const double split = 1e-8;
 
