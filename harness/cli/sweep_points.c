@@ -61,6 +61,42 @@ void sweep_point_spec(const char *spec, int has_T, double T, int has_K, int32_t 
         snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
 }
 
+/* Every point's case, built once before the first draw: a --T or --K the
+ * case cannot take (a family without T, a K past its limit), or a Markov
+ * pair, is bad input named at once, not an exit after the points before it
+ * have run. A whole
+ * recording's points are checked at their first step (each step shares
+ * its parameters), and only the first point of each axis' ends: its file is
+ * read in a child of its own each time. */
+int sweep_check_points(const sweep_args *a)
+{
+    const int has_T = a->n_T > 0, has_K = a->n_K > 0, n_T = has_T ? a->n_T : 1;
+    const int n_K = has_K ? a->n_K : 1, recorded = strncmp(a->spec, "recorded:", 9) == 0;
+    int rc = SV_OK;
+    for (int i = 0; rc == SV_OK && i < n_T; i++)
+        for (int j = 0; rc == SV_OK && j < n_K; j++) {
+            if (recorded && !((i == 0 || i == n_T - 1) && (j == 0 || j == n_K - 1)))
+                continue;
+            char spec[SV_CASE_NAME_MAX * 2];
+            sweep_point_spec(a->spec, has_T, has_T ? a->T[i] : 0, has_K, has_K ? a->K[j] : 0,
+                             spec, sizeof spec);
+            sv_case *c = NULL;
+            if ((rc = sweep_first_case(spec, &c)) != SV_OK && (has_T || has_K)) {
+                char why[2048];
+                snprintf(why, sizeof why, "%s", sv_error_message());
+                rc = sv_fail(rc, "sweep: the point %s: %s (%s set%s the case's own %s)", spec, why,
+                             has_T && has_K ? "--T and --K" : has_T ? "--T" : "--K",
+                             has_T && has_K ? "" : "s",
+                             has_T && has_K ? "T= and K=" : has_T ? "T=" : "K=");
+            }
+            if (rc == SV_OK && c->chain)
+                rc = sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every "
+                             "step; sweep takes fixed-row cases", spec);
+            sv_case_free(c);
+        }
+    return rc;
+}
+
 /* Each position's distance from p, at the sweep's level (a lossy rule's
  * table shows them). */
 static int point_distances(const sv_case *c, const sv_tally *t, double level, sweep_point *pt)

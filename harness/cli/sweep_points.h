@@ -42,6 +42,8 @@ int sweep_first_case(const char *spec, sv_case **c);
 /* SPEC with its own T= and K= removed, then the point's appended. */
 void sweep_point_spec(const char *spec, int has_T, double T, int has_K, int32_t K, char *out,
                       size_t len);
+/* Every point's case built once, before any draw: bad input named (exit 2). */
+int sweep_check_points(const sweep_args *a);
 /* Runs one point: its case, or every step of a recording, pooled. */
 int sweep_run_point(const sweep_args *a, const char *spec, sv_sweep_point *pt);
 /* --json FILE: the m samplers' points (pts[i], done[i] of planned each),

@@ -167,6 +167,16 @@ expect 2 "--T: '1,2,': item 3 is empty" sweep --case logits --T 1,2,
 expect 2 "--K: ',2': item 1 is empty" sweep --case logits --K ,2
 expect 2 "--T: range 0:1e400:3 must lie in [0, 100]" sweep --case logits --T 0:1e400:3
 expect 2 "--T: ' 0:1:3' is not FROM:TO:N" sweep --case logits --T ' 0:1:3'
+# a point the case cannot be: refused before the first draw (1e9 draws a
+# point would take hours), nothing written to --out
+expect 2 "sweep: the point zipf:V=50,K=2,T=0.5: case zipf: unknown parameter 'T'" \
+  sweep --case zipf:V=50,K=2 --T 0.5,1 --draws 1000000000 --out "$dir/sweep-refused"
+expect 2 "sweep: the point greedy:V=50,K=2,T=1: case greedy: T=1 is out of range [0, 0]" \
+  sweep --case greedy:V=50,K=2 --T 0,1 --draws 1000000000 --out "$dir/sweep-refused"
+expect 2 "sweep: markov:V=64,K=1 is a Markov pair, whose rows change every step" \
+  sweep --case markov:V=64,K=4 --K 1,2 --draws 1000000000 --out "$dir/sweep-refused"
+[ ! -e "$dir/sweep-refused/sweep.h5" ] ||
+  { echo "FAIL: a refused sweep wrote $dir/sweep-refused/sweep.h5"; failures=$((failures + 1)); }
 expect 2 "case zipf: V=1e400 is out of range [2, 1048576]" verify --case zipf:V=1e400
 expect 2 "case zipf: V=' 50' is not a number" verify --case 'zipf:V= 50'
 expect 2 "case zipf: 'V=50,,K=2': item 2 is empty" verify --case zipf:V=50,,K=2
