@@ -14,6 +14,8 @@ build tree, `pytest -p specverify.pytest_plugin`. docs/python.md#the-pytest-plug
     def test_lossless_too(case):
         pass                    # the plugin verifies after the body
 
+--specverify-budget SECONDS shares a time budget among the tests, and a
+section after them says what each run detected (its min-det) and took.
 --specverify-dump DIR writes each failing test's failing batches under
 DIR/TEST, and the failure message names the `specverify replay` command
 of each. A failing case fails its test with the harness's explanation, once: the
@@ -24,6 +26,7 @@ only in the failure message, which a JUnit report carries too.
 import inspect
 import os
 import re
+import time
 
 import pytest
 
@@ -32,6 +35,9 @@ from ._cases import SuiteCase
 
 _budget_share = pytest.StashKey()  # seconds each specverify test may take
 _checked = pytest.StashKey()  # the test's body verified already
+# the session's runs: (test, line, seconds, its --budget or None, its cases)
+_runs = pytest.StashKey()
+_left = pytest.StashKey()  # the specverify tests not yet run
 
 
 def pytest_addoption(parser):
@@ -40,8 +46,9 @@ def pytest_addoption(parser):
                     help="pr (default): suite ci, at most %d draws a case, for a pull "
                          "request; nightly: suite full at its own draws" % _cases.PR_DRAWS)
     group.addoption("--specverify-budget", type=float, default=None, metavar="SECONDS",
-                    help="the seconds all specverify tests may take together, shared "
-                         "equally among those that run (verify(budget=...) each)")
+                    help="the seconds all specverify tests may take together: each run "
+                         "given what is left over the tests left, less its probes "
+                         "(verify(budget=...) each; docs/python.md#budgets)")
     group.addoption("--specverify-dump", default=None, metavar="DIR",
                     help="each failing test's failing batches (a broken contract, a failed "
                          "call, a batch-composition failure) under DIR/TEST, for 'specverify "
@@ -54,6 +61,7 @@ def pytest_configure(config):
                    "the test's case (a specverify.cases parameter) or the tier's suite after "
                    "the test's body; a failure fails the test with the harness's explanation")
     _cases.set_tier(config.getoption("specverify_tier") or "pr")
+    config.stash[_runs] = []
     budget = config.getoption("specverify_budget")
     if budget is not None and not budget > 0:
         raise pytest.UsageError("--specverify-budget %g: want a number of seconds above 0"
@@ -82,12 +90,37 @@ def _uses_specverify(item):
 
 
 def pytest_collection_finish(session):
-    """Shares the budget among the specverify tests left after -k and -m."""
+    """The specverify tests left after -k and -m, each with its equal share
+    of the budget (_share_now gives it what is left when it runs)."""
     budget = session.config.getoption("specverify_budget")
     users = [item for item in session.items if _uses_specverify(item)]
+    session.config.stash[_left] = {item.nodeid for item in users}
     for item in users:
-        item.stash[_budget_share] = None if budget is None else float(
-            "%.4g" % (budget / len(users)))
+        item.stash[_budget_share] = None if budget is None else budget / len(users)
+
+
+# a run's probes and its sampler's start-up, outside its --budget: about a
+# second a case (docs/verify.md#a-time-budget), until runs have measured it
+PROBE_SECONDS_A_CASE = 1.0
+
+
+def _share_now(item, n_cases):
+    """This test's --budget: what is left of the session's over the tests
+    left, less what its probes will take beyond it (each earlier run's time
+    past its --budget, a case), so that the session ends near its budget;
+    never under half the equal share (a session run long ends past its
+    budget, and the summary says so). Under pytest-xdist, whose workers
+    each run some of the tests, the equal share."""
+    config, equal = item.config, item.stash[_budget_share]
+    if hasattr(config, "workerinput"):
+        return equal
+    runs, left = config.stash[_runs], config.stash[_left]
+    left.discard(item.nodeid)
+    spent = sum(r[2] for r in runs)
+    past = [max(0.0, r[2] - r[3]) / r[4] for r in runs if r[3] is not None and r[4]]
+    a_case = sum(past) / len(past) if past else PROBE_SECONDS_A_CASE
+    share = (config.getoption("specverify_budget") - spent) / (len(left) + 1) - a_case * n_cases
+    return max(share, 0.5 * equal)
 
 
 def _test_case(item):
@@ -124,9 +157,12 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
     else:
         suite = suite or _cases.TIER_SUITE[_cases.tier()]
         draws = _cases.PR_DRAWS if _cases.tier() == "pr" else None
-    budget = item.stash.get(_budget_share, None)
-    if budget is not None:
-        options.setdefault("budget", budget)
+    given = options.get("cases") or ()
+    n_cases = 1 if isinstance(given, str) else len(given)  # a suite's: for a budget alone
+    if item.stash.get(_budget_share, None) is not None:
+        n_cases = n_cases or len(_cases.suite_entries(suite))
+        if "budget" not in options:
+            options["budget"] = float("%.4g" % _share_now(item, n_cases))
         draws = None  # the budget sizes the draws
     options.setdefault("draws", draws)
     options.setdefault("echo", False)  # the explanation goes in the failure alone
@@ -134,7 +170,11 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
     if dump is not None:  # the test's own folder: its name in letters, digits and ._-
         options.setdefault("dump_failing", os.path.join(
             dump, re.sub(r"[^A-Za-z0-9._-]+", "_", item.nodeid)[:150]))
+    start = time.monotonic()
     report = verify(sampler, suite, **options)
+    took = time.monotonic() - start
+    item.config.stash[_runs].append((item.nodeid, _run_line(report, took), took,
+                                     options.get("budget"), n_cases))
     item.stash[_checked] = True
     if check and not report.passed:
         try:
@@ -143,6 +183,47 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
             message = str(e)
         pytest.fail(message, pytrace=False)  # outside the except: no chained copy
     return report
+
+
+def _run_line(report, seconds):
+    """What one run detected: its verdict, draws and the smallest TV distance
+    from p its position-1 draws detect (min-det), and its time with the
+    probes and the sampler's start-up."""
+    cases = report.cases
+    # a Markov pair's positions hold no draws: its transitions are tested
+    firsts = [c.positions[0] for c in cases if c.positions and c.positions[0].N]
+    dets = [p.min_detectable for p in firsts if p.min_detectable is not None]
+    verdict = ("PASS" if report.passed else
+               "FAIL" if any(c.verdict == "FAIL" for c in cases) or not cases else "SUSPECT")
+    if not dets:
+        detects = "no TV test at position 1 (a Markov pair's transitions are tested)" if any(
+            c.positions and not c.positions[0].N for c in cases) else "no TV test at position 1"
+    elif min(dets) == max(dets):
+        detects = "min-det TV %.3g at position 1" % dets[0]
+    else:
+        detects = "min-det TV %.3g to %.3g at position 1" % (min(dets), max(dets))
+    return "%-7s %d case%s, %d draws, %s, %.1f s" % (
+        verdict, len(cases), "" if len(cases) == 1 else "s",
+        sum(c.draws for c in cases), detects, seconds)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """One line a specverify run: what it detected (min-det: the TV distance
+    from p detected with probability 1 - the split false-alarm rate) and
+    its time, against the budget when one was given; a pass then says how
+    small a defect it could have missed."""
+    runs = config.stash.get(_runs, [])
+    if not runs:
+        return
+    terminalreporter.section("specverify")
+    budget = config.getoption("specverify_budget")
+    took = sum(r[2] for r in runs)
+    terminalreporter.write_line(
+        "%d run%s, %.1f s in all (probes and the sampler's start-up included)%s" % (
+            len(runs), "" if len(runs) == 1 else "s", took,
+            "" if budget is None else "; --specverify-budget %g s" % budget))
+    for test, line, *_ in runs:
+        terminalreporter.write_line("%s  %s" % (line, test))
 
 
 @pytest.fixture

@@ -125,23 +125,24 @@ def test_smoke(specverify_verify, case):
 
 
 FAKE_CLI = """#!%s
-# verify: writes a passing report and prints its command line; the rest is
-# the real CLI's (list gives the suites)
-import json, os, sys
+# verify: sleeps its --budget and PAST more (a run's probes and start-up,
+# which its --budget leaves out), writes a passing report and prints its
+# command line; the rest is the real CLI's (list gives the suites)
+import json, os, sys, time
 args = sys.argv[1:]
 if args[0] != "verify":
     os.execv(os.environ["SV_REAL_CLI"], [os.environ["SV_REAL_CLI"]] + args)
+if "--budget" in args:
+    time.sleep(float(args[args.index("--budget") + 1]) + float(os.environ["PAST"]))
 with open(args[args.index("--json") + 1], "w") as f:
     json.dump({"sampler": "ref", "cases": [], "summary": {}}, f)
 print("FAKE", " ".join(args))
 """
 
 
-def test_the_budget_is_shared_by_the_tests_that_run(inner, monkeypatch):
-    """The session's budget, split among the three tests -k leaves, reaches
-    each run as --budget (the draws then the budget's to size); a stand-in
-    CLI prints the command line, so this holds whatever the harness does
-    with it."""
+def fake_cli(inner, monkeypatch, past):
+    """SPECVERIFY: a stand-in CLI whose runs take their --budget and `past`
+    seconds more, so what follows holds whatever the harness does."""
     import specverify
 
     fake = inner.path / "fake_specverify"
@@ -149,19 +150,53 @@ def test_the_budget_is_shared_by_the_tests_that_run(inner, monkeypatch):
     fake.chmod(0o755)
     monkeypatch.setenv("SV_REAL_CLI", specverify.executable())
     monkeypatch.setenv("SPECVERIFY", str(fake))
+    monkeypatch.setenv("PAST", str(past))
+
+
+def test_the_budget_is_shared_by_the_tests_that_run(inner, monkeypatch):
+    """The session's budget, shared among the three tests -k leaves, reaches
+    each run as --budget (the draws then the budget's to size): the first
+    its equal share less a second for its one case's probes; each later one
+    what is left over the tests left, less what the runs before took past
+    their --budget. Runs taking 1.5 s past it, the session takes about its
+    9 s (2 + 1.5, then 1.5 + 1.5 twice: the floor, half the equal share),
+    where equal shares took 13.5."""
+    fake_cli(inner, monkeypatch, 1.5)
     inner.makepyfile(test_ref=REF_CASES)
     result = inner.run_inner("-s", "-k", "zipf or onehot or greedy",
-                             "--specverify-budget", "30")
+                             "--specverify-budget", "9")
     result.assert_outcomes(passed=3, deselected=3)
-    assert any(l.endswith(", budget 30 s for all specverify tests") for l in result.outlines)
+    assert any(l.endswith(", budget 9 s for all specverify tests") for l in result.outlines)
     ran = [r[2:] for r in printed(result, "RAN ")]
-    assert len(ran) == 3
-    for command in ran:
-        assert float(command[command.index("--budget") + 1]) == 10.0
-        assert "--draws" not in command
+    assert len(ran) == 3 and all("--draws" not in command for command in ran)
+    budgets = [float(command[command.index("--budget") + 1]) for command in ran]
+    assert budgets[0] == 2.0 and budgets[1:] == [1.5, 1.5], budgets
+    took = [l for l in result.outlines if l.startswith("3 runs, ")]
+    assert len(took) == 1 and took[0].endswith("; --specverify-budget 9 s"), took
+    assert float(took[0].split()[2]) < 11.0, took  # 9.5 and the fake's start-ups
     zero = inner.run_inner("--specverify-budget", "0")
     assert zero.ret == 4 and "--specverify-budget 0: want a number of seconds above 0" \
         in zero.stderr.str()
+
+
+def test_the_summary_says_what_each_run_detected(inner):
+    """After the tests, a line a run: its verdict, draws, the min-det at
+    position 1 (the report's own), its time, and the test; a Markov pair
+    has no TV test there."""
+    inner.makepyfile(test_ref=REF_CASES)
+    result = inner.run_inner("-k", "zipf or markov")
+    result.assert_outcomes(passed=2, deselected=4)
+    lines = [l for l in result.outlines[result.outlines.index(
+        next(l for l in result.outlines if "= specverify =" in l)) + 1:] if l]
+    assert lines[0].startswith("2 runs, ") and lines[0].endswith(
+        "s in all (probes and the sampler's start-up included)"), lines[0]
+    zipf = next(l for l in lines if l.endswith("test_ref.py::test_ref[zipf:V=200,K=4]"))
+    import specverify
+    want = specverify.verify("ref", cases=["zipf:V=200,K=4"], draws=20000, alpha=1e-6 / 6,
+                             echo=False).cases[0].positions[0].min_detectable
+    assert zipf.startswith("PASS    1 case, 20000 draws, min-det TV %.3g at position 1, " % want)
+    markov = next(l for l in lines if "markov:V=16,K=3,support=8" in l)
+    assert "no TV test at position 1 (a Markov pair's transitions are tested)" in markov
 
 
 def test_a_failing_case_says_why_once_through_the_marker(inner):
