@@ -61,18 +61,36 @@ void sweep_point_spec(const char *spec, int has_T, double T, int has_K, int32_t 
         snprintf(out + strlen(out), len - strlen(out), "%cK=%d", sep, K);
 }
 
+/* A tree sampler's K deeper than its tree: bad input, naming both. */
+static int deeper_than_tree(const sweep_args *a, const sv_sampler *sampler, const sv_tree *tree,
+                            int32_t K)
+{
+    return sv_fail(SV_EBAD, "sweep: K = %d is deeper than the tree %s (depth %d) of sampler %s: "
+                   "give --tree a shape of depth %d or more, or --K up to %d", K,
+                   a->tree_args.shape ? a->tree_args.shape : SV_TREE_DEFAULT, tree->depth,
+                   sampler->name, K, tree->depth);
+}
+
 /* Every point's case, built once before the first draw: a --T or --K the
- * case cannot take (a family without T, a K past its limit), or a Markov
- * pair, is bad input named at once, not an exit after the points before it
- * have run. A whole
+ * case cannot take (a family without T, a K past its limit, a K deeper
+ * than a tree sampler's tree), or a Markov pair, is bad input named at
+ * once, not an exit after the points before it have run. A whole
  * recording's points are checked at their first step (each step shares
- * its parameters), and only the first point of each axis' ends: its file is
- * read in a child of its own each time. */
+ * its parameters), and only the first point of each axis' ends: its file
+ * is read in a child of its own each time. */
 int sweep_check_points(const sweep_args *a)
 {
     const int has_T = a->n_T > 0, has_K = a->n_K > 0, n_T = has_T ? a->n_T : 1;
     const int n_K = has_K ? a->n_K : 1, recorded = strncmp(a->spec, "recorded:", 9) == 0;
     int rc = SV_OK;
+    const sv_sampler *treed = NULL; /* the first tree sampler; --tree is every one's */
+    sv_tree shape;
+    const sv_tree *tree = NULL;
+    for (int i = 0; !treed && i < a->n_samplers; i++)
+        if (sv_rule_is_tree(a->samplers[i]->rule))
+            treed = a->samplers[i];
+    if (treed)
+        rc = sv_tree_resolve("sweep", &a->tree_args, treed, SV_INPUT_PROBS, &shape, &tree);
     for (int i = 0; rc == SV_OK && i < n_T; i++)
         for (int j = 0; rc == SV_OK && j < n_K; j++) {
             if (recorded && !((i == 0 || i == n_T - 1) && (j == 0 || j == n_K - 1)))
@@ -92,6 +110,8 @@ int sweep_check_points(const sweep_args *a)
             if (rc == SV_OK && c->chain)
                 rc = sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every "
                              "step; sweep takes fixed-row cases", spec);
+            if (rc == SV_OK && tree && c->K > tree->depth)
+                rc = deeper_than_tree(a, treed, tree, c->K);
             sv_case_free(c);
         }
     return rc;
@@ -138,10 +158,7 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         if (cut.depth < c->K) {
             const int32_t K = c->K;
             sv_case_free(c);
-            return sv_fail(SV_EBAD, "sweep: K = %d is deeper than the tree %s (depth %d) of "
-                           "sampler %s: give --tree a shape of depth %d or more, or --K up "
-                           "to %d", K, a->tree_args.shape ? a->tree_args.shape : SV_TREE_DEFAULT,
-                           a->tree->depth, a->sampler->name, K, a->tree->depth);
+            return deeper_than_tree(a, a->sampler, a->tree, K);
         }
     }
     int rc = sv_drafter_alloc(c, &d);

@@ -175,6 +175,9 @@ expect 2 "sweep: the point greedy:V=50,K=2,T=1: case greedy: T=1 is out of range
   sweep --case greedy:V=50,K=2 --T 0,1 --draws 1000000000 --out "$dir/sweep-refused"
 expect 2 "sweep: markov:V=64,K=1 is a Markov pair, whose rows change every step" \
   sweep --case markov:V=64,K=4 --K 1,2 --draws 1000000000 --out "$dir/sweep-refused"
+expect 2 "sweep: K = 4 is deeper than the tree 3x2x1 (depth 3) of sampler ref_tree" \
+  sweep --sampler ref,ref_tree --case logits:V=50,K=2 --K 1,4 --draws 1000000000 \
+  --out "$dir/sweep-refused"
 [ ! -e "$dir/sweep-refused/sweep.h5" ] ||
   { echo "FAIL: a refused sweep wrote $dir/sweep-refused/sweep.h5"; failures=$((failures + 1)); }
 expect 2 "case zipf: V=1e400 is out of range [2, 1048576]" verify --case zipf:V=1e400
