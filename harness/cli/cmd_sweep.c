@@ -305,10 +305,10 @@ static int parse_args(int argc, char **argv, sweep_args *a, int *help)
         rc = parse_whole("--K", K, 1.0, SV_MAX_K, a->K, &a->n_K);
     if (rc == SV_OK)
         rc = parse_values("--c", c, 0.0, 100.0, a->set.c, &a->set.n_c);
-    if (rc == SV_OK)
-        rc = sweep_check_points(a);
     if (rc == SV_OK && (B || target_us || sampler_us || latency))
         rc = parse_batch_axis(a, B, target_us, sampler_us, latency);
+    if (rc == SV_OK) /* the last check: tests/fuzz/fuzz_ranges.c stops at --B's */
+        rc = sweep_check_points(a);
     return rc;
 }
 
