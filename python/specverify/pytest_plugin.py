@@ -30,7 +30,7 @@ import time
 
 import pytest
 
-from . import _cases, verify
+from . import SpecverifyError, _cases, verify
 from ._cases import SuiteCase
 
 _budget_share = pytest.StashKey()  # seconds each specverify test may take
@@ -38,6 +38,7 @@ _checked = pytest.StashKey()  # the test's body verified already
 # the session's runs: (test, line, seconds, its --budget or None, its cases)
 _runs = pytest.StashKey()
 _left = pytest.StashKey()  # the specverify tests not yet run
+_n_tests = pytest.StashKey()  # and how many there are in all
 
 
 def pytest_addoption(parser):
@@ -95,12 +96,14 @@ def pytest_collection_finish(session):
     budget = session.config.getoption("specverify_budget")
     users = [item for item in session.items if _uses_specverify(item)]
     session.config.stash[_left] = {item.nodeid for item in users}
+    session.config.stash[_n_tests] = len(users)
     for item in users:
         item.stash[_budget_share] = None if budget is None else budget / len(users)
 
 
 # a run's probes and its sampler's start-up, outside its --budget: about a
-# second a case (docs/verify.md#a-time-budget), until runs have measured it
+# second a case (docs/verify.md#a-time-budget), until runs have measured it;
+# and the least --budget verify takes, a second a case
 PROBE_SECONDS_A_CASE = 1.0
 
 
@@ -109,8 +112,9 @@ def _share_now(item, n_cases):
     left, less what its probes will take beyond it (each earlier run's time
     past its --budget, a case), so that the session ends near its budget;
     never under half the equal share (a session run long ends past its
-    budget, and the summary says so). Under pytest-xdist, whose workers
-    each run some of the tests, the equal share."""
+    budget, and the summary says so), nor under the least verify takes
+    where the equal share is not. Under pytest-xdist, whose workers each
+    run some of the tests, the equal share."""
     config, equal = item.config, item.stash[_budget_share]
     if hasattr(config, "workerinput"):
         return equal
@@ -120,7 +124,7 @@ def _share_now(item, n_cases):
     past = [max(0.0, r[2] - r[3]) / r[4] for r in runs if r[3] is not None and r[4]]
     a_case = sum(past) / len(past) if past else PROBE_SECONDS_A_CASE
     share = (config.getoption("specverify_budget") - spent) / (len(left) + 1) - a_case * n_cases
-    return max(share, 0.5 * equal)
+    return max(share, 0.5 * equal, min(equal, PROBE_SECONDS_A_CASE * n_cases))
 
 
 def _test_case(item):
@@ -159,10 +163,11 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
         draws = _cases.PR_DRAWS if _cases.tier() == "pr" else None
     given = options.get("cases") or ()
     n_cases = 1 if isinstance(given, str) else len(given)  # a suite's: for a budget alone
+    shared = False  # the budget is the session's share, not the test's own
     if item.stash.get(_budget_share, None) is not None:
         n_cases = n_cases or len(_cases.suite_entries(suite))
         if "budget" not in options:
-            options["budget"] = float("%.4g" % _share_now(item, n_cases))
+            options["budget"], shared = float("%.4g" % _share_now(item, n_cases)), True
         draws = None  # the budget sizes the draws
     options.setdefault("draws", draws)
     options.setdefault("echo", False)  # the explanation goes in the failure alone
@@ -171,7 +176,20 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
         options.setdefault("dump_failing", os.path.join(
             dump, re.sub(r"[^A-Za-z0-9._-]+", "_", item.nodeid)[:150]))
     start = time.monotonic()
-    report = verify(sampler, suite, **options)
+    refused = None
+    try:
+        report = verify(sampler, suite, **options)
+    except SpecverifyError as e:
+        if not check:
+            raise
+        refused = str(e)
+    if refused is not None:  # outside the except: no chained copy
+        # bad input or a run that could not be made: the words, not the package's frames
+        pytest.fail("%s%s" % (refused, "" if not shared else (
+            " (--specverify-budget %g s among %d tests gave this one --budget %g s; "
+            "verify takes at least a second a case)" % (
+                item.config.getoption("specverify_budget"), item.config.stash[_n_tests],
+                options["budget"]))), pytrace=False)
     took = time.monotonic() - start
     item.config.stash[_runs].append((item.nodeid, _run_line(report, took), took,
                                      options.get("budget"), n_cases))

@@ -174,9 +174,28 @@ def test_the_budget_is_shared_by_the_tests_that_run(inner, monkeypatch):
     took = [l for l in result.outlines if l.startswith("3 runs, ")]
     assert len(took) == 1 and took[0].endswith("; --specverify-budget 9 s"), took
     assert float(took[0].split()[2]) < 11.0, took  # 9.5 and the fake's start-ups
+    # never under the least verify takes (a second a case) where the equal share is not
+    monkeypatch.setenv("PAST", "0")
+    least = inner.run_inner("-s", "-k", "zipf or onehot", "--specverify-budget", "2")
+    least.assert_outcomes(passed=2, deselected=4)
+    assert [float(r[r.index("--budget") + 1]) for r in printed(least, "RAN ")] == [1.0, 1.0]
     zero = inner.run_inner("--specverify-budget", "0")
     assert zero.ret == 4 and "--specverify-budget 0: want a number of seconds above 0" \
         in zero.stderr.str()
+
+
+def test_a_budget_too_small_fails_each_test_in_words(inner):
+    """Under a second a case of every test, verify refuses its share (exit
+    2): each test fails with the CLI's words and what the session's budget
+    gave it, not the package's traceback."""
+    inner.makepyfile(test_ref=REF_CASES)
+    result = inner.run_inner("-k", "zipf or onehot", "--specverify-budget", "1")
+    result.assert_outcomes(failed=2, deselected=4)
+    out = above_summary(result)
+    assert out.count("specverify: verify --budget 0.5: less than its probes take") == 2, out
+    assert out.count("(--specverify-budget 1 s among 2 tests gave this one --budget 0.5 s; "
+                     "verify takes at least a second a case)") == 2, out
+    assert "Traceback" not in out and "During handling" not in out and "_run.py" not in out
 
 
 def test_the_summary_says_what_each_run_detected(inner):
