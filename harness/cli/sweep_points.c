@@ -71,6 +71,13 @@ static int deeper_than_tree(const sweep_args *a, const sv_sampler *sampler, cons
                    sampler->name, K, tree->depth);
 }
 
+/* A Markov pair at a point: sweep measures fixed rows only. */
+static int markov_refused(const char *spec)
+{
+    return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; sweep "
+                   "takes fixed-row cases", spec);
+}
+
 /* Every point's case, built once before the first draw: a --T or --K the
  * case cannot take (a family without T, a K past its limit, a K deeper
  * than a tree sampler's tree), or a Markov pair, is bad input named at
@@ -108,8 +115,7 @@ int sweep_check_points(const sweep_args *a)
                              has_T && has_K ? "T= and K=" : has_T ? "T=" : "K=");
             }
             if (rc == SV_OK && c->chain)
-                rc = sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every "
-                             "step; sweep takes fixed-row cases", spec);
+                rc = markov_refused(spec);
             if (rc == SV_OK && tree && c->K > tree->depth)
                 rc = deeper_than_tree(a, treed, tree, c->K);
             sv_case_free(c);
@@ -147,10 +153,9 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
         return sv_fail(SV_EBAD, "%s", err);
     if (a->sampler->rule == SV_RULE_EXACT_MATCH) /* no draft rows; alpha = sum p q */
         sv_case_as_one_hot(c);
-    if (c->chain) {
+    if (c->chain) { /* sweep_check_points refused it before any draw; kept as the guard */
         sv_case_free(c);
-        return sv_fail(SV_EBAD, "sweep: %s is a Markov pair, whose rows change every step; "
-                       "sweep takes fixed-row cases", spec);
+        return markov_refused(spec);
     }
     sv_tree cut; /* a tree sampler's tree, cut to the point's K: the depth it is judged by */
     if (a->tree) {

@@ -27,6 +27,7 @@ import inspect
 import os
 import re
 import time
+from collections import namedtuple
 
 import pytest
 
@@ -35,8 +36,10 @@ from ._cases import SuiteCase
 
 _budget_share = pytest.StashKey()  # seconds each specverify test may take
 _checked = pytest.StashKey()  # the test's body verified already
-# the session's runs: (test, line, seconds, its --budget or None, its cases)
-_runs = pytest.StashKey()
+# a run of the session: its test, its summary line, its seconds, its --budget
+# (None without one) and its cases
+_Run = namedtuple("_Run", "test line seconds budget cases")
+_runs = pytest.StashKey()  # the session's runs
 _left = pytest.StashKey()  # the specverify tests not yet run
 _n_tests = pytest.StashKey()  # and how many there are in all
 
@@ -120,8 +123,9 @@ def _share_now(item, n_cases):
         return equal
     runs, left = config.stash[_runs], config.stash[_left]
     left.discard(item.nodeid)
-    spent = sum(r[2] for r in runs)
-    past = [max(0.0, r[2] - r[3]) / r[4] for r in runs if r[3] is not None and r[4]]
+    spent = sum(r.seconds for r in runs)
+    past = [max(0.0, r.seconds - r.budget) / r.cases for r in runs
+            if r.budget is not None and r.cases]
     a_case = sum(past) / len(past) if past else PROBE_SECONDS_A_CASE
     share = (config.getoption("specverify_budget") - spent) / (len(left) + 1) - a_case * n_cases
     return max(share, 0.5 * equal, min(equal, PROBE_SECONDS_A_CASE * n_cases))
@@ -191,8 +195,8 @@ def run_for(item, sampler=None, case=None, *, suite=None, check=True, **kwargs):
                 item.config.getoption("specverify_budget"), item.config.stash[_n_tests],
                 options["budget"]))), pytrace=False)
     took = time.monotonic() - start
-    item.config.stash[_runs].append((item.nodeid, _run_line(report, took), took,
-                                     options.get("budget"), n_cases))
+    item.config.stash[_runs].append(_Run(item.nodeid, _run_line(report, took), took,
+                                         options.get("budget"), n_cases))
     item.stash[_checked] = True
     if check and not report.passed:
         try:
@@ -235,13 +239,13 @@ def pytest_terminal_summary(terminalreporter, config):
         return
     terminalreporter.section("specverify")
     budget = config.getoption("specverify_budget")
-    took = sum(r[2] for r in runs)
+    took = sum(r.seconds for r in runs)
     terminalreporter.write_line(
         "%d run%s, %.1f s in all (probes and the sampler's start-up included)%s" % (
             len(runs), "" if len(runs) == 1 else "s", took,
             "" if budget is None else "; --specverify-budget %g s" % budget))
-    for test, line, *_ in runs:
-        terminalreporter.write_line("%s  %s" % (line, test))
+    for r in runs:
+        terminalreporter.write_line("%s  %s" % (r.line, r.test))
 
 
 @pytest.fixture
