@@ -399,7 +399,7 @@ int sv_cmd_bench(int argc, char **argv)
         snprintf(command + strlen(command), sizeof command - strlen(command), " %s", argv[i]);
     sv_bench_device dev;
     rc = sv_bench_device_query(&dev);
-    if (rc != SV_OK)
+    if (rc != SV_OK || sv_preflight()) /* a device found: the run could start */
         return rc;
     device_line(stdout, &dev);
     if (tuned)

@@ -183,6 +183,8 @@ int sv_cmd_compare(int argc, char **argv)
     int rc = plot_dir ? sv_compare_plot_ready(plot_dir) : SV_OK;
     if (rc == SV_OK && json)
         rc = sv_atomic_check(json);
+    if (rc == SV_OK && sv_preflight()) /* the files may be an earlier run's outputs */
+        return SV_OK;
     for (int j = 0; rc == SV_OK && j < n_files; j++) {
         files[j].path = argv[optind + j];
         sv_escaped(files[j].shown, sizeof files[j].shown, files[j].path);

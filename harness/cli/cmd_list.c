@@ -85,11 +85,15 @@ int sv_cmd_list(int argc, char **argv)
         if (!s)
             return sv_fail(SV_EBAD, "list: unknown suite '%s' (smoke, ci, full)%s", suite_name,
                            sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
+        if (sv_preflight())
+            return SV_OK;
         for (size_t j = 0; j < s->n_entries; j++)
             printf("%s %llu\n", s->entries[j].spec, (unsigned long long)s->entries[j].draws);
         return json ? sv_list_json(json, s) : SV_OK;
     }
 
+    if (sv_preflight())
+        return SV_OK;
     printf("samplers:\n");
     for (size_t i = 0; i < sv_registry_count(); i++) {
         const sv_sampler *s = sv_registry_get(i);

@@ -354,6 +354,8 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
         size_t used = strlen(not_run);
         snprintf(not_run + used, sizeof not_run - used, " (needs a CUDA device: %s)", why);
     }
+    if (sv_preflight()) /* outputs writable, the device there where named */
+        return SV_OK;
     mutant_row rows[64];
     size_t n_rows = 0, n_planned = 0;
     for (size_t i = 0; i < sv_registry_broken_count(); i++)

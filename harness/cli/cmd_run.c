@@ -13,54 +13,28 @@
  * In a run, every key but `command` and `args` becomes a flag, in file
  * order: `key = value` is --key value, `key =` alone is --key, a key given
  * twice is passed twice. Each key is checked against the command's own
- * flags (its getopt_long table) as the file is read, so a bad one stops the
- * experiment before anything runs. `args` holds positional arguments
+ * flags (its getopt_long table) as the file is read, and each run's values
+ * by its own command (`specverify preflight`, run_exec.c) before the first
+ * run starts, so a bad one stops the experiment before anything runs.
+ * `args` holds positional arguments
  * (compare's files), split at spaces. Outputs (out, json, junit, plot) are
  * put under --out-root and must stay there: no absolute path, no '..', no
  * link on the way that leads out of it (their real paths are checked).
  * Inputs (recorded, plugin, latency, a recorded: case's file=, args) are
  * relative to the experiment file's folder, as a file's own references are.
- * Each run is this program run again (/proc/self/exe), so runs share no
- * state and a crash names its run. */
+ * Each run is this program run again (run_exec.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <ini.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "experiment.h"
 #include "sv_cli.h"
 #include "sv_input.h"
 #include "sv_store.h"
 
-#define MAX_RUNS 32
-#define MAX_RUN_ARGS 96
-#define MAX_TEXT 512
-
-typedef struct run_spec {
-    char name[64];
-    char command[32];
-    const sv_command_flags *flags;  /* the command's own */
-    int argc;
-    char *argv[MAX_RUN_ARGS];       /* malloc'ed words after the command */
-} run_spec;
-
-typedef struct experiment {
-    const char *path, *out_root;
-    char dir[MAX_TEXT];             /* the file's folder, inputs' base; "" for the working one */
-    char description[MAX_TEXT];
-    run_spec runs[MAX_RUNS];
-    int n_runs;
-    FILE *file;
-    int lines_read;                 /* by read_line: the line inih is on */
-    int long_line;                  /* the first line too long for inih, or 0 */
-    char error[512];                /* the first error the handler found */
-    int error_line;
-} experiment;
 
 /* inih's reader (fgets-like), counting lines so that the handler knows
  * where it is; inih splits a line longer than its buffer, so such a line is
@@ -119,29 +93,6 @@ static int add_word(experiment *x, run_spec *r, const char *word)
     return 1;
 }
 
-/* mkdir -p of the folder that holds path (its text up to the last '/'). */
-static int make_parent(const char *path)
-{
-    char dir[MAX_TEXT];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        return SV_OK;
-    *slash = '\0';
-    for (char *p = dir + 1; ; p++) {
-        const int end = *p == '\0';
-        if (*p == '/' || end) {
-            *p = '\0';
-            if (dir[0] && mkdir(dir, 0777) != 0 && errno != EEXIST)
-                return sv_fail(SV_EBAD, "run: cannot create folder %s: %s", dir, strerror(errno));
-            if (end)
-                break;
-            *p = '/';
-        }
-    }
-    return SV_OK;
-}
-
 static int in_list(const char *name, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -151,7 +102,7 @@ static int in_list(const char *name, const char *const *list, size_t n)
 }
 
 /* Flags that name an output, put under --out-root. */
-static int is_output_flag(const char *name)
+int experiment_is_output(const char *name)
 {
     static const char *const outputs[] = {"out", "json", "junit", "plot"};
     return in_list(name, outputs, sizeof outputs / sizeof outputs[0]);
@@ -302,7 +253,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     if (value[0] == '\0')
         return 1;
     int ok;
-    if (is_output_flag(flag))
+    if (experiment_is_output(flag))
         ok = output_inside(x, r, flag, value) && join(x, r, x->out_root, value, path, sizeof path);
     else if (is_input_flag(flag))
         ok = join(x, r, x->dir, value, path, sizeof path);
@@ -363,118 +314,48 @@ int sv_experiment_check(FILE *file, const char *path, const char *out_root)
     return rc;
 }
 
-/* Runs one: this program again, with the run's words. Returns its exit
- * status, or -1 with *signal set when a signal killed it, or -2 with a
- * message when it could not be started or waited for. */
-static int run_one(const run_spec *r, int *signal)
-{
-    char *argv[MAX_RUN_ARGS + 3];
-    argv[0] = "specverify";
-    argv[1] = (char *)r->command;
-    for (int i = 0; i < r->argc; i++)
-        argv[2 + i] = r->argv[i];
-    argv[2 + r->argc] = NULL;
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        sv_fail(SV_EENV, "run %s: cannot start a process: %s", r->name, strerror(errno));
-        return -2;
-    }
-    if (pid == 0) {
-        execv("/proc/self/exe", argv);
-        fprintf(stderr, "specverify run: cannot run /proc/self/exe: %s\n", strerror(errno));
-        _exit(SV_EENV);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            sv_fail(SV_EENV, "run %s: waitpid: %s", r->name, strerror(errno));
-            return -2;
-        }
-    }
-    if (WIFSIGNALED(status)) {
-        *signal = WTERMSIG(status);
-        return -1;
-    }
-    return WEXITSTATUS(status);
-}
-
-/* The command as the file gives it, each word escaped (the file's text). */
-static void print_command(FILE *out, const run_spec *r)
-{
-    char word[4 * MAX_TEXT + 1];
-    fprintf(out, "specverify %s", r->command);
-    for (int i = 0; i < r->argc; i++)
-        fprintf(out, strpbrk(r->argv[i], " \t'\"") ? " '%s'" : " %s",
-                sv_escaped(word, sizeof word, r->argv[i]));
-    fprintf(out, "\n");
-}
-
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: specverify run FILE.ini [--only NAME] [--out-root DIR] [--dry-run]\n"
+            "usage: specverify run FILE.ini [--only NAME] [--out-root DIR] [--dry-run|--check]\n"
             "\n"
             "Runs an experiment file: each [run NAME] section is one specverify command\n"
             "(command = verify|sweep|bench|compare|mutants|calibrate|list); its other keys\n"
             "are the command's flags (key = value gives --key value, key = alone gives\n"
             "--key, args = holds positional arguments). Every key is checked against the\n"
-            "command's flags before anything runs. Files read (recorded, plugin, latency,\n"
-            "args) are relative to FILE's folder. See docs/run.md.\n"
+            "command's flags, then every run by its command (specverify preflight: values,\n"
+            "cases, inputs, outputs, device) before the first run starts. Files read\n"
+            "(recorded, plugin, latency, args) are relative to FILE's folder. See\n"
+            "docs/run.md.\n"
             "\n"
             "  --only NAME     run only [run NAME]\n"
             "  --out-root DIR  put the outputs (out, json, junit, plot) under DIR (default\n"
             "                  out); they must stay inside it: no absolute path, no '..'\n"
-            "  --dry-run       print the commands, run nothing\n"
+            "  --dry-run       print the commands, run nothing (the keys checked)\n"
+            "  --check         make the output folders and check every run as above; run\n"
+            "                  nothing\n"
             "\n"
             "Exit status: 0 every run succeeded, 1 a verification failed (the other runs\n"
-            "still run), 2 bad usage or a bad file (nothing runs), 3 environment; a run\n"
-            "that exits 2 or 3 stops the experiment.\n"
+            "still run), 2 bad usage, a bad file or a run's bad arguments (nothing runs),\n"
+            "3 environment; a run that exits 2 or 3 stops the experiment.\n"
             "\n"
             "Examples:\n"
             "  specverify run experiments/acceptance-vs-temperature.ini --dry-run\n"
-            "  specverify run experiments/acceptance-vs-temperature.ini --only logits-seedlab-T\n");
-}
-
-/* An output under the root can still leave it through a link on the way
- * (a folder under the root that links elsewhere): each output's real path,
- * links followed, must lie under the root's, checked before anything runs. */
-static int outputs_inside(const experiment *x, const char *only)
-{
-    char root[PATH_MAX], real[PATH_MAX];
-    if (sv_real_path(x->out_root, root, sizeof root) != 0)
-        return sv_fail(SV_EBAD, "run: --out-root %s: %s", x->out_root, strerror(errno));
-    const size_t n = strlen(root);
-    for (int i = 0; i < x->n_runs; i++) {
-        const run_spec *r = &x->runs[i];
-        for (int j = 0; j + 1 < r->argc && !(only && strcmp(only, r->name) != 0); j++) {
-            const char *path = r->argv[j + 1];
-            if (strncmp(r->argv[j], "--", 2) != 0 || !is_output_flag(r->argv[j] + 2))
-                continue;
-            if (sv_real_path(path, real, sizeof real) != 0)
-                return sv_fail(SV_EBAD, "%s: [run %s]: %s %s: %s", x->path, r->name,
-                               r->argv[j], path, strerror(errno));
-            if (strncmp(real, root, n) != 0 ||
-                (root[n - 1] != '/' && real[n] != '/' && real[n] != '\0'))
-                return sv_fail(SV_EBAD, "%s: [run %s]: %s %s really leads to %s, outside "
-                               "--out-root %s (%s): a link on the way leaves it", x->path,
-                               r->name, r->argv[j], path, real, x->out_root, root);
-        }
-    }
-    return SV_OK;
+            "  specverify run experiments/acceptance-vs-temperature.ini --only logits-seedlab-T\n"
+            "  specverify run experiments/best-k.ini --check\n");
 }
 
 int sv_cmd_run(int argc, char **argv)
 {
-    enum { O_ONLY = 256, O_ROOT, O_DRY };
+    enum { O_ONLY = 256, O_ROOT, O_DRY, O_CHECK };
     static const struct option options[] = {{"only", required_argument, 0, O_ONLY},
                                             {"out-root", required_argument, 0, O_ROOT},
                                             {"dry-run", no_argument, 0, O_DRY},
+                                            {"check", no_argument, 0, O_CHECK},
                                             {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
     const char *only = NULL, *root = NULL;
-    int dry = 0, c;
+    int dry = 0, check = 0, c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
@@ -485,10 +366,14 @@ int sv_cmd_run(int argc, char **argv)
                 return SV_EBAD;
             break;
         case O_DRY: dry = 1; break;
+        case O_CHECK: check = 1; break;
         case 'h': usage(stdout); return SV_OK;
         default: return sv_option_error("run", c, options, argv);
         }
     }
+    if (dry && check)
+        return sv_fail(SV_EBAD, "run: give --dry-run (print the commands) or --check (check "
+                       "each run), not both");
     if (optind != argc - 1) {
         usage(stderr);
         return sv_fail(SV_EBAD, "run: give exactly one experiment file");
@@ -511,13 +396,18 @@ int sv_cmd_run(int argc, char **argv)
     if (rc == SV_OK && only && !found)
         rc = sv_fail(SV_EBAD, "%s: no [run %s]", x.path, only);
     if (rc == SV_OK)
-        rc = outputs_inside(&x, only);
-    if (rc != SV_OK) {
+        rc = experiment_outputs_inside(&x, only);
+    if (rc == SV_OK && !dry && (rc = experiment_make_folders(&x, only)) == SV_OK)
+        rc = experiment_preflight(&x, only);
+    char shown[4 * MAX_TEXT + 1];
+    if (rc == SV_OK && check)
+        printf("%s: every run's arguments checked; nothing ran\n",
+               sv_escaped(shown, sizeof shown, x.path));
+    if (rc != SV_OK || check) {
         experiment_free(&x);
         return rc;
     }
 
-    char shown[4 * MAX_TEXT + 1];
     if (x.description[0])
         printf("%s: %s\n", sv_escaped(shown, sizeof shown, x.path), x.description);
     int worst = SV_OK;
@@ -527,16 +417,10 @@ int sv_cmd_run(int argc, char **argv)
             continue;
         printf("== run %s (%d of %d): ", sv_escaped(shown, sizeof shown, r->name), i + 1,
                x.n_runs);
-        print_command(stdout, r);
+        experiment_print_command(stdout, r);
         if (dry)
             continue;
-        for (int j = 0; j + 1 < r->argc; j++) /* the folders the outputs go to */
-            if (strncmp(r->argv[j], "--", 2) == 0 && is_output_flag(r->argv[j] + 2) &&
-                (worst = make_parent(r->argv[j + 1])) != SV_OK)
-                break;
-        if (worst > SV_EVERIFY)
-            break;
-        int signal = 0, status = run_one(r, &signal);
+        int signal = 0, status = experiment_run_one(r, 0, &signal);
         if (status == -2) {
             worst = SV_EENV;
             break;

@@ -472,6 +472,10 @@ static int sweep_command(int argc, char **argv, sv_cmd_shard *sh)
         usage(stdout);
         return SV_OK;
     }
+    if (rc == SV_OK && sv_preflight()) { /* every point's case built by parse_args */
+        sv_batch_cost_free(&a.set.cost);
+        return SV_OK;
+    }
     if (rc == SV_OK)
         rc = sv_cmd_shard_open(sh, "sweep", NULL, a.seed, 0.0);
     if (rc != SV_OK) {

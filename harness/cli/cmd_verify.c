@@ -347,6 +347,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
             return sv_fail(SV_EBAD, "verify --power: no closed-form output distribution for "
                            "'%s' (variants with one: see docs/mutants.md#power-before-sampling)",
                            a->power);
+        if (sv_preflight())
+            return sv_preflight_cases("verify", specs, n);
         return sv_print_power(a->power, specs, draws, n, a->alpha, a->power_target, stdout,
                               a->json);
     }
@@ -360,6 +362,8 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if (a->dump && tree)
         return sv_fail(SV_EBAD, "verify: --dump-failing writes failing mixed batches, and "
                        "sampler %s's trees are not mixed", sampler->name);
+    if (sv_preflight()) /* the cases the run would build first; nothing drawn */
+        return sv_preflight_cases("verify", specs, n);
 
     sv_verify_config cfg = {
         .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,

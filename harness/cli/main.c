@@ -26,6 +26,8 @@ static void usage(FILE *out)
             "  bench      kernel latency of CUDA samplers over B, K, V and acceptance rate\n"
             "  plot       latency against B and V from bench files\n"
             "  run        an experiment file (experiments/*.ini): its runs, one after another\n"
+            "  preflight  a command's arguments checked as it would before its first draw;\n"
+            "             nothing runs (what `run` does to every run first)\n"
             "  record     record p/q steps from real text (record ngram --corpus FILE)\n"
             "  list       samplers, suites and case families\n"
             "  help       this text; 'specverify COMMAND --help' for one command\n"
@@ -109,6 +111,8 @@ int main(int argc, char **argv)
         rc = sv_cmd_plot(argc - 1, argv + 1);
     } else if (strcmp(cmd, "run") == 0) {
         rc = sv_cmd_run(argc - 1, argv + 1);
+    } else if (strcmp(cmd, "preflight") == 0) {
+        rc = sv_cmd_preflight(argc - 1, argv + 1);
     } else if (strcmp(cmd, "record") == 0) {
         rc = sv_cmd_record(argc - 1, argv + 1);
     } else if (strcmp(cmd, "list") == 0) {
@@ -122,7 +126,7 @@ int main(int argc, char **argv)
         return SV_OK;
     } else {
         const char *commands = "verify, merge, replay, mutants, calibrate, sweep, bench, compare, plot, "
-                               "run, record, list, help";
+                               "run, preflight, record, list, help";
         char hint[240];
         rc = sv_fail(SV_EBAD, "unknown command '%s'%s (commands: %s)", cmd,
                      sv_suggest_among(cmd, commands, hint, sizeof hint), commands);

@@ -98,6 +98,14 @@ int sv_cmd_plot(int argc, char **argv);
  * before it runs anything (path names it in messages); runs nothing. SV_OK,
  * or SV_EBAD / SV_EENV with FILE:LINE. What tests/fuzz drives. */
 int sv_experiment_check(FILE *file, const char *path, const char *out_root);
+/* `specverify preflight COMMAND ...` (preflight.c): the command's checks of
+ * its arguments, then exit before the first draw. sv_preflight() is 1 in
+ * such a process: each command returns SV_OK where its run would begin.
+ * sv_preflight_cases builds each spec (a recording's first and last step),
+ * SV_EBAD naming the first that cannot be built. */
+int sv_cmd_preflight(int argc, char **argv);
+int sv_preflight(void);
+int sv_preflight_cases(const char *command, const char *const *specs, size_t n);
 
 /* verify --power: the run's predicted power against a variant (cmd_power.c),
  * printed, and as JSON to json (NULL: none) */

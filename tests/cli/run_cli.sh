@@ -101,6 +101,47 @@ for dry in "" --dry-run; do
   [ $rc -eq 2 ] && grep -qF "flag.ini:6: [run b]: verify: unknown option '--flavour'" <<<"$out" &&
     ! grep -q "== run" <<<"$out" || fail "a bad flag in the second run ($dry): exit $rc ($out)"
 done
+# ... and every run's values by its own command (specverify preflight)
+# before the first run starts: a value the command refuses in the last run
+# stops the experiment with exit 2 before the first has written anything,
+# naming the run, with the command's own words; --check checks them all
+# and runs nothing
+first='[run first]\ncommand = verify\ncase = seedlab:V=64,K=2\ndraws = 20000\njson = first.json\n'
+late_bad() { # late_bad NAME 'LAST RUN' EXPECTED: LAST RUN refused after run "first"
+  printf "$first[run last]\n%s\n" "$2" >"$1.ini"
+  local out rc
+  out=$("$sv" run "$1.ini" --out-root late 2>&1); rc=$?
+  [ $rc -eq 2 ] && grep -qF -- "$3" <<<"$out" &&
+    grep -qF "$1.ini: [run last]: specverify" <<<"$out" && grep -q "nothing ran" <<<"$out" &&
+    ! grep -q "== run" <<<"$out" && [ ! -e late/first.json ] ||
+    fail "$1.ini: a bad value in the last run: exit $rc ($out)"
+}
+late_bad late_T $'command = sweep\ncase = greedy:V=100,K=2\nT = 0,1\ndraws = 100' \
+  "the point greedy:V=100,K=2,T=1: case greedy: T=1 is out of range"
+late_bad late_suite $'command = verify\nsuite = cii' "unknown suite 'cii'"
+late_bad late_case $'command = verify\ncase = zipf:V=100,K=2,T=0.5' \
+  "case zipf: unknown parameter 'T'"
+late_bad late_recording $'command = verify\nrecorded = none.h5' "none.h5"
+late_bad late_calibrate $'command = calibrate\nsuite = smok' "unknown suite 'smok'"
+late_bad late_list $'command = list\nsuite = nope' "unknown suite 'nope'"
+late_bad late_mutants $'command = mutants\nvariants = no_such_variant' "no_such_variant"
+printf "$first" >check.ini
+out=$("$sv" run check.ini --out-root chk --check 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -qF "check.ini: every run's arguments checked; nothing ran" <<<"$out" &&
+  ! grep -q "== run" <<<"$out" && [ ! -e chk/first.json ] ||
+  fail "--check on a good file: exit $rc ($out)"
+out=$("$sv" run check.ini --check --dry-run 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "not both" <<<"$out" || fail "--check --dry-run: exit $rc ($out)"
+# the command itself: nothing on stdout, nothing written, exit 0; a refusal 2
+out=$("$sv" preflight verify --suite smoke --json pf.json 2>/dev/null); rc=$?
+[ $rc -eq 0 ] && [ -z "$out" ] && [ ! -e pf.json ] ||
+  fail "preflight verify --suite smoke: exit $rc, stdout '$out'"
+for args in "" "run check.ini" "verify --suite cii"; do
+  # shellcheck disable=SC2086 # words
+  "$sv" preflight $args >/dev/null 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "preflight $args: exit $rc, want 2"
+done
+
 printf '[run a]\ncommand = verify\nno-rerun = yes\n' >value.ini
 bad value "value.ini:3: [run a]: verify: --no-rerun takes no value"
 printf '[run a]\ncommand = verify\njson =\n' >novalue.ini
@@ -163,6 +204,10 @@ rec=$(grep -o -- "--recorded [^ ]*" <<<"$out" | cut -d' ' -f2)
 
 for f in "$src"/experiments/*.ini; do
   "$sv" run "$f" --dry-run >/dev/null 2>&1 || fail "$f does not parse"
+  # every run's values too; gpu-latency's bench runs need a device (exit 3 without)
+  out=$("$sv" run "$f" --check --out-root shipped 2>&1); rc=$?
+  [ $rc -eq 0 ] || { [ $rc -eq 3 ] && [[ $f == */gpu-latency.ini ]] && grep -q "CUDA" <<<"$out"; } ||
+    fail "$f --check: exit $rc ($out)"
 done
 echo "$failures failed"
 [ "$failures" -eq 0 ]
