@@ -85,6 +85,8 @@ int sv_budget_powers(const sv_budget *b, sv_budget_case *cases, size_t n);
 /* A SUSPECT re-run's draws for case c: 4x its draws, or fewer, so that the
  * re-run fits in what the budget kept for it (never under SV_BUDGET_FLOOR). */
 uint64_t sv_budget_rerun_draws(const sv_budget *b, const sv_budget_case *c);
+/* SV_EBAD when `seconds` is less than the probes of n_cases take. */
+int sv_budget_least(double seconds, size_t n_cases);
 /* verify --budget: probes cfg's cases, shares `seconds` out, prints what that
  * buys on `out`, and sets draws (in: each case's cap; out: its share) and
  * again (out: each case's SUSPECT re-run draws, for cfg.rerun_draws). */

@@ -7,17 +7,25 @@
 #include "sv_cli.h"
 #include "sv_stats.h"
 
-int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws,
-                    uint64_t *again, FILE *out)
+int sv_budget_least(double seconds, size_t n_cases)
 {
-    const double least = SV_PROBE_SECONDS * (double)cfg->n_cases;
+    const double least = SV_PROBE_SECONDS * (double)n_cases;
     if (seconds < least)
         return sv_fail(SV_EBAD, "verify --budget %g: less than its probes take (about %g s: "
                        "one second to measure the sampler on each of the %zu cases); give "
-                       "--budget %g or more", seconds, SV_PROBE_SECONDS, cfg->n_cases, least);
+                       "--budget %g or more", seconds, SV_PROBE_SECONDS, n_cases, least);
+    return SV_OK;
+}
+
+int sv_budget_apply(const sv_verify_config *cfg, double seconds, uint64_t *draws,
+                    uint64_t *again, FILE *out)
+{
+    int rc = sv_budget_least(seconds, cfg->n_cases);
+    if (rc != SV_OK)
+        return rc;
     sv_budget_case *cs = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *cs);
     sv_probe *probes = calloc(cfg->n_cases ? cfg->n_cases : 1, sizeof *probes);
-    int rc = cs && probes ? SV_OK : sv_fail(SV_EENV, "out of memory");
+    rc = cs && probes ? SV_OK : sv_fail(SV_EENV, "out of memory");
     size_t tests = 0, made = 0;
     for (; made < cfg->n_cases && rc == SV_OK; made++) {
         char err[512];

@@ -320,7 +320,7 @@ static int calibrate_command(int argc, char **argv, sv_cmd_shard *sh, sv_shard_s
         return sv_fail(SV_EBAD, "calibrate: unknown suite '%s' (smoke, ci, full)%s", suite_name,
                        sv_suggest_among(suite_name, "smoke, ci, full", hint, sizeof hint));
     if (sv_preflight())
-        return SV_OK;
+        return sv_preflight_device("calibrate", sampler);
 
     const char **specs = calloc(suite->n_entries, sizeof *specs);
     uint64_t *draws = calloc(suite->n_entries, sizeof *draws);

@@ -473,8 +473,10 @@ static int sweep_command(int argc, char **argv, sv_cmd_shard *sh)
         return SV_OK;
     }
     if (rc == SV_OK && sv_preflight()) { /* every point's case built by parse_args */
+        for (int i = 0; rc == SV_OK && i < a.n_samplers; i++)
+            rc = sv_preflight_device("sweep", a.samplers[i]);
         sv_batch_cost_free(&a.set.cost);
-        return SV_OK;
+        return rc;
     }
     if (rc == SV_OK)
         rc = sv_cmd_shard_open(sh, "sweep", NULL, a.seed, 0.0);

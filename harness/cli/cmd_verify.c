@@ -362,8 +362,11 @@ static int verify_specs(const verify_args *a, const sv_sampler *sampler, const c
     if (a->dump && tree)
         return sv_fail(SV_EBAD, "verify: --dump-failing writes failing mixed batches, and "
                        "sampler %s's trees are not mixed", sampler->name);
-    if (sv_preflight()) /* the cases the run would build first; nothing drawn */
-        return sv_preflight_cases("verify", specs, n);
+    if (sv_preflight()) { /* what the run checks before its first draw; nothing drawn */
+        if ((rc = sv_preflight_cases("verify", specs, n)) == SV_OK && a->budget > 0)
+            rc = sv_budget_least(a->budget, n);
+        return rc == SV_OK ? sv_preflight_device("verify", sampler) : rc;
+    }
 
     sv_verify_config cfg = {
         .sampler = sampler, .suite = suite_name, .specs = specs, .draws = draws,

@@ -7,6 +7,7 @@
  * run is refused at once, not after hours of the runs before it. */
 #include <stdio.h>
 #include <string.h>
+#include "cuda_stage.h"
 #include "sv_cases.h"
 #include "sv_cli.h"
 
@@ -44,6 +45,21 @@ int sv_preflight_cases(const char *command, const char *const *specs, size_t n)
     return SV_OK;
 }
 
+int sv_preflight_device(const char *command, const sv_sampler *sampler)
+{
+    if (sampler->memspace != SV_MEM_CUDA)
+        return SV_OK;
+    char why[200];
+#ifdef SV_HAVE_CUDA
+    if (sv_cuda_device_count_isolated(why, sizeof why) > 0)
+        return SV_OK;
+#else
+    snprintf(why, sizeof why, "this specverify was built without CUDA");
+#endif
+    return sv_fail(SV_EENV, "%s: sampler %s needs a CUDA device: %s", command, sampler->name,
+                   why);
+}
+
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -60,11 +76,11 @@ static void usage(FILE *out)
             "Checks a command's arguments as the command does before its first draw, and\n"
             "runs nothing: flag values, the suite, every case built (a recording's first\n"
             "and last step), the sampler found (a plugin's load probe runs), input files\n"
-            "read, outputs writable; bench and mutants also look for the CUDA device they\n"
-            "need. COMMAND is one that `specverify run` runs: verify, sweep, bench,\n"
-            "compare (its files are not read: an earlier run may write them), mutants,\n"
-            "calibrate, list. `run` preflights every run of an experiment before the\n"
-            "first starts. See docs/run.md.\n"
+            "read, outputs writable, --budget's floor; a CUDA device where a CUDA sampler,\n"
+            "bench or a GPU variant needs one. COMMAND is one that `specverify run` runs:\n"
+            "verify, sweep, bench, compare (its files are not read: an earlier run may\n"
+            "write them), mutants, calibrate, list. `run` preflights every run of an\n"
+            "experiment before the first starts. See docs/run.md.\n"
             "\n"
             "Exit status: 0 the command would run, 2 bad usage or input (the message\n"
             "names what), 3 environment (no device, a sampler that cannot load).\n"
