@@ -32,9 +32,26 @@ def cmake_version():
     return m.group(1)
 
 
+# what the C harness builds against, as Debian and Ubuntu name it (ci/setup
+# installs these and the test tools)
+BUILD_PACKAGES = ("build-essential cmake pkg-config libgsl-dev libhdf5-dev librandom123-dev "
+                  "libinih-dev libcjson-dev libseccomp-dev libcap-ng-dev")
+
+
 def cmake(*args):
     print("specverify build: cmake " + " ".join(args), flush=True)
-    subprocess.run(["cmake", *args], check=True)
+    try:
+        subprocess.run(["cmake", *args], check=True)
+    except FileNotFoundError:
+        raise SystemExit("specverify build: no cmake on PATH. The C harness builds with CMake "
+                         "and a C compiler against a few libraries; on Debian or Ubuntu: "
+                         "sudo apt-get install " + BUILD_PACKAGES) from None
+    except subprocess.CalledProcessError as e:
+        raise SystemExit("specverify build: cmake %s failed (exit %d; CMake's words above "
+                         "say what). A library not found is the usual cause; on Debian or "
+                         "Ubuntu: sudo apt-get install %s (nvcc is optional: without it the "
+                         "CUDA samplers are left out)" % (" ".join(args), e.returncode,
+                                                         BUILD_PACKAGES)) from None
 
 
 def build_and_stage(stage):
