@@ -35,7 +35,6 @@
 #include "sv_input.h"
 #include "sv_store.h"
 
-
 /* inih's reader (fgets-like), counting lines so that the handler knows
  * where it is; inih splits a line longer than its buffer, so such a line is
  * an error here rather than a silent misreading. */
