@@ -38,7 +38,6 @@ static int make_parent(const char *path)
     return SV_OK;
 }
 
-
 /* Runs one: this program again, with the run's words (preflight: under
  * `specverify preflight`, its stdout dropped). Returns its exit status, or
  * -1 with *signal set when a signal killed it, or -2 with a message when it
@@ -82,7 +81,6 @@ int experiment_run_one(const run_spec *r, int preflight, int *signal)
     return WEXITSTATUS(status);
 }
 
-
 /* The command as the file gives it, each word escaped (the file's text). */
 void experiment_print_command(FILE *out, const run_spec *r)
 {
@@ -93,7 +91,6 @@ void experiment_print_command(FILE *out, const run_spec *r)
                 sv_escaped(word, sizeof word, r->argv[i]));
     fprintf(out, "\n");
 }
-
 
 /* An output under the root can still leave it through a link on the way
  * (a folder under the root that links elsewhere): each output's real path,
@@ -123,20 +120,20 @@ int experiment_outputs_inside(const experiment *x, const char *only)
     return SV_OK;
 }
 
-
 /* The folders each selected run's outputs go to, made as the run would. */
 int experiment_make_folders(const experiment *x, const char *only)
 {
     int rc = SV_OK;
     for (int i = 0; rc == SV_OK && i < x->n_runs; i++) {
         const run_spec *r = &x->runs[i];
-        for (int j = 0; rc == SV_OK && j + 1 < r->argc && !(only && strcmp(only, r->name) != 0); j++)
+        if (only && strcmp(only, r->name) != 0)
+            continue;
+        for (int j = 0; rc == SV_OK && j + 1 < r->argc; j++)
             if (strncmp(r->argv[j], "--", 2) == 0 && experiment_is_output(r->argv[j] + 2))
                 rc = make_parent(r->argv[j + 1]);
     }
     return rc;
 }
-
 
 /* Every selected run checked by its own command (`specverify preflight`)
  * before the first starts: a value a command refuses (a T its case cannot
