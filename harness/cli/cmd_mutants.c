@@ -16,24 +16,10 @@
 #include "sv_stats.h"
 #include "sv_store.h"
 #include "mutants_table.h"
-#ifdef SV_HAVE_CUDA
-#include "cuda_stage.h"
-#endif
 
 /* Variants that need more draws than a suite gives, or a case built for them
  * (smoke has none; ci has cumshort and tinytail): how many is in the table,
  * and --full runs them on the case named here for that many. */
-/* 1 when the CUDA variants can run here; else 0 and why. */
-static int cuda_usable(char *why, size_t len)
-{
-#ifdef SV_HAVE_CUDA
-    return sv_cuda_device_count_isolated(why, len) > 0; /* the variants run in a child */
-#else
-    snprintf(why, len, "this specverify was built without CUDA");
-    return 0;
-#endif
-}
-
 
 static void take(mutant_row *m, int check, double p, int failed)
 {
@@ -340,7 +326,7 @@ static int mutants_command(int argc, char **argv, sv_cmd_shard *sh)
      * the environment (exit 3, before anything runs), the rest are listed as
      * not run */
     char why[200] = "", not_run[400] = "";
-    const int gpu = cuda_usable(why, sizeof why);
+    const int gpu = sv_cuda_usable(why, sizeof why);
     for (size_t i = 0; i < sv_registry_broken_count() && !gpu; i++) {
         const sv_sampler *s = sv_registry_broken_get(i);
         if (s->memspace != SV_MEM_CUDA || !selected(variants, s->name))

@@ -45,17 +45,21 @@ int sv_preflight_cases(const char *command, const char *const *specs, size_t n)
     return SV_OK;
 }
 
+int sv_cuda_usable(char *why, size_t len)
+{
+#ifdef SV_HAVE_CUDA
+    return sv_cuda_device_count_isolated(why, len) > 0; /* asked in a child */
+#else
+    snprintf(why, len, "this specverify was built without CUDA");
+    return 0;
+#endif
+}
+
 int sv_preflight_device(const char *command, const sv_sampler *sampler)
 {
-    if (sampler->memspace != SV_MEM_CUDA)
-        return SV_OK;
     char why[200];
-#ifdef SV_HAVE_CUDA
-    if (sv_cuda_device_count_isolated(why, sizeof why) > 0)
+    if (sampler->memspace != SV_MEM_CUDA || sv_cuda_usable(why, sizeof why))
         return SV_OK;
-#else
-    snprintf(why, sizeof why, "this specverify was built without CUDA");
-#endif
     return sv_fail(SV_EENV, "%s: sampler %s needs a CUDA device: %s", command, sampler->name,
                    why);
 }

@@ -81,6 +81,14 @@ int experiment_run_one(const run_spec *r, int preflight, int *signal)
     return WEXITSTATUS(status);
 }
 
+/* Whether argv[j] is an output flag (out, json, junit, plot), its path
+ * argv[j + 1]. */
+static int output_at(const run_spec *r, int j)
+{
+    return j + 1 < r->argc && strncmp(r->argv[j], "--", 2) == 0 &&
+           experiment_is_output(r->argv[j] + 2);
+}
+
 /* The command as the file gives it, each word escaped (the file's text). */
 void experiment_print_command(FILE *out, const run_spec *r)
 {
@@ -103,10 +111,12 @@ int experiment_outputs_inside(const experiment *x, const char *only)
     const size_t n = strlen(root);
     for (int i = 0; i < x->n_runs; i++) {
         const run_spec *r = &x->runs[i];
-        for (int j = 0; j + 1 < r->argc && !(only && strcmp(only, r->name) != 0); j++) {
-            const char *path = r->argv[j + 1];
-            if (strncmp(r->argv[j], "--", 2) != 0 || !experiment_is_output(r->argv[j] + 2))
+        if (only && strcmp(only, r->name) != 0)
+            continue;
+        for (int j = 0; j + 1 < r->argc; j++) {
+            if (!output_at(r, j))
                 continue;
+            const char *path = r->argv[j + 1];
             if (sv_real_path(path, real, sizeof real) != 0)
                 return sv_fail(SV_EBAD, "%s: [run %s]: %s %s: %s", x->path, r->name,
                                r->argv[j], path, strerror(errno));
@@ -129,7 +139,7 @@ int experiment_make_folders(const experiment *x, const char *only)
         if (only && strcmp(only, r->name) != 0)
             continue;
         for (int j = 0; rc == SV_OK && j + 1 < r->argc; j++)
-            if (strncmp(r->argv[j], "--", 2) == 0 && experiment_is_output(r->argv[j] + 2))
+            if (output_at(r, j))
                 rc = make_parent(r->argv[j + 1]);
     }
     return rc;

@@ -106,6 +106,8 @@ int sv_experiment_check(FILE *file, const char *path, const char *out_root);
 int sv_cmd_preflight(int argc, char **argv);
 int sv_preflight(void);
 int sv_preflight_cases(const char *command, const char *const *specs, size_t n);
+/* 1 when a CUDA device can be used here; else 0 and why in why. */
+int sv_cuda_usable(char *why, size_t len);
 /* SV_EENV, naming the sampler, when it is a CUDA one and no device is there. */
 struct sv_sampler;
 int sv_preflight_device(const char *command, const struct sv_sampler *sampler);
