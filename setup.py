@@ -9,11 +9,13 @@ with the CLI and the plugins in specverify/_bin).
 """
 
 import glob
+import importlib.util
 import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
@@ -52,6 +54,30 @@ def cmake(*args):
                          "Ubuntu: sudo apt-get install %s (nvcc is optional: without it the "
                          "CUDA samplers are left out)" % (" ".join(args), e.returncode,
                                                          BUILD_PACKAGES)) from None
+
+
+def wheel_command_missing():
+    """Why pip cannot make a wheel with this environment's setuptools, or
+    None. setuptools before 70.1 takes bdist_wheel from the wheel package;
+    `pip install --no-build-isolation .` uses what the environment has, and
+    a venv of a Python other than Debian's (pyenv's, conda's) often lacks
+    it, where setuptools' own words would be "invalid command 'bdist_wheel'"."""
+    def found(module):
+        try:
+            return importlib.util.find_spec(module) is not None
+        except ImportError:  # its package is not there
+            return False
+
+    if found("setuptools.command.bdist_wheel") or found("wheel.bdist_wheel"):
+        return None
+    import setuptools
+    return ("specverify build: this environment's setuptools %s has no bdist_wheel command "
+            "and the wheel package is not installed, so pip cannot build the wheel. "
+            "`pip install --no-build-isolation` builds with the environment's own "
+            "setuptools and wheel: install wheel into it (`pip install wheel`; offline, in a "
+            "venv of Debian's python3 made with --system-site-packages: "
+            "sudo apt-get install python3-wheel), or leave out --no-build-isolation where "
+            "pip can reach a package index" % setuptools.__version__)
 
 
 def build_and_stage(stage):
@@ -100,6 +126,12 @@ class BinaryDistribution(Distribution):
     def has_ext_modules(self):
         return True
 
+
+# pip's metadata step (dist_info) needs bdist_wheel too: say it before
+if {"dist_info", "bdist_wheel", "editable_wheel"} & set(sys.argv[1:]):
+    why = wheel_command_missing()
+    if why:
+        raise SystemExit(why)
 
 setup(
     version=cmake_version(),
