@@ -307,6 +307,11 @@ static inline int sv_rule_is_lossy(uint32_t rule)
 /* The seed a suspect's re-run uses. */
 uint64_t sv_rerun_seed(uint64_t seed);
 
+/* verify.c: 1 if the sampler can be given uniform batches (one case's rows
+ * broadcast to every sequence): not a sampler of the packed layout alone,
+ * nor one that draws its own drafts. */
+int sv_takes_uniform(const sv_sampler *s);
+
 /* own_drafts.c: a sampler that draws its own drafts (SV_INPUT_OWN_DRAFTS)
  * takes the cases with fixed draft rows: 1 if c is one. */
 int sv_own_drafts_take(const sv_case *c);

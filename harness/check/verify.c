@@ -239,6 +239,13 @@ int sv_case_ready(const char *spec, int32_t input, int rule, sv_case **out)
     return SV_OK;
 }
 
+int sv_takes_uniform(const sv_sampler *s)
+{
+    if (s->inputs & SV_INPUT_OWN_DRAFTS)
+        return 0;
+    return !s->layouts || (s->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED));
+}
+
 int sv_verify(const sv_verify_config *given, sv_report **out)
 {
     *out = NULL;
@@ -257,8 +264,8 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
     }
     /* build and check every case before sampling any, so bad input costs nothing */
     int rc = cfg->uniform ? SV_OK : sv_lacks_seeding(cfg, &adjusted.seeding);
-    if (cfg->uniform && cfg->sampler->layouts &&
-        !(cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED)))
+    if (cfg->uniform && !(cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) &&
+        !sv_takes_uniform(cfg->sampler))
         rc = sv_fail(SV_EBAD, "--batches uniform: sampler %s takes only the packed layout, "
                      "which cannot broadcast one row set to every sequence; run it with mixed "
                      "batches (the default)", cfg->sampler->name);

@@ -3,8 +3,10 @@
  * `verify --budget` and `verify --plan` need each case's cost before the run
  * without paying for a run: two short runs of every case through sv_verify
  * (the sampler's own calls, its isolation and input as the run would have
- * them; batches of one case each, so that each case's time is its own, read
- * between the calls of case_done). A run pays its start-up once (for a
+ * them; uniform batches, one case each, so that each case's time is its own,
+ * read between the calls of case_done; a sampler that cannot take uniform
+ * batches, of the packed layout alone or drawing its own drafts, runs each
+ * case in a run of its own instead). A run pays its start-up once (for a
  * Python sampler its process and interpreter); the first round gives every
  * case SV_PROBE_FIRST_DRAWS, later rounds the draws that take it about half of
  * SV_PROBE_SECONDS at the pace found so far, until its draws take ENOUGH
@@ -21,14 +23,23 @@
 #define SECOND_SECONDS (0.5 * SV_PROBE_SECONDS) /* what a later round aims at a case */
 #define ENOUGH (0.25 * SV_PROBE_SECONDS)        /* drawing this long measures a rate */
 #define RESOLVE (0.02 * SV_PROBE_SECONDS)       /* a shorter difference of times is noise */
-#define MOST (2.0 * SV_PROBE_SECONDS)           /* a case's share of the probe, at most */
+#define MOST (2.0 * SV_PROBE_SECONDS) /* a case's drawing in later rounds, at most */
 
-uint64_t sv_probe_next_draws(double rate, uint64_t last, int own_drafts)
+uint64_t sv_probe_next_draws(double rate, uint64_t last, double grow)
 {
-    /* a run of its own per case (own drafts) pays the start-up in every
-     * first time: its rate from it is far too low, so grow fast */
-    const double want = rate * SECOND_SECONDS, grow = own_drafts ? 16.0 : 2.0;
+    const double want = rate * SECOND_SECONDS;
     return (uint64_t)fmin(fmax(want, grow * (double)last), 64.0 * (double)last);
+}
+
+double sv_probe_growth(int alone, double first)
+{
+    /* A case run alone pays the start-up in every round, so its first
+     * rate is far too low: grow fast, 16 times, but never so fast that a
+     * first round that was all draws (no start-up) would make the second
+     * take over 16 s (a sampler of seconds a draw); twice at least. */
+    if (!alone)
+        return 2.0;
+    return fmin(16.0, fmax(2.0, 16.0 * SV_PROBE_SECONDS / fmax(first, 1e-9)));
 }
 
 double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned char *measured)
@@ -54,15 +65,22 @@ static int stamp(const sv_report *r, void *ctx)
     return 0;
 }
 
-/* *takes[i]: whether a sampler that draws its own drafts is given case i. */
-static int own_drafts_takes(const sv_verify_config *cfg, unsigned char **takes)
+/* *takes[i]: whether the sampler is given case i, for one that cannot take
+ * uniform batches (each case then runs alone): all of them, but for a
+ * sampler drawing its own drafts the cases it takes. */
+static int alone_takes(const sv_verify_config *cfg, unsigned char **takes)
 {
     *takes = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
     if (!*takes)
         return sv_fail(SV_EENV, "out of memory");
+    const int own = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
     for (size_t i = 0; i < cfg->n_cases; i++) {
         char err[512];
         sv_case *c = NULL;
+        if (!own) {
+            (*takes)[i] = 1;
+            continue;
+        }
         if (sv_case_from_spec(cfg->specs[i], &c, err, sizeof err) != 0)
             return sv_fail(SV_EBAD, "%s", err);
         (*takes)[i] = (unsigned char)sv_own_drafts_take(c);
@@ -71,12 +89,12 @@ static int own_drafts_takes(const sv_verify_config *cfg, unsigned char **takes)
     return SV_OK;
 }
 
-/* A round for a sampler that draws its own drafts: it takes mixed batches
- * only, so each case it takes runs alone in a run of its own (each pays the
- * start-up, which the rate's difference of rounds leaves out); a case it
- * cannot take (own_drafts.c) costs nothing, as in the run, where it is
- * left out. */
-static int own_drafts_round(const sv_verify_config *cfg, const uint64_t *draws,
+/* A round for a sampler that takes mixed batches only (the packed layout
+ * alone, or its own drafts): each case it takes runs alone in a run of its
+ * own (each pays the start-up, which the rate's difference of rounds leaves
+ * out); a case it cannot take (own_drafts.c) costs nothing, as in the run,
+ * where it is left out. */
+static int alone_round(const sv_verify_config *cfg, const uint64_t *draws,
                             const unsigned char *takes, double *took)
 {
     int rc = SV_OK;
@@ -100,8 +118,8 @@ static int own_drafts_round(const sv_verify_config *cfg, const uint64_t *draws,
 }
 
 /* One round: every case at draws[i]; took[i]: case i's seconds (the first
- * with the run's start-up). takes: NULL, or (a sampler drawing its own
- * drafts) which cases it takes. */
+ * with the run's start-up). takes: NULL, or (a sampler that cannot take
+ * uniform batches) which cases it takes, each run alone. */
 static int round_of(const sv_verify_config *like, int32_t threads, const uint64_t *draws,
                     const unsigned char *takes, double *at, double *took)
 {
@@ -112,7 +130,7 @@ static int round_of(const sv_verify_config *like, int32_t threads, const uint64_
     cfg.case_done = stamp, cfg.case_done_ctx = &s;
     cfg.seconds_before = 0, cfg.watch = NULL;
     if (takes)
-        return own_drafts_round(&cfg, draws, takes, took);
+        return alone_round(&cfg, draws, takes, took);
     sv_report *r = NULL;
     at[0] = sv_now();
     int rc = sv_verify(&cfg, &r);
@@ -135,8 +153,8 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
            *took = calloc(n ? n : 1, sizeof *took);
     unsigned char *takes = NULL;
     int rc = draws && measured && at && first && took ? SV_OK : sv_fail(SV_EENV, "out of memory");
-    if (rc == SV_OK && (like->sampler->inputs & SV_INPUT_OWN_DRAFTS))
-        rc = own_drafts_takes(like, &takes);
+    if (rc == SV_OK && !sv_takes_uniform(like->sampler))
+        rc = alone_takes(like, &takes);
     for (size_t i = 0; rc == SV_OK && i < n; i++)
         draws[i] = SV_PROBE_FIRST_DRAWS;
     fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
@@ -153,7 +171,14 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
         }
     }
     /* then rounds of more draws for each case whose draws did not yet take
-     * ENOUGH beyond its first run's (the others SV_PROBE_FIRST_DRAWS again: cheap) */
+     * ENOUGH beyond its first run's (the others SV_PROBE_FIRST_DRAWS again:
+     * cheap). The second round always runs: only it tells the start-up
+     * (a torch import, seconds, paid by every round) from the draws. Later
+     * ones while the rounds' drawing, their time beyond the first round's,
+     * is under MOST a case: a limit on the whole probe's wall time stopped a
+     * one-case probe of a slow-starting sampler after its first round, and
+     * its rate, start-up included, was a hundred times too low. */
+    double drawing = 0.0;
     for (int round = 0, more = 1; round < SV_PROBE_ROUNDS && more && rc == SV_OK; round++) {
         more = 0;
         for (size_t i = 0; i < n; i++) {
@@ -162,9 +187,10 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
                 continue;
             }
             more = 1;
-            draws[i] = sv_probe_next_draws(out[i].rate, draws[i], takes != NULL);
+            draws[i] = sv_probe_next_draws(out[i].rate, draws[i],
+                                           sv_probe_growth(takes != NULL, first[i]));
         }
-        if (!more || sv_now() - start > MOST * (double)(n ? n : 1))
+        if (!more || (round > 0 && drawing > MOST * (double)(n ? n : 1)))
             break;
         fprintf(stderr, " .");
         fflush(stderr);
@@ -172,6 +198,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
         for (size_t i = 0; i < n && rc == SV_OK; i++) {
             if (measured[i])
                 continue;
+            drawing += fmax(0.0, took[i] - first[i]);
             out[i].seconds += took[i];
             out[i].rate = sv_probe_round_rate(draws[i], took[i], first[i], &measured[i]);
         }

@@ -93,4 +93,21 @@ sys.exit(0 if rows and abs(said - (1 - miss)) <= 0.002 else 1)
 PY
 then pass "ci: tinytail's power at $draws draws as verify --power's"
 else fail "ci: tinytail's power '$said' at '$draws' draws against $(cat power.out | grep -A3 tinytail)"; fi
+
+# a sampler of the packed layout alone (the probe's uniform batches are not
+# for it: each case runs alone) that starts slowly, 0.5 s a process as a
+# torch import: the probe refused its layout once, then stopped after its
+# first round, whose rate held the start-up, and gave a case of a 10 s
+# budget a few hundred draws. At numpy_chain's rate (over 10^5 draws/s
+# here), the run's draws must be at least 20,000.
+slow="$(dirname "$2")/packed_slow_start.py:packed_slow_start"
+"$sv" verify --python "$slow" --case identical:V=100,K=2 --budget 10 --json slow.json \
+  >slow.out 2>slow.err
+rc=$?
+got=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cases"][0]["runs"][0]["draws"])' slow.json 2>/dev/null)
+if [ $rc -eq 0 ] && [ "${got:-0}" -ge 20000 ]; then
+  pass "a packed-only sampler with a 0.5 s start: --budget 10 gave $got draws ($(grep '^probe' slow.err))"
+else
+  fail "a packed-only sampler with a 0.5 s start: exit $rc, ${got:-no} draws: $(tail -2 slow.err)"
+fi
 finish
