@@ -99,6 +99,7 @@ void sv_describe_independence(const char *which, const sv_gof *g, char *out, siz
 /* ---- verify.c: a whole run over cases ------------------------------------------ */
 typedef struct sv_case_report {
     char name[SV_CASE_NAME_MAX];
+    size_t spec;                /* its index in the config's specs */
     int32_t K, V;
     int draft_probs_given;
     double alpha[SV_MAX_K];     /* analytic acceptance per position */
@@ -205,6 +206,10 @@ typedef struct sv_verify_config {
     int in_process;             /* call the sampler in this process, not in a child */
     double call_timeout;        /* seconds one sampler call may take; 0: no limit */
     int uniform;                /* 1: today's batches, one case broadcast (stride 0) each */
+    int one_case_a_mix;         /* mixed batches, each case in a mix of its own (budget_probe.c:
+                                 * each case's time apart, for a sampler uniform ones are not for) */
+    int no_mix_probes;          /* leave out the batch-composition and seed probes (probes.c):
+                                 * budget_probe.c measures rates, not verdicts */
     int device_staging;         /* --device-staging (sv_run_config's): mixed or uniform
                                  * batches of a CUDA sampler, no tree; Markov pairs (and
                                  * a self-drafting sampler's mixes) staged on the host */

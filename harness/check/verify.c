@@ -106,8 +106,10 @@ static void announce_rerun(const sv_case *c, const sv_run_eval *first, uint64_t 
     fflush(stderr);
 }
 
-static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, double split,
-                       sv_case_report *cr)
+/* Case i of the config's specs (its draws, its shard index), the run's
+ * done + 1st. */
+static int verify_case(const sv_verify_config *cfg, size_t i, size_t done, const sv_case *c,
+                       double split, sv_case_report *cr)
 {
     sv_case_report_init(cr, c);
 
@@ -116,13 +118,13 @@ static int verify_case(const sv_verify_config *cfg, size_t i, const sv_case *c, 
     if (rc != SV_OK)
         return rc;
     char label[SV_CASE_NAME_MAX + 64];
-    snprintf(label, sizeof label, "[%zu/%zu] %s", i + 1, cfg->n_cases, c->name);
+    snprintf(label, sizeof label, "[%zu/%zu] %s", done + 1, cfg->n_cases, c->name);
     rc = run_once(cfg, c, d, cfg->seed, cfg->draws[i], split, label, &cr->runs[0], i);
     cr->runs[0].asked = cfg->draws[i];
     cr->n_runs = 1;
     if (rc == SV_OK && cr->runs[0].verdict == SV_SUSPECT && cfg->rerun_suspects &&
         !sv_interrupted()) {
-        snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", i + 1, cfg->n_cases, c->name);
+        snprintf(label, sizeof label, "[%zu/%zu] %s (re-run)", done + 1, cfg->n_cases, c->name);
         if (cfg->progress)
             announce_rerun(c, &cr->runs[0], sv_rerun_seed(cfg->seed), cfg->draws[i],
                            rerun_draws(cfg, i));
@@ -160,7 +162,8 @@ static int verify_group(const sv_verify_config *cfg, const size_t *which, int32_
                  done + (size_t)n, cfg->n_cases, group[0]->name, n - 1);
     else
         snprintf(label, sizeof label, "[%zu/%zu] %s", done + 1, cfg->n_cases, group[0]->name);
-    int rc = sv_verify_mix(cfg, group, draws, n, cfg->seed, 1, split, 1, label, evals, which);
+    int rc = sv_verify_mix(cfg, group, draws, n, cfg->seed, 1, split, !cfg->no_mix_probes, label,
+                           evals, which);
     int32_t k = 0;
     for (; k < n && rc == SV_OK; k++) {
         sv_case_report *cr = &crs[k];
@@ -198,7 +201,8 @@ static int32_t group_of(const sv_verify_config *cfg, sv_case *const *cases, size
     int32_t n = 0;
     which[n++] = i;
     claimed[i] = 1;
-    if (cfg->uniform || !cfg->sampler->layouts || cases[i]->chain || cfg->tree)
+    if (cfg->uniform || cfg->one_case_a_mix || !cfg->sampler->layouts || cases[i]->chain ||
+        cfg->tree)
         return n;
     const int own_drafts = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
     for (size_t j = i + 1; j < cfg->n_cases; j++)
@@ -351,7 +355,7 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
         const int32_t n = group_of(cfg, cases, i, claimed, which);
         sv_case_report *crs = &r->cases[r->n_cases];
         if (cases[i]->chain || cfg->uniform || cfg->tree)
-            rc = verify_case(cfg, r->n_cases, cases[i], r->split_alpha, crs);
+            rc = verify_case(cfg, i, r->n_cases, cases[i], r->split_alpha, crs);
         else
             rc = verify_group(cfg, which, n, cases, r->n_cases, r->split_alpha, crs);
         if (rc != SV_OK) { /* a failed group's cases are not reported: freed here */
@@ -364,6 +368,7 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
         int32_t k = 0;
         for (; k < n && !stop; k++) {
             sv_case_report *cr = &crs[k];
+            cr->spec = which[k];
             r->n_cases++;
             for (int j = 0; j < cr->n_runs; j++)
                 r->total_draws += cr->runs[j].draws;

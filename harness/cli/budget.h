@@ -39,11 +39,11 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
 /* A round's draws: what takes half of SV_PROBE_SECONDS at `rate`, at least
  * `grow` times `last` and at most 64 times. */
 uint64_t sv_probe_next_draws(double rate, uint64_t last, double grow);
-/* That growth for a case whose first round took `first` seconds: 2, or up
- * to 16 for a sampler whose cases run alone (each round of each pays its
- * start-up), as far as a first round of draws alone keeps the next under
- * 16 SV_PROBE_SECONDS. */
-double sv_probe_growth(int alone, double first);
+/* The second round's growth for a case whose first round took `first`
+ * seconds: up to 16 (each round of each case pays its process's start, so
+ * the first round's rate is low), as far as a first round of draws alone
+ * keeps the second's under 8 SV_PROBE_SECONDS; 2 at least, as later rounds. */
+double sv_probe_growth(double first);
 /* The rate a round of `draws` that took `took` seconds gives, from its time
  * beyond the first round's (`first`): the case's set-up and the run's
  * start-up cancel. A difference too short to tell from the clock's noise

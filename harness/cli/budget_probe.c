@@ -1,21 +1,22 @@
 /* budget_probe.c: a sampler's rate on each case of a run, from real runs.
  *
  * `verify --budget` and `verify --plan` need each case's cost before the run
- * without paying for a run: two short runs of every case through sv_verify
- * (the sampler's own calls, its isolation and input as the run would have
- * them; uniform batches, one case each, so that each case's time is its own,
- * read between the calls of case_done; a sampler that cannot take uniform
- * batches, of the packed layout alone or drawing its own drafts, runs each
- * case in a run of its own instead). A run pays its start-up once (for a
- * Python sampler its process and interpreter); the first round gives every
- * case SV_PROBE_FIRST_DRAWS, later rounds the draws that take it about half of
- * SV_PROBE_SECONDS at the pace found so far, until its draws take ENOUGH
- * beyond the first round's; each case's rate is the difference of its draws
- * over the difference of its times, which the start-up and each case's own
- * set-up leave out, and the start-up is what the first round's first case
- * took beyond its draws. */
+ * without paying for a run: two or more short runs of every case through
+ * sv_verify (the sampler's own calls, its isolation and input as the run
+ * would have them), one case after another so that each case's time is its
+ * own, read between the calls of case_done: uniform batches, or for a
+ * sampler that cannot take them (the packed layout alone, its own drafts)
+ * mixed batches of one case each. Each case pays its process's start (for a
+ * Python sampler an interpreter and its imports); the first round gives
+ * every case SV_PROBE_FIRST_DRAWS, later rounds the draws that take it about
+ * half of SV_PROBE_SECONDS at the pace found so far, until its draws take
+ * ENOUGH beyond the first round's; each case's rate is the difference of its
+ * draws over the difference of its times, which the start and each case's
+ * own set-up leave out, and the start-up is what the first round's first
+ * case took beyond its draws. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "budget.h"
 #include "sv_base.h"
 #include "sv_check.h"
@@ -31,15 +32,14 @@ uint64_t sv_probe_next_draws(double rate, uint64_t last, double grow)
     return (uint64_t)fmin(fmax(want, grow * (double)last), 64.0 * (double)last);
 }
 
-double sv_probe_growth(int alone, double first)
+double sv_probe_growth(double first)
 {
-    /* A case run alone pays the start-up in every round, so its first
-     * rate is far too low: grow fast, 16 times, but never so fast that a
-     * first round that was all draws (no start-up) would make the second
-     * take over 16 s (a sampler of seconds a draw); twice at least. */
-    if (!alone)
-        return 2.0;
-    return fmin(16.0, fmax(2.0, 16.0 * SV_PROBE_SECONDS / fmax(first, 1e-9)));
+    /* Each case pays its process's start in every round, so where that is
+     * most of the first round (a Python sampler's interpreter and imports)
+     * the first rate is far too low: grow fast, up to 16 times, but never so
+     * fast that a first round that was all draws (no start-up) would make
+     * the next draw for over 8 s; twice at least. */
+    return fmin(16.0, fmax(2.0, 8.0 * SV_PROBE_SECONDS / fmax(first, 1e-9)));
 }
 
 double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned char *measured)
@@ -55,91 +55,52 @@ double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned c
     return (double)(draws - SV_PROBE_FIRST_DRAWS) / fmax(beyond, RESOLVE);
 }
 
+/* Each case's seconds in a round, by its index in the specs: from the run's
+ * start (the first case run) or the end of the case before, to its end. */
 typedef struct stamps {
-    double *at; /* at[i + 1]: when case i was done; at[0]: the run's start */
+    double last;
+    double *took;
+    unsigned char *ran; /* ran[i]: case i ran (a case the sampler lacks, or does
+                         * not take drawing its own drafts, is left out) */
 } stamps;
 
 static int stamp(const sv_report *r, void *ctx)
 {
-    ((stamps *)ctx)->at[r->n_cases] = sv_now();
+    stamps *s = ctx;
+    const double now = sv_now();
+    const size_t i = r->cases[r->n_cases - 1].spec;
+    s->took[i] = now - s->last;
+    s->ran[i] = 1;
+    s->last = now;
     return 0;
 }
 
-/* *takes[i]: whether the sampler is given case i, for one that cannot take
- * uniform batches (each case then runs alone): all of them, but for a
- * sampler drawing its own drafts the cases it takes. */
-static int alone_takes(const sv_verify_config *cfg, unsigned char **takes)
-{
-    *takes = calloc(cfg->n_cases ? cfg->n_cases : 1, 1);
-    if (!*takes)
-        return sv_fail(SV_EENV, "out of memory");
-    const int own = (cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) != 0;
-    for (size_t i = 0; i < cfg->n_cases; i++) {
-        char err[512];
-        sv_case *c = NULL;
-        if (!own) {
-            (*takes)[i] = 1;
-            continue;
-        }
-        if (sv_case_from_spec(cfg->specs[i], &c, err, sizeof err) != 0)
-            return sv_fail(SV_EBAD, "%s", err);
-        (*takes)[i] = (unsigned char)sv_own_drafts_take(c);
-        sv_case_free(c);
-    }
-    return SV_OK;
-}
-
-/* A round for a sampler that takes mixed batches only (the packed layout
- * alone, or its own drafts): each case it takes runs alone in a run of its
- * own (each pays the start-up, which the rate's difference of rounds leaves
- * out); a case it cannot take (own_drafts.c) costs nothing, as in the run,
- * where it is left out. */
-static int alone_round(const sv_verify_config *cfg, const uint64_t *draws,
-                            const unsigned char *takes, double *took)
-{
-    int rc = SV_OK;
-    for (size_t i = 0; i < cfg->n_cases && rc == SV_OK; i++) {
-        took[i] = 0.0;
-        if (!takes[i])
-            continue;
-        sv_verify_config one = *cfg;
-        one.specs = cfg->specs + i, one.draws = draws + i, one.n_cases = 1, one.uniform = 0;
-        one.case_done = NULL, one.case_done_ctx = NULL;
-        sv_report *r = NULL;
-        const double t0 = sv_now();
-        rc = sv_verify(&one, &r);
-        took[i] = sv_now() - t0;
-        if (rc == SV_OK && r->n_cases < 1)
-            rc = sv_fail(SV_EENV, "verify: the probe of the sampler's rate stopped on %s",
-                         cfg->specs[i]);
-        sv_report_free(r);
-    }
-    return rc;
-}
-
-/* One round: every case at draws[i]; took[i]: case i's seconds (the first
- * with the run's start-up). takes: NULL, or (a sampler that cannot take
- * uniform batches) which cases it takes, each run alone. */
+/* One round: every case at draws[i] in one run, one case after another
+ * (uniform batches, or a sampler that cannot take them, the packed layout
+ * alone or its own drafts, mixed batches of one case each); without the
+ * batch-composition and seed probes, whose runs a rate does not need.
+ * took[i]: case i's seconds, with its set-up and its process's start;
+ * ran[i]: whether it ran. */
 static int round_of(const sv_verify_config *like, int32_t threads, const uint64_t *draws,
-                    const unsigned char *takes, double *at, double *took)
+                    double *took, unsigned char *ran)
 {
     sv_verify_config cfg = *like;
-    stamps s = {at};
-    cfg.draws = draws, cfg.threads = threads, cfg.uniform = 1;
+    stamps s = {0.0, took, ran};
+    cfg.draws = draws, cfg.threads = threads;
+    cfg.uniform = sv_takes_uniform(like->sampler);
+    cfg.one_case_a_mix = !cfg.uniform, cfg.no_mix_probes = 1;
     cfg.progress = 0, cfg.rerun_suspects = 0, cfg.shard = NULL;
     cfg.case_done = stamp, cfg.case_done_ctx = &s;
-    cfg.seconds_before = 0, cfg.watch = NULL;
-    if (takes)
-        return alone_round(&cfg, draws, takes, took);
+    cfg.seconds_before = 0, cfg.watch = NULL, cfg.dump = NULL;
+    memset(took, 0, cfg.n_cases * sizeof *took);
+    memset(ran, 0, cfg.n_cases);
     sv_report *r = NULL;
-    at[0] = sv_now();
+    s.last = sv_now();
     int rc = sv_verify(&cfg, &r);
-    if (rc == SV_OK && r->n_cases < cfg.n_cases)
+    if (rc == SV_OK && r->n_cases < r->n_planned)
         rc = sv_fail(SV_EENV, "verify: the probe of the sampler's rate stopped after %zu of "
-                     "%zu cases", r->n_cases, cfg.n_cases);
+                     "%zu cases", r->n_cases, r->n_planned);
     sv_report_free(r);
-    for (size_t i = 0; rc == SV_OK && i < cfg.n_cases; i++)
-        took[i] = at[i + 1] - at[i];
     return rc;
 }
 
@@ -149,12 +110,11 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     const size_t n = like->n_cases;
     uint64_t *draws = calloc(n ? n : 1, sizeof *draws);
     unsigned char *measured = calloc(n ? n : 1, 1);
-    double *at = calloc(n + 1, sizeof *at), *first = calloc(n ? n : 1, sizeof *first),
-           *took = calloc(n ? n : 1, sizeof *took);
-    unsigned char *takes = NULL;
-    int rc = draws && measured && at && first && took ? SV_OK : sv_fail(SV_EENV, "out of memory");
-    if (rc == SV_OK && !sv_takes_uniform(like->sampler))
-        rc = alone_takes(like, &takes);
+    double *first = calloc(n ? n : 1, sizeof *first), *took = calloc(n ? n : 1, sizeof *took);
+    unsigned char *ran = calloc(n ? n : 1, 1), *again = calloc(n ? n : 1, 1);
+    int rc = draws && measured && first && took && ran && again
+                 ? SV_OK
+                 : sv_fail(SV_EENV, "out of memory");
     for (size_t i = 0; rc == SV_OK && i < n; i++)
         draws[i] = SV_PROBE_FIRST_DRAWS;
     fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
@@ -162,18 +122,19 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     fflush(stderr);
     const double start = sv_now();
     if (rc == SV_OK)
-        rc = round_of(like, threads, draws, takes, at, first);
+        rc = round_of(like, threads, draws, first, ran);
     for (size_t i = 0; i < n && rc == SV_OK; i++) {
         out[i] = (sv_probe){(double)SV_PROBE_FIRST_DRAWS / fmax(first[i], 1e-6), 0.0, first[i]};
-        if (takes && !takes[i]) { /* left out of the run: it costs nothing */
+        if (!ran[i]) { /* left out of the run (lacks.c, own_drafts.c): it costs nothing */
             out[i].rate = INFINITY;
             measured[i] = 1;
         }
     }
     /* then rounds of more draws for each case whose draws did not yet take
      * ENOUGH beyond its first run's (the others SV_PROBE_FIRST_DRAWS again:
-     * cheap). The second round always runs: only it tells the start-up
-     * (a torch import, seconds, paid by every round) from the draws. Later
+     * cheap). The second round always runs: only it tells the start-up of
+     * the sampler's process (a torch import, seconds, paid by each case in
+     * every round) from the draws. Later
      * ones while the rounds' drawing, their time beyond the first round's,
      * is under MOST a case: a limit on the whole probe's wall time stopped a
      * one-case probe of a slow-starting sampler after its first round, and
@@ -187,14 +148,15 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
                 continue;
             }
             more = 1;
-            draws[i] = sv_probe_next_draws(out[i].rate, draws[i],
-                                           sv_probe_growth(takes != NULL, first[i]));
+            /* the first round's rate holds the start: the second grows fast */
+            const double grow = round == 0 ? sv_probe_growth(first[i]) : 2.0;
+            draws[i] = sv_probe_next_draws(out[i].rate, draws[i], grow);
         }
         if (!more || (round > 0 && drawing > MOST * (double)(n ? n : 1)))
             break;
         fprintf(stderr, " .");
         fflush(stderr);
-        rc = round_of(like, threads, draws, takes, at, took);
+        rc = round_of(like, threads, draws, took, again);
         for (size_t i = 0; i < n && rc == SV_OK; i++) {
             if (measured[i])
                 continue;
@@ -212,6 +174,6 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     *seconds = sv_now() - start;
     fprintf(stderr, rc == SV_OK ? " %.1f s (the sampler's start-up %.2f s)\n" : " stopped\n",
             *seconds, *start_up);
-    free(draws), free(measured), free(at), free(first), free(took), free(takes);
+    free(draws), free(measured), free(first), free(took), free(ran), free(again);
     return rc;
 }

@@ -42,6 +42,13 @@ then
 else
   fail "topkp.json: not the cases or the words wanted"
 fi
+# a budget over cases some of which are left out: its probe once took the
+# cases run for the first ones given (stopping "after 2 of 4 cases"), and
+# the run gave a case the draws of the case at its place in the run's order
+expect 0 "checks not taken: 2 cases with top-k or top-p" \
+  verify --plugin "$plugin" --sampler temp_only_lacks --input logits-f32 --threads 2 \
+  --case 'logits:V=1000,K=3,T=1.5,topp=0.9' --case 'logits:V=1000,K=3,T=1.5' \
+  --case 'logits:V=1000,K=2,T=0.7,topk=50' --case 'logits:V=500,K=2' --budget 10
 # nothing left: refused before any draw
 expect 2 "every case of this run has one (logits:V=1000,K=4,topk=50)" \
   verify --plugin "$plugin" --sampler temp_only_lacks --input logits-f32 \

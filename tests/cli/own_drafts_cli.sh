@@ -34,7 +34,7 @@ if [ -n "$py" ]; then
 fi
 fi
 if [ "$part" = power ]; then finish; exit; fi
-# --plan and --budget probe it as it runs (mixed batches, a case a run),
+# --plan and --budget probe it as it runs (mixed batches, a case a mix),
 # the cases it is not given named
 expect 0 "markov:V=16,K=3,support=8          -                                   -            - left out: the sampler draws its own drafts" \
   verify --suite smoke --sampler ref_own_drafts --plan
