@@ -24,7 +24,7 @@
 #define SECOND_SECONDS (0.5 * SV_PROBE_SECONDS) /* what a later round aims at a case */
 #define ENOUGH (0.25 * SV_PROBE_SECONDS)        /* drawing this long measures a rate */
 #define RESOLVE (0.02 * SV_PROBE_SECONDS)       /* a shorter difference of times is noise */
-#define MOST (2.0 * SV_PROBE_SECONDS) /* a case's drawing in later rounds, at most */
+#define MOST (2.0 * SV_PROBE_SECONDS)           /* a case's later rounds' drawing, at most */
 
 uint64_t sv_probe_next_draws(double rate, uint64_t last, double grow)
 {
@@ -111,6 +111,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     uint64_t *draws = calloc(n ? n : 1, sizeof *draws);
     unsigned char *measured = calloc(n ? n : 1, 1);
     double *first = calloc(n ? n : 1, sizeof *first), *took = calloc(n ? n : 1, sizeof *took);
+    /* ran: which cases the first round ran (later rounds' in again) */
     unsigned char *ran = calloc(n ? n : 1, 1), *again = calloc(n ? n : 1, 1);
     int rc = draws && measured && first && took && ran && again
                  ? SV_OK
@@ -134,11 +135,11 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
      * ENOUGH beyond its first run's (the others SV_PROBE_FIRST_DRAWS again:
      * cheap). The second round always runs: only it tells the start-up of
      * the sampler's process (a torch import, seconds, paid by each case in
-     * every round) from the draws. Later
-     * ones while the rounds' drawing, their time beyond the first round's,
-     * is under MOST a case: a limit on the whole probe's wall time stopped a
-     * one-case probe of a slow-starting sampler after its first round, and
-     * its rate, start-up included, was a hundred times too low. */
+     * every round) from the draws. Later ones run while the rounds'
+     * drawing, their time beyond the first round's, is under MOST a case: a
+     * limit on the whole probe's wall time stopped a one-case probe of a
+     * slow-starting sampler after its first round, and its rate, start-up
+     * included, was a hundred times too low. */
     double drawing = 0.0;
     for (int round = 0, more = 1; round < SV_PROBE_ROUNDS && more && rc == SV_OK; round++) {
         more = 0;
