@@ -245,9 +245,7 @@ int sv_case_ready(const char *spec, int32_t input, int rule, sv_case **out)
 
 int sv_takes_uniform(const sv_sampler *s)
 {
-    if (s->inputs & SV_INPUT_OWN_DRAFTS)
-        return 0;
-    return !s->layouts || (s->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED));
+    return !(s->inputs & SV_INPUT_OWN_DRAFTS) && sv_takes_broadcast(s);
 }
 
 int sv_verify(const sv_verify_config *given, sv_report **out)

@@ -98,6 +98,18 @@ int sweep_check_points(const sweep_args *a)
             treed = a->samplers[i];
     if (treed)
         rc = sv_tree_resolve("sweep", &a->tree_args, treed, SV_INPUT_PROBS, &shape, &tree);
+    /* a point runs its case in uniform batches, one row set broadcast to
+     * every sequence: given to a sampler of the packed layout alone, its
+     * reads past the rows were once reported as its own crash */
+    for (int i = 0; rc == SV_OK && i < a->n_samplers; i++)
+        if (!treed && !sv_takes_broadcast(a->samplers[i]))
+            rc = sv_fail(SV_EBAD, "sweep: sampler %s takes only the packed layout, and sweep "
+                         "runs each point in uniform batches, one row set broadcast to every "
+                         "sequence, which that layout cannot hold; declare the padded layout "
+                         "too if it takes one (layouts=(\"padded\", \"packed\") in Python), "
+                         "or measure its acceptance with verify, whose mixed batches it "
+                         "takes (--json: each case's accepted_length.observed)",
+                         a->samplers[i]->name);
     for (int i = 0; rc == SV_OK && i < n_T; i++)
         for (int j = 0; rc == SV_OK && j < n_K; j++) {
             if (recorded && !((i == 0 || i == n_T - 1) && (j == 0 || j == n_K - 1)))

@@ -416,12 +416,24 @@ static int open_staging(shared *sh, const sv_run_config *cfg, const sv_case *c, 
     return sv_staging_open(c, sh->d, sh->plan, threads, &sh->staging);
 }
 
+int sv_takes_broadcast(const sv_sampler *s)
+{
+    return !s->layouts || (s->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED));
+}
+
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally)
 {
     if (cfg->input != c->input)
         return sv_fail(SV_EBAD, "case %s: readied for %s input, run with %s", c->name,
                        sv_input_name(c->input), sv_input_name(cfg->input));
+    /* labelled packed, broadcast rows would send the sampler past them: a
+     * crash that is the harness's, not the sampler's (its callers refuse
+     * such a sampler first; this is the guard) */
+    if (!c->chain && !cfg->tree && !sv_takes_broadcast(cfg->sampler))
+        return sv_fail(SV_EBAD, "case %s: sampler %s takes only the packed layout, which "
+                       "cannot hold one row set broadcast to every sequence", c->name,
+                       cfg->sampler->name);
     int32_t threads = cfg->threads > 0 ? cfg->threads : 1;
     shared sh = {.cfg = cfg, .c = c, .d = d, .plan = plan, .n_cases = 1};
     /* a tree run: the sampler sees the tree's nodes as its drafts, one row

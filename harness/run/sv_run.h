@@ -257,8 +257,14 @@ void sv_tally_counts_of(const sv_tally *t, const sv_pair_plan *plan,
                         sv_tally_counts out[SV_TALLY_COUNTS]);
 /* Adds t's counts and notes into `into` (tally.c). */
 void sv_tally_add(sv_tally *into, const sv_tally *t, const sv_pair_plan *plan);
+/* 1 if the sampler can be given one row set broadcast to every sequence
+ * (stride 0), as sv_run gives a fixed-row case: it takes the padded layout,
+ * or is of contract version 1 or 2. The packed layout cannot hold it. */
+int sv_takes_broadcast(const sv_sampler *s);
 /* Runs cfg->draws sequences of case c. SV_OK, or a status with a message
- * (a sampler that fails verify is recorded in the tally, not returned). */
+ * (a sampler that fails verify is recorded in the tally, not returned); a
+ * fixed-row case (no tree) for a sampler that does not take broadcast rows
+ * is SV_EBAD. */
 int sv_run(const sv_run_config *cfg, const sv_case *c, const sv_drafter *d,
            const sv_pair_plan *plan, sv_tally *tally);
 

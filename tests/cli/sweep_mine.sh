@@ -33,4 +33,12 @@ mine c example_race --plugin "$race"
 mine py numpy_chain --python "$numpy"
 expect 2 "no-such.so" sweep --plugin ./no-such.so --case logits:V=100,K=3 --T 1
 expect 2 "--python" sweep --python not-a-spec --case logits:V=100,K=3 --T 1
+# a sampler of the packed layout alone (vLLM's shape): sweep's uniform
+# batches broadcast one row set, which that layout cannot hold; it read past
+# the rows and its crash was reported as the sampler's (exit 1). Now
+# refused before any point, nothing written
+packed="$(dirname "${numpy%:*}")/packed_slow_start.py:packed_slow_start"
+expect 2 "sweep: sampler packed_slow_start takes only the packed layout" \
+  sweep --python "$packed" --case logits:V=100,K=3 --T 0.5,1 --draws 2000 --out packed
+[ ! -e packed ] && pass "the refused sweep wrote nothing" || fail "the refused sweep wrote packed/"
 finish
