@@ -267,7 +267,7 @@ int sv_verify(const sv_verify_config *given, sv_report **out)
     /* build and check every case before sampling any, so bad input costs nothing */
     int rc = cfg->uniform ? SV_OK : sv_lacks_seeding(cfg, &adjusted.seeding);
     if (cfg->uniform && !(cfg->sampler->inputs & SV_INPUT_OWN_DRAFTS) &&
-        !sv_takes_uniform(cfg->sampler))
+        !sv_takes_broadcast(cfg->sampler))
         rc = sv_fail(SV_EBAD, "--batches uniform: sampler %s takes only the packed layout, "
                      "which cannot broadcast one row set to every sequence; run it with mixed "
                      "batches (the default)", cfg->sampler->name);

@@ -111,11 +111,9 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     uint64_t *draws = calloc(n ? n : 1, sizeof *draws);
     unsigned char *measured = calloc(n ? n : 1, 1);
     double *first = calloc(n ? n : 1, sizeof *first), *took = calloc(n ? n : 1, sizeof *took);
-    /* ran: which cases the first round ran (later rounds' in again) */
-    unsigned char *ran = calloc(n ? n : 1, 1), *again = calloc(n ? n : 1, 1);
-    int rc = draws && measured && first && took && ran && again
-                 ? SV_OK
-                 : sv_fail(SV_EENV, "out of memory");
+    unsigned char *ran = calloc(n ? n : 1, 1); /* which cases the last round ran */
+    int rc = draws && measured && first && took && ran ? SV_OK
+                                                       : sv_fail(SV_EENV, "out of memory");
     for (size_t i = 0; rc == SV_OK && i < n; i++)
         draws[i] = SV_PROBE_FIRST_DRAWS;
     fprintf(stderr, "probe: the sampler's rate on %zu case%s: %d draws each", n,
@@ -157,7 +155,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
             break;
         fprintf(stderr, " .");
         fflush(stderr);
-        rc = round_of(like, threads, draws, took, again);
+        rc = round_of(like, threads, draws, took, ran);
         for (size_t i = 0; i < n && rc == SV_OK; i++) {
             if (measured[i])
                 continue;
@@ -175,6 +173,6 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     *seconds = sv_now() - start;
     fprintf(stderr, rc == SV_OK ? " %.1f s (the sampler's start-up %.2f s)\n" : " stopped\n",
             *seconds, *start_up);
-    free(draws), free(measured), free(first), free(took), free(ran), free(again);
+    free(draws), free(measured), free(first), free(took), free(ran);
     return rc;
 }

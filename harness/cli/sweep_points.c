@@ -101,8 +101,8 @@ int sweep_check_points(const sweep_args *a)
     /* a point runs its case in uniform batches, one row set broadcast to
      * every sequence: given to a sampler of the packed layout alone, its
      * reads past the rows were once reported as its own crash */
-    for (int i = 0; rc == SV_OK && i < a->n_samplers; i++)
-        if (!treed && !sv_takes_broadcast(a->samplers[i]))
+    for (int i = 0; rc == SV_OK && !treed && i < a->n_samplers; i++)
+        if (!sv_takes_broadcast(a->samplers[i]))
             rc = sv_fail(SV_EBAD, "sweep: sampler %s takes only the packed layout, and sweep "
                          "runs each point in uniform batches, one row set broadcast to every "
                          "sequence, which that layout cannot hold; declare the padded layout "

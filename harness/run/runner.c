@@ -143,10 +143,9 @@ void sv_batch_uniform_v3(sv_batch *bt, const sv_worker_buffers *w, const sv_run_
     }
     /* every d_b = K: rows at strides of one sequence's rows (a Markov pair's)
      * are the packed layout byte for byte, which a sampler that takes only
-     * it gets so labelled (broadcast rows, stride 0, are padded only: a
-     * uniform run refuses such a sampler, sv_verify) */
-    bt->layout = (cfg->sampler->layouts & SV_LAYOUT_BIT(SV_LAYOUT_PADDED)) ? SV_LAYOUT_PADDED
-                                                                           : SV_LAYOUT_PACKED;
+     * it gets so labelled (broadcast rows, stride 0, are padded only:
+     * sv_run refuses such a sampler a fixed-row case) */
+    bt->layout = sv_takes_broadcast(cfg->sampler) ? SV_LAYOUT_PADDED : SV_LAYOUT_PACKED;
     bt->num_drafts = w->num_drafts;
     bt->cu_num_drafts = w->cu;
     bt->indices = w->indices;
