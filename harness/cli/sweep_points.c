@@ -98,18 +98,6 @@ int sweep_check_points(const sweep_args *a)
             treed = a->samplers[i];
     if (treed)
         rc = sv_tree_resolve("sweep", &a->tree_args, treed, SV_INPUT_PROBS, &shape, &tree);
-    /* a point runs its case in uniform batches, one row set broadcast to
-     * every sequence: given to a sampler of the packed layout alone, its
-     * reads past the rows were once reported as its own crash */
-    for (int i = 0; rc == SV_OK && !treed && i < a->n_samplers; i++)
-        if (!sv_takes_broadcast(a->samplers[i]))
-            rc = sv_fail(SV_EBAD, "sweep: sampler %s takes only the packed layout, and sweep "
-                         "runs each point in uniform batches, one row set broadcast to every "
-                         "sequence, which that layout cannot hold; declare the padded layout "
-                         "too if it takes one (layouts=(\"padded\", \"packed\") in Python), "
-                         "or measure its acceptance with verify, whose mixed batches it "
-                         "takes (--json: each case's accepted_length.observed)",
-                         a->samplers[i]->name);
     for (int i = 0; rc == SV_OK && i < n_T; i++)
         for (int j = 0; rc == SV_OK && j < n_K; j++) {
             if (recorded && !((i == 0 || i == n_T - 1) && (j == 0 || j == n_K - 1)))
@@ -151,6 +139,46 @@ static int point_distances(const sv_case *c, const sv_tally *t, double level, sw
     return SV_OK;
 }
 
+/* A point for a sampler of the packed layout alone (vLLM's shape), which
+ * one row set broadcast to every sequence cannot be given: a mix of the
+ * one case, rows laid out per sequence in that layout, every sequence at
+ * the point's K (not ragged: the lengths' law is K's) and none seeded
+ * (acceptance is the point, not the seed probes). A shard runs its share
+ * of the mix's sequences; a merge sums the shards' counts, as
+ * sv_shard_run does for uniform batches. */
+static int run_packed(const sv_shard_hooks *sh, sv_run_config *cfg, const sv_case *c,
+                      const sv_drafter *d, const sv_pair_plan *plan, sv_tally *t)
+{
+    const sv_case *const cases[1] = {c};
+    sv_mix_config mc = {.cases = cases, .n_cases = 1, .draws = &cfg->draws, .seed = cfg->seed,
+                        .layouts = cfg->sampler->layouts, .seeding = SV_SEEDING_NONE,
+                        .ragged = 0, .budget = SV_MIX_BUDGET, .alias = 1};
+    sv_mix *mix = NULL;
+    int rc = sv_mix_build(&mc, &mix);
+    if (rc != SV_OK)
+        return rc;
+    if (sh && sh->give) {
+        uint64_t *shares = calloc(sh->count ? sh->count : 1, sizeof *shares);
+        if (!shares)
+            rc = sv_fail(SV_EENV, "out of memory for %u shards", sh->count);
+        for (uint32_t k = 0; k < sh->count && rc == SV_OK; k++)
+            rc = sv_run_mix_share(cfg, mix, k, sh->count, &shares[k]);
+        sv_shard_probe none;
+        memset(&none, 0, sizeof none);
+        if (rc == SV_OK)
+            rc = sh->give(sh->ctx, 0, c, plan, t, &none, shares);
+        free(shares);
+    } else {
+        if (sh && sh->take)
+            cfg->shard = sh->index, cfg->shards = sh->count;
+        rc = sv_run_mix(cfg, mix, &d, plan, &t, 0, NULL);
+        if (rc == SV_OK && sh && sh->take)
+            rc = sh->take(sh->ctx, 0, c, plan, t, NULL);
+    }
+    sv_mix_free(mix);
+    return rc;
+}
+
 /* Runs the sampler on one case for `draws` draws. */
 static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64_t draws,
                     sweep_point *pt)
@@ -188,7 +216,9 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
                              0, 0, NULL, 0};
         sv_shard_at at; /* a shard runs its share of the point; a merge sums the shards' */
         const sv_shard_hooks *sh = sv_cmd_shard_next(a->shard, 1, a->label, &at);
-        rc = sv_shard_run(sh, 0, &cfg, c, d, &plan, t);
+        rc = a->tree || sv_takes_broadcast(a->sampler)
+                 ? sv_shard_run(sh, 0, &cfg, c, d, &plan, t)
+                 : run_packed(sh, &cfg, c, d, &plan, t);
         if (rc == SV_OK && sh && sh->take && sv_interrupted()) /* whole points or no file */
             rc = 128 + sv_interrupted();
     }

@@ -4,7 +4,8 @@
 # beside ref (the default list then: ref and what they bring), each in
 # DIR/NAME, the tokens-per-step table of both (DIR/rules.md) and one figure
 # of their acceptance against T with intervals (DIR/acceptance_vs_T.png,
-# .svg, .pdf from DIR/compare.gp). Bad plugins and Python specs exit 2.
+# .svg, .pdf from DIR/compare.gp). Bad plugins and Python specs exit 2. A sampler
+# of the packed layout alone is swept in mixed batches of one case.
 sv=$1 race=$2 numpy=$3:numpy_chain dir=$4
 . "$(dirname "$0")/cli_lib.sh"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 2
@@ -33,12 +34,39 @@ mine c example_race --plugin "$race"
 mine py numpy_chain --python "$numpy"
 expect 2 "no-such.so" sweep --plugin ./no-such.so --case logits:V=100,K=3 --T 1
 expect 2 "--python" sweep --python not-a-spec --case logits:V=100,K=3 --T 1
-# a sampler of the packed layout alone (vLLM's shape): sweep's uniform
-# batches broadcast one row set, which that layout cannot hold; it read past
-# the rows and its crash was reported as the sampler's (exit 1). Now
-# refused before any point, nothing written
+# a sampler of the packed layout alone (vLLM's shape) cannot take sweep's
+# uniform batches (one row set broadcast to every sequence): it was once
+# handed them, read past the rows and its crash was reported as its own
+# (exit 1), then refused (exit 2). Now each point runs as a mix of the one
+# case in the packed layout, every sequence at the point's K. The checks:
+# at both points the measured E within 3.9 standard errors of the analytic
+# one (the 95% interval's half-width / 1.96; a false alarm of 1e-4 a
+# point), and every one of the 20000 draws in the accepted-length counts
+# (ragged drafts, a quarter of the sequences at fewer than K, would leave
+# those out of the lengths: 15052 of them at this seed)
 packed="$(dirname "${numpy%:*}")/packed_slow_start.py:packed_slow_start"
-expect 2 "sweep: sampler packed_slow_start takes only the packed layout" \
-  sweep --python "$packed" --case logits:V=100,K=3 --T 0.5,1 --draws 2000 --out packed
-[ ! -e packed ] && pass "the refused sweep wrote nothing" || fail "the refused sweep wrote packed/"
+pk=(sweep --python "$packed" --sampler packed_slow_start --case logits:V=100,K=3 --T 0.5,1
+    --draws 20000 --out packed)
+expect 0 "wrote packed: sweep.h5" "${pk[@]}" --threads 2
+within=$(awk -F'|' '/^\| (0\.5|1) \| 3 \| [0-9.]+ \| [0-9.]+ \| \[/ {
+  gsub(/[][ ]/, "", $6); split($6, iv, ","); se = (iv[2] - iv[1]) / 2 / 1.96
+  d = $5 - $4; n++; if (se > 0 && (d < 0 ? -d : d) < 3.9 * se) ok++ }
+  END { print ok + 0 "/" n + 0 }' packed/sweep.md)
+[ "$within" = 2/2 ] && pass "packed only: E measured within 3.9 standard errors of analytic at both points" ||
+  fail "packed only: E measured within 3.9 standard errors at $within points"
+/usr/bin/python3 -c 'import sys, h5py
+n = h5py.File(sys.argv[1])["accepted_lengths"][()].sum(axis=1)
+sys.exit(0 if list(n) == [20000, 20000] else f"accepted lengths counted: {list(n)}")' \
+  packed/sweep.h5 && pass "packed only: all 20000 draws of each point at K, in its lengths" ||
+  fail "packed only: not every draw counted at K"
+# and its shards, merged, print what the whole sweep printed
+"$sv" "${pk[@]}" --threads 2 >packed-whole.txt 2>/dev/null
+for i in 1 2; do
+  "$sv" "${pk[@]}" --threads $i --shard "$i/2" --shard-file "packed-s$i.h5" >/dev/null 2>&1 ||
+    fail "packed only: shard $i/2 exited $?"
+done
+"$sv" merge packed-s1.h5 packed-s2.h5 >packed-merged.txt 2>/dev/null &&
+  cmp -s packed-whole.txt packed-merged.txt &&
+  pass "packed only: two shards merged print the whole sweep's tables" ||
+  fail "packed only: the merged shards differ from the whole sweep"
 finish
