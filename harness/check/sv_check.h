@@ -147,6 +147,8 @@ typedef struct sv_report {
     char description[1024];     /* the sampler's words about itself, escaped: a plugin's */
     char reproduce[2048];       /* the command a case's FAIL is run alone by, but for
                                  * --case, --seed and --draws (cli/reproduce.c); "" none */
+    char source[1536];          /* what loads the sampler, words that follow a command
+                                 * (" --python ..."; "" built-in): the replay lines' */
     const char *sandbox;        /* the layers around the sampler's process, in words, or NULL */
     const char *python_exe;     /* the interpreter of a Python sampler, or NULL */
     const char *python_version; /* and its version ("3.11.2") */

@@ -430,6 +430,7 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
     report->verdicts_dropped = a->measure && sv_rule_is_lossy(report->rule);
     sv_reproduce_prefix(cfg->sampler, cfg->input, cfg->uniform, cfg->seeding, report->tree,
                         report->reproduce, sizeof report->reproduce);
+    sv_sampler_source(cfg->sampler, report->source, sizeof report->source);
     if ((rc = sv_note_short_cases(report, cfg->specs, cfg->n_cases, a->power_target)) != SV_OK) {
         sv_report_free(report);
         return rc;

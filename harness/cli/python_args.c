@@ -27,6 +27,8 @@ size_t sv_python_specs(const char *const **out)
     return (size_t)n_specs;
 }
 
+const char *sv_python_config(void) { return config; }
+
 int sv_python_option(int opt, const char *arg, int *rc)
 {
     switch (opt) {

@@ -25,6 +25,7 @@ static const char ask[] =
     "sys.stdout.write('%d.%d.%d' % sys.version_info[:3])\n";
 
 static char chosen[PATH_MAX], version[32];
+static int named; /* given by --python-exe or SPECVERIFY_PYTHON, not found on PATH */
 
 /* src into dst[len], cut if need be */
 static void copy(char *dst, size_t len, const char *src)
@@ -95,6 +96,7 @@ int sv_python_exe_choose(const char *given, const char *command)
             return sv_fail(SV_EBAD, "%s: %s %s: %s (want a Python 3.9 or later that imports "
                            "numpy)", command, from, given, why);
         snprintf(chosen, sizeof chosen, "%s", given);
+        named = 1;
     } else {
         const char *path = getenv("PATH");
         char dirs[8192];
@@ -117,4 +119,5 @@ int sv_python_exe_choose(const char *given, const char *command)
 }
 
 const char *sv_python_exe(void) { return chosen[0] ? chosen : NULL; }
+const char *sv_python_exe_named(void) { return named ? chosen : NULL; }
 const char *sv_python_version(void) { return version; }

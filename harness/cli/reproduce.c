@@ -14,23 +14,39 @@ static void word(char *out, size_t len, size_t *used, const char *flag, const ch
         *used = sv_shell_quote(out, len, *used + (size_t)n, value);
 }
 
-void sv_reproduce_prefix(const sv_sampler *s, int32_t input, int uniform, int seeding,
-                         const char *tree, char *out, size_t len)
+void sv_sampler_source(const sv_sampler *s, char *out, size_t len)
 {
-    size_t used = (size_t)snprintf(out, len, "specverify verify");
+    size_t used = 0;
     const char *origin = NULL;
+    out[0] = '\0';
     for (size_t i = 0; i < sv_registry_count(); i++)
         if (sv_registry_get(i) == s)
             origin = sv_registry_origin(i);
     const char *const *specs = NULL;
     const size_t n_python = sv_python_specs(&specs);
     if (origin && strcmp(origin, "built-in") != 0 && strcmp(origin, "broken") != 0) {
-        if (n_python && strstr(origin, "sv_python"))
+        if (n_python && strstr(origin, "sv_python")) {
             for (size_t i = 0; i < n_python; i++) /* the Python samplers the run loaded */
                 word(out, len, &used, "--python", specs[i]);
-        else
+            /* its keyword arguments, and an interpreter that PATH would not
+             * find again (the Python API's own, a venv's): without them the
+             * case runs another sampler, or fails to import */
+            if (sv_python_config())
+                word(out, len, &used, "--python-config", sv_python_config());
+            if (sv_python_exe_named())
+                word(out, len, &used, "--python-exe", sv_python_exe_named());
+        } else {
             word(out, len, &used, "--plugin", origin);
+        }
     }
+}
+
+void sv_reproduce_prefix(const sv_sampler *s, int32_t input, int uniform, int seeding,
+                         const char *tree, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "specverify verify");
+    sv_sampler_source(s, out + used, len - used);
+    used += strlen(out + used);
     word(out, len, &used, "--sampler", s->name);
     if (input != SV_INPUT_PROBS)
         word(out, len, &used, "--input", sv_input_name(input));

@@ -305,9 +305,16 @@ int sv_python_option(int opt, const char *arg, int *rc);
 int sv_python_load(const char *command);
 /* The --python specs given (FILE.py:NAME), in order: their count. */
 size_t sv_python_specs(const char *const **out);
-/* reproduce.c: "specverify verify [--plugin P | --python S...] --sampler NAME
- * [--input M] [--batches uniform] [--seeding X] [--tree T --siblings S]",
- * shell-quoted, for a run's FAIL lines; then one case's whole command. */
+/* The --python-config given, or NULL. */
+const char *sv_python_config(void);
+/* reproduce.c: what loads sampler s, as words that follow a command:
+ * " --plugin LIB", or " --python S..." with the run's --python-config and
+ * the interpreter where it was named (not found on PATH), shell-quoted;
+ * "" for a built-in sampler. */
+void sv_sampler_source(const sv_sampler *s, char *out, size_t len);
+/* "specverify verify" + sv_sampler_source + " --sampler NAME [--input M]
+ * [--batches uniform] [--seeding X] [--tree T --siblings S]", shell-quoted,
+ * for a run's FAIL lines; then one case's whole command. */
 void sv_reproduce_prefix(const sv_sampler *s, int32_t input, int uniform, int seeding,
                          const char *tree, char *out, size_t len);
 /* python_exe.c: chooses the interpreter (given: --python-exe or NULL) and
@@ -317,6 +324,9 @@ void sv_reproduce_prefix(const sv_sampler *s, int32_t input, int uniform, int se
 int sv_python_exe_choose(const char *given, const char *command);
 const char *sv_python_exe(void);
 const char *sv_python_version(void);
+/* The interpreter where --python-exe or SPECVERIFY_PYTHON named it (a
+ * command that runs a case again must name it too), else NULL. */
+const char *sv_python_exe_named(void);
 
 typedef struct sv_isolation {
     int in_process;

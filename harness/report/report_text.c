@@ -177,10 +177,10 @@ void sv_report_text(const sv_report *r, FILE *out)
             fprintf(out, "%-7s %s: to run it alone: %s\n", "FAIL", cr->name, cmd);
         }
         for (int k = 0; k < 2; k++) /* verify --dump-failing's files */
-            if (cr->runs[0].replay[k][0]) {
-                char cmd[SV_FINDING_LEN * 4 + 32];
+            if (cr->runs[0].replay[k][0]) { /* with what loads the sampler, as the run had */
+                char cmd[sizeof cr->runs[0].replay[0] * 4 + sizeof r->source + 32];
                 sv_shell_quote(cmd, sizeof cmd, (size_t)snprintf(cmd, sizeof cmd,
-                               "specverify replay "), cr->runs[0].replay[k]);
+                               "specverify replay%s ", r->source), cr->runs[0].replay[k]);
                 fprintf(out, "%-7s %s: its %s failure's batch again: %s\n", "FAIL", cr->name,
                         k ? "composition" : "contract", cmd);
             }

@@ -5,7 +5,9 @@ errors are bad input (exit 2). Each run is one small case, one thread."""
 
 import json
 import os
+import shlex
 import subprocess
+import sys
 
 import pytest
 
@@ -77,6 +79,26 @@ def test_configuration_reaches_the_sampler():
     r = specverify.verify("%s:Configured" % BAD, config={"answer": 42}, **RUN)
     assert "EINTERNAL" not in r.text and "init failed" not in r.text
     assert r.sampler == "configured"
+
+
+def test_run_it_alone_keeps_config_and_interpreter():
+    """The FAIL's command that runs the case alone names the run's
+    --python-config and its interpreter (the API's own, which
+    SPECVERIFY_PYTHON named, not PATH): run as printed, without
+    SPECVERIFY_PYTHON, it fails the same way. It once dropped both: the
+    class then ran without its keyword arguments, and its init failed."""
+    r = specverify.verify("%s:Configured" % BAD, config={"answer": 42}, **RUN)
+    assert r.exit_code == 1 and "init failed" not in r.text, r.text
+    line = [l for l in r.text.splitlines() if ": to run it alone: " in l][0]
+    cmd = shlex.split(line.split(": to run it alone: ", 1)[1])
+    assert cmd[cmd.index("--python-config") + 1] == '{"answer": 42}', cmd
+    assert cmd[cmd.index("--python-exe") + 1] == sys.executable, cmd
+    env = specverify._run.python_env()
+    env.pop("SPECVERIFY_PYTHON")
+    again = subprocess.run([specverify.executable()] + cmd[1:], env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "init failed" not in again.stdout and "emitted" in again.stdout, again.stdout
 
 
 @pytest.mark.parametrize("spec, words", [

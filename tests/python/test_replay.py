@@ -6,6 +6,9 @@ the run writes that batch, its replay breaks the contract again with the
 same outputs, and the fixed sampler (numpy_chain) keeps it on the same
 batch. A call that fails is dumped and replayed the same way."""
 
+import shlex
+import subprocess
+
 import specverify
 from numpy_chain import chain_over, numpy_chain
 
@@ -36,6 +39,19 @@ def test_dump_and_replay(tmp_path):
     fixed = specverify.replay(files["contract"], numpy_chain)
     assert not fixed.reproduced and fixed.exit_code == 0
     assert "NOT REPRODUCED" in fixed.text
+    # the report's replay line, run as printed, loads the sampler as the run
+    # did (it once named the file alone, and the replay then refused it:
+    # "sampler 'past_its_slots' is not loaded")
+    line = [l for l in r.text.splitlines() if "failure's batch again: " in l][0]
+    cmd = shlex.split(line.split("failure's batch again: ", 1)[1])
+    assert cmd[:2] == ["specverify", "replay"] and cmd[-1] == str(files["contract"]), cmd
+    assert cmd[cmd.index("--python") + 1].endswith("test_replay.py:past_its_slots"), cmd
+    env = specverify._run.python_env()
+    env.pop("SPECVERIFY_PYTHON")
+    printed = subprocess.run([specverify.executable()] + cmd[1:], env=env, capture_output=True,
+                             text=True, timeout=300)
+    assert printed.returncode == 1, printed.stdout + printed.stderr
+    assert "REPRODUCED: the batch broke the contract again" in printed.stdout, printed.stdout
 
 
 def test_replay_of_no_dump(tmp_path):
