@@ -139,44 +139,22 @@ static int point_distances(const sv_case *c, const sv_tally *t, double level, sw
     return SV_OK;
 }
 
-/* A point for a sampler of the packed layout alone (vLLM's shape), which
- * one row set broadcast to every sequence cannot be given: a mix of the
- * one case, rows laid out per sequence in that layout, every sequence at
- * the point's K (not ragged: the lengths' law is K's) and none seeded
- * (acceptance is the point, not the seed probes). A shard runs its share
- * of the mix's sequences; a merge sums the shards' counts, as
- * sv_shard_run does for uniform batches. */
-static int run_packed(const sv_shard_hooks *sh, sv_run_config *cfg, const sv_case *c,
-                      const sv_drafter *d, const sv_pair_plan *plan, sv_tally *t)
+int sweep_point_fill(const sweep_args *a, const char *spec, const sv_case *c,
+                     const sv_tally *t, uint64_t draws, sweep_point *pt)
 {
-    const sv_case *const cases[1] = {c};
-    sv_mix_config mc = {.cases = cases, .n_cases = 1, .draws = &cfg->draws, .seed = cfg->seed,
-                        .layouts = cfg->sampler->layouts, .seeding = SV_SEEDING_NONE,
-                        .ragged = 0, .budget = SV_MIX_BUDGET, .alias = 1};
-    sv_mix *mix = NULL;
-    int rc = sv_mix_build(&mc, &mix);
-    if (rc != SV_OK)
-        return rc;
-    if (sh && sh->give) {
-        uint64_t *shares = calloc(sh->count ? sh->count : 1, sizeof *shares);
-        if (!shares)
-            rc = sv_fail(SV_EENV, "out of memory for %u shards", sh->count);
-        for (uint32_t k = 0; k < sh->count && rc == SV_OK; k++)
-            rc = sv_run_mix_share(cfg, mix, k, sh->count, &shares[k]);
-        sv_shard_probe none;
-        memset(&none, 0, sizeof none);
-        if (rc == SV_OK)
-            rc = sh->give(sh->ctx, 0, c, plan, t, &none, shares);
-        free(shares);
-    } else {
-        if (sh && sh->take)
-            cfg->shard = sh->index, cfg->shards = sh->count;
-        rc = sv_run_mix(cfg, mix, &d, plan, &t, 0, NULL);
-        if (rc == SV_OK && sh && sh->take)
-            rc = sh->take(sh->ctx, 0, c, plan, t, NULL);
-    }
-    sv_mix_free(mix);
-    return rc;
+    if (t->sampler_error || t->violations)
+        return sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run "
+                       "'specverify verify' on this case)", a->sampler->name, spec);
+    pt->K = c->K;
+    pt->draws = draws;
+    for (int32_t k = 0; k < c->K; k++)
+        pt->analytic[k] = sv_case_alpha(c, k);
+    sv_measured_alpha(t->length, c->K, a->level, pt->measured);
+    memcpy(pt->length, t->length, sizeof pt->length);
+    pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
+    pt->tokens_measured = sv_mean_tokens(t->length, c->K);
+    sv_mean_tokens_interval(t->length, c->K, a->level, &pt->tokens_lo, &pt->tokens_hi);
+    return point_distances(c, t, a->level, pt);
 }
 
 /* Runs the sampler on one case for `draws` draws. */
@@ -214,33 +192,69 @@ static int run_case(const sweep_args *a, const char *spec, uint64_t seed, uint64
                              1, spec, SV_INPUT_PROBS, /* progress, as verify shows it */
                              a->iso.in_process, a->iso.call_timeout, a->tree ? &cut : NULL,
                              0, 0, NULL, 0};
-        sv_shard_at at; /* a shard runs its share of the point; a merge sums the shards' */
-        const sv_shard_hooks *sh = sv_cmd_shard_next(a->shard, 1, a->label, &at);
-        rc = a->tree || sv_takes_broadcast(a->sampler)
-                 ? sv_shard_run(sh, 0, &cfg, c, d, &plan, t)
-                 : run_packed(sh, &cfg, c, d, &plan, t);
-        if (rc == SV_OK && sh && sh->take && sv_interrupted()) /* whole points or no file */
-            rc = 128 + sv_interrupted();
+        if (!a->tree && !sv_takes_broadcast(a->sampler)) {
+            /* the packed layout alone (vLLM's shape) cannot be given one row
+             * set broadcast to every sequence: a mix of the one case, rows
+             * per sequence, every one at the point's K, none seeded */
+            const sv_case *const one[1] = {c};
+            const sv_drafter *const drafter[1] = {d};
+            rc = sweep_run_mix(a, spec, seed, 1, one, drafter, &plan, &t, &draws);
+        } else {
+            sv_shard_at at; /* a shard runs its share of the point; a merge sums the
+                             * shards' */
+            const sv_shard_hooks *sh = sv_cmd_shard_next(a->shard, 1, a->label, &at);
+            rc = sv_shard_run(sh, 0, &cfg, c, d, &plan, t);
+            if (rc == SV_OK && sh && sh->take && sv_interrupted()) /* whole points or none */
+                rc = 128 + sv_interrupted();
+        }
     }
-    if (rc == SV_OK && (t->sampler_error || t->violations))
-        rc = sv_fail(SV_EVERIFY, "sweep: sampler %s broke the contract on %s (run 'specverify "
-                     "verify' on this case)", a->sampler->name, spec);
-    if (rc == SV_OK) {
-        pt->K = c->K;
-        pt->draws = draws;
-        for (int32_t k = 0; k < c->K; k++)
-            pt->analytic[k] = sv_case_alpha(c, k);
-        sv_measured_alpha(t->length, c->K, a->level, pt->measured);
-        memcpy(pt->length, t->length, sizeof pt->length);
-        rc = point_distances(c, t, a->level, pt);
-        pt->tokens_analytic = sv_expected_tokens(pt->analytic, c->K);
-        pt->tokens_measured = sv_mean_tokens(t->length, c->K);
-        sv_mean_tokens_interval(t->length, c->K, a->level, &pt->tokens_lo, &pt->tokens_hi);
-    }
+    if (rc == SV_OK)
+        rc = sweep_point_fill(a, spec, c, t, draws, pt);
     sv_tally_free(t);
     sv_drafter_free(d);
     sv_case_free(c);
     return rc;
+}
+
+uint64_t sweep_step_draws(const sweep_args *a, int64_t steps, int64_t s)
+{
+    return a->draws / (uint64_t)steps + ((uint64_t)s < a->draws % (uint64_t)steps);
+}
+
+uint64_t sweep_step_seed(const sweep_args *a, int64_t s)
+{
+    return a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull;
+}
+
+/* The steps' points pooled into one. */
+static void pool_steps(const sweep_args *a, const sweep_point *each, int64_t steps,
+                       sweep_point *pt)
+{
+    double reach_alpha[SV_MAX_K] = {0}, reach[SV_MAX_K] = {0}, tokens = 0.0;
+    memset(pt->length, 0, sizeof pt->length);
+    for (int64_t s = 0; s < steps; s++) {
+        const sweep_point *one = &each[s];
+        const uint64_t draws = sweep_step_draws(a, steps, s);
+        pt->K = one->K;
+        double r = (double)draws; /* draws x P(reach draft k) */
+        for (int32_t k = 0; k < one->K; k++) {
+            reach[k] += r;
+            reach_alpha[k] += r * one->analytic[k];
+            r *= one->analytic[k];
+        }
+        for (int32_t m = 0; m <= one->K; m++)
+            pt->length[m] += one->length[m];
+        tokens += (double)draws * one->tokens_analytic;
+    }
+    pt->draws = a->draws;
+    for (int32_t k = 0; k <= pt->K; k++) /* each step its own p: no one distance */
+        pt->dist[k] = sv_distance_none();
+    for (int32_t k = 0; k < pt->K; k++)
+        pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
+    sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
+    pt->tokens_analytic = tokens / (double)a->draws;
+    pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
+    sv_mean_tokens_interval(pt->length, pt->K, a->level, &pt->tokens_lo, &pt->tokens_hi);
 }
 
 /* Runs one point: its case, or every step of a recording with the draws
@@ -253,46 +267,25 @@ int sweep_run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     int64_t steps;
     if (!sweep_whole_recording(spec, &steps))
         return run_case(a, spec, a->seed, a->draws, pt);
-    double reach_alpha[SV_MAX_K] = {0}, reach[SV_MAX_K] = {0}, tokens = 0.0;
-    memset(pt->length, 0, sizeof pt->length);
+    sweep_point *each = calloc((size_t)steps, sizeof *each);
+    if (!each)
+        return sv_fail(SV_EENV, "out of memory for %lld steps", (long long)steps);
     int rc = SV_OK;
-    for (int64_t s = 0; rc == SV_OK && s < steps; s++) {
-        uint64_t draws = a->draws / (uint64_t)steps + ((uint64_t)s < a->draws % (uint64_t)steps);
+    if (sweep_steps_mixed(a))
+        rc = sweep_run_steps(a, spec, steps, each);
+    for (int64_t s = 0; rc == SV_OK && !sweep_steps_mixed(a) && s < steps; s++) {
         char step[SV_CASE_NAME_MAX * 2];
-        sweep_point one;
-        memset(&one, 0, sizeof one);
         if ((size_t)snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s) >=
-            sizeof step) {
+            sizeof step)
             rc = sv_fail(SV_EBAD, "sweep: the case spec %s is too long", spec);
-            break;
-        }
         /* a key per step: the steps' counts are independent, as the
          * binomial interval of the pooled count assumes */
-        rc = run_case(a, step, a->seed + (uint64_t)s * 0x9E3779B97F4A7C15ull, draws, &one);
-        if (rc != SV_OK)
-            break;
-        pt->K = one.K;
-        double r = (double)draws; /* draws x P(reach draft k) */
-        for (int32_t k = 0; k < one.K; k++) {
-            reach[k] += r;
-            reach_alpha[k] += r * one.analytic[k];
-            r *= one.analytic[k];
-        }
-        for (int32_t m = 0; m <= one.K; m++)
-            pt->length[m] += one.length[m];
-        tokens += (double)draws * one.tokens_analytic;
+        else
+            rc = run_case(a, step, sweep_step_seed(a, s), sweep_step_draws(a, steps, s),
+                          &each[s]);
     }
-    if (rc != SV_OK)
-        return rc;
-    pt->draws = a->draws;
-    for (int32_t k = 0; k <= pt->K; k++) /* each step its own p: no one distance */
-        pt->dist[k] = sv_distance_none();
-    for (int32_t k = 0; k < pt->K; k++)
-        pt->analytic[k] = reach[k] > 0.0 ? reach_alpha[k] / reach[k] : 0.0;
-    sv_measured_alpha(pt->length, pt->K, a->level, pt->measured);
-    pt->tokens_analytic = tokens / (double)a->draws;
-    pt->tokens_measured = sv_mean_tokens(pt->length, pt->K);
-    sv_mean_tokens_interval(pt->length, pt->K, a->level, &pt->tokens_lo, &pt->tokens_hi);
-    return SV_OK;
+    if (rc == SV_OK)
+        pool_steps(a, each, steps, pt);
+    free(each);
+    return rc;
 }
-

@@ -46,6 +46,25 @@ void sweep_point_spec(const char *spec, int has_T, double T, int has_K, int32_t 
 int sweep_check_points(const sweep_args *a);
 /* Runs one point: its case, or every step of a recording, pooled. */
 int sweep_run_point(const sweep_args *a, const char *spec, sv_sweep_point *pt);
+/* A point of one case from its run's tally (a contract broken: exit 1). */
+int sweep_point_fill(const sweep_args *a, const char *spec, const sv_case *c,
+                     const sv_tally *t, uint64_t draws, sv_sweep_point *pt);
+/* A whole recording's step s: its share of the point's draws, its key. */
+uint64_t sweep_step_draws(const sweep_args *a, int64_t steps, int64_t s);
+uint64_t sweep_step_seed(const sweep_args *a, int64_t s);
+/* sweep_steps.c: 1 where the sampler sweeping now runs a recording's steps
+ * in mixes of many (a plugin's, a Python one, the packed layout alone), 0
+ * where it runs one a step; and that run, each step's point into each[s]. */
+int sweep_steps_mixed(const sweep_args *a);
+int sweep_run_steps(const sweep_args *a, const char *spec, int64_t steps,
+                    sv_sweep_point *each);
+/* n cases (draws[i] each) run as one mix with `seed`: rows per sequence in
+ * the sampler's layouts, every sequence at its case's K, none seeded; a
+ * shard runs its share, a merge takes the shards' sums (exit 128 + signal
+ * for a shard interrupted: whole points or no file). */
+int sweep_run_mix(const sweep_args *a, const char *spec, uint64_t seed, int32_t n,
+                  const sv_case *const *cases, const sv_drafter *const *drafters,
+                  const sv_pair_plan *plans, sv_tally **tallies, const uint64_t *draws);
 /* --json FILE: the m samplers' points (pts[i], done[i] of planned each),
  * labels[i] each one's label (sweep_json.c). */
 int sweep_write_json(const sweep_args *a, const char (*labels)[160], sweep_point *const *pts,

@@ -44,14 +44,20 @@ expect 2 "--python" sweep --python not-a-spec --case logits:V=100,K=3 --T 1
 # point), and every one of the 20000 draws in the accepted-length counts
 # (ragged drafts, a quarter of the sequences at fewer than K, would leave
 # those out of the lengths: 15052 of them at this seed)
+# e_within SWEEP.md: "OK/N", the N points of its E table (T, K, E analytic,
+# E measured, interval) whose measured E is within 3.9 standard errors (the
+# 95% interval's half-width / 1.96) of the analytic one
+e_within() {
+  awk -F'|' '/^\| [0-9.]+ \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| \[/ {
+    gsub(/[][ ]/, "", $6); split($6, iv, ","); se = (iv[2] - iv[1]) / 2 / 1.96
+    d = $5 - $4; n++; if (se > 0 && (d < 0 ? -d : d) < 3.9 * se) ok++ }
+    END { print ok + 0 "/" n + 0 }' "$1"
+}
 packed="$(dirname "${numpy%:*}")/packed_slow_start.py:packed_slow_start"
 pk=(sweep --python "$packed" --sampler packed_slow_start --case logits:V=100,K=3 --T 0.5,1
     --draws 20000 --out packed)
 expect 0 "wrote packed: sweep.h5" "${pk[@]}" --threads 2
-within=$(awk -F'|' '/^\| (0\.5|1) \| 3 \| [0-9.]+ \| [0-9.]+ \| \[/ {
-  gsub(/[][ ]/, "", $6); split($6, iv, ","); se = (iv[2] - iv[1]) / 2 / 1.96
-  d = $5 - $4; n++; if (se > 0 && (d < 0 ? -d : d) < 3.9 * se) ok++ }
-  END { print ok + 0 "/" n + 0 }' packed/sweep.md)
+within=$(e_within packed/sweep.md)
 [ "$within" = 2/2 ] && pass "packed only: E measured within 3.9 standard errors of analytic at both points" ||
   fail "packed only: E measured within 3.9 standard errors at $within points"
 /usr/bin/python3 -c 'import sys, h5py
@@ -69,4 +75,27 @@ done
   cmp -s packed-whole.txt packed-merged.txt &&
   pass "packed only: two shards merged print the whole sweep's tables" ||
   fail "packed only: the merged shards differ from the whole sweep"
+# a whole recording (200 steps) ran one process a step: a Python sampler's
+# start, its interpreter and imports, paid 200 times a point. A sampler of
+# your own now runs a point's steps in mixes (all 200 in one at this V): 3
+# starts for 2 points, one to load the sampler and one a point. The same
+# checks of E and of the shards as above
+rec="$(cd "$(dirname "$0")/../.." && pwd)/distributions/recordings/ngram-fortunes.h5"
+counted="$(dirname "${numpy%:*}")/starts_counted.py:starts_counted"
+rs=(sweep --python "$counted" --sampler starts_counted --recorded "$rec" --T 0.7,1 --K 2
+    --draws 20000 --out steps)
+"$sv" "${rs[@]}" --threads 2 >steps.txt 2>steps.err || fail "recorded sweep: exit $?"
+starts=$(grep -c "starts_counted: a process started" steps.err)
+[ "$starts" = 3 ] && pass "recorded: 3 process starts for 2 points of 200 steps" ||
+  fail "recorded: $starts process starts for 2 points of 200 steps (want 3)"
+within=$(e_within steps/sweep.md)
+[ "$within" = 2/2 ] && pass "recorded: E measured within 3.9 standard errors of analytic at both points" ||
+  fail "recorded: E measured within 3.9 standard errors at $within points"
+for i in 1 2; do
+  "$sv" "${rs[@]}" --threads $i --shard "$i/2" --shard-file "steps-s$i.h5" >/dev/null 2>&1 ||
+    fail "recorded: shard $i/2 exited $?"
+done
+"$sv" merge steps-s1.h5 steps-s2.h5 >steps-merged.txt 2>/dev/null && cmp -s steps.txt steps-merged.txt &&
+  pass "recorded: two shards merged print the whole sweep's tables" ||
+  fail "recorded: the merged shards differ from the whole sweep"
 finish
