@@ -60,47 +60,63 @@ double sv_probe_round_rate(uint64_t draws, double took, double first, unsigned c
 typedef struct stamps {
     double last;
     double *took;
-    unsigned char *ran; /* ran[i]: case i ran (a case the sampler lacks, or does
-                         * not take drawing its own drafts, is left out) */
+    unsigned char *ran;  /* ran[i]: case i ran (a case the sampler lacks, or does
+                          * not take drawing its own drafts, is left out) */
+    const size_t *index; /* the round's case j is case index[j] of the run */
 } stamps;
 
 static int stamp(const sv_report *r, void *ctx)
 {
     stamps *s = ctx;
     const double now = sv_now();
-    const size_t i = r->cases[r->n_cases - 1].spec;
+    const size_t i = s->index[r->cases[r->n_cases - 1].spec];
     s->took[i] = now - s->last;
     s->ran[i] = 1;
     s->last = now;
     return 0;
 }
 
-/* One round: every case at draws[i] in one run, one case after another
- * (uniform batches, or a sampler that cannot take them, the packed layout
- * alone or its own drafts, mixed batches of one case each); without the
- * batch-composition and seed probes, whose runs a rate does not need.
+/* One round: every case not `done` at draws[i] in one run, one case after
+ * another (uniform batches, or a sampler that cannot take them, the packed
+ * layout alone or its own drafts, mixed batches of one case each); without
+ * the batch-composition and seed probes, whose runs a rate does not need.
  * took[i]: case i's seconds, with its set-up and its process's start;
- * ran[i]: whether it ran. */
+ * ran[i]: whether it ran. A case whose rate is known is not run again:
+ * each run starts the sampler's process (a Python one's interpreter and
+ * imports). */
 static int round_of(const sv_verify_config *like, int32_t threads, const uint64_t *draws,
-                    double *took, unsigned char *ran)
+                    const unsigned char *done, double *took, unsigned char *ran)
 {
+    const size_t n = like->n_cases;
+    const char **specs = calloc(n ? n : 1, sizeof *specs);
+    uint64_t *asked = calloc(n ? n : 1, sizeof *asked);
+    size_t *index = calloc(n ? n : 1, sizeof *index), m = 0;
+    memset(took, 0, n * sizeof *took);
+    memset(ran, 0, n);
+    if (!specs || !asked || !index) {
+        free(specs), free(asked), free(index);
+        return sv_fail(SV_EENV, "out of memory for a probe of %zu cases", n);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!done || !done[i])
+            specs[m] = like->specs[i], asked[m] = draws[i], index[m++] = i;
     sv_verify_config cfg = *like;
-    stamps s = {0.0, took, ran};
-    cfg.draws = draws, cfg.threads = threads;
+    stamps s = {0.0, took, ran, index};
+    cfg.specs = specs, cfg.draws = asked, cfg.n_cases = m, cfg.rerun_draws = NULL;
+    cfg.threads = threads;
     cfg.uniform = sv_takes_uniform(like->sampler);
     cfg.one_case_a_mix = !cfg.uniform, cfg.no_mix_probes = 1;
     cfg.progress = 0, cfg.rerun_suspects = 0, cfg.shard = NULL;
     cfg.case_done = stamp, cfg.case_done_ctx = &s;
     cfg.seconds_before = 0, cfg.watch = NULL, cfg.dump = NULL;
-    memset(took, 0, cfg.n_cases * sizeof *took);
-    memset(ran, 0, cfg.n_cases);
     sv_report *r = NULL;
     s.last = sv_now();
-    int rc = sv_verify(&cfg, &r);
-    if (rc == SV_OK && r->n_cases < r->n_planned)
+    int rc = m ? sv_verify(&cfg, &r) : SV_OK;
+    if (rc == SV_OK && r && r->n_cases < r->n_planned)
         rc = sv_fail(SV_EENV, "verify: the probe of the sampler's rate stopped after %zu of "
                      "%zu cases", r->n_cases, r->n_planned);
     sv_report_free(r);
+    free(specs), free(asked), free(index);
     return rc;
 }
 
@@ -121,7 +137,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     fflush(stderr);
     const double start = sv_now();
     if (rc == SV_OK)
-        rc = round_of(like, threads, draws, first, ran);
+        rc = round_of(like, threads, draws, NULL, first, ran);
     for (size_t i = 0; i < n && rc == SV_OK; i++) {
         out[i] = (sv_probe){(double)SV_PROBE_FIRST_DRAWS / fmax(first[i], 1e-6), 0.0, first[i]};
         if (!ran[i]) { /* left out of the run (lacks.c, own_drafts.c): it costs nothing */
@@ -130,8 +146,8 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
         }
     }
     /* then rounds of more draws for each case whose draws did not yet take
-     * ENOUGH beyond its first run's (the others SV_PROBE_FIRST_DRAWS again:
-     * cheap). The second round always runs: only it tells the start-up of
+     * ENOUGH beyond its first run's (the others are not run again; each
+     * round prints how many it ran). The second round always runs: only it tells the start-up of
      * the sampler's process (a torch import, seconds, paid by each case in
      * every round) from the draws. Later ones run while the rounds'
      * drawing, their time beyond the first round's, is under MOST a case: a
@@ -142,10 +158,8 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     for (int round = 0, more = 1; round < SV_PROBE_ROUNDS && more && rc == SV_OK; round++) {
         more = 0;
         for (size_t i = 0; i < n; i++) {
-            if (measured[i]) {
-                draws[i] = SV_PROBE_FIRST_DRAWS;
+            if (measured[i])
                 continue;
-            }
             more = 1;
             /* the first round's rate holds the start: the second grows fast */
             const double grow = round == 0 ? sv_probe_growth(first[i]) : 2.0;
@@ -153,9 +167,12 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
         }
         if (!more || (round > 0 && drawing > MOST * (double)(n ? n : 1)))
             break;
-        fprintf(stderr, " .");
+        size_t left = 0;
+        for (size_t i = 0; i < n; i++)
+            left += !measured[i];
+        fprintf(stderr, ", %zu again", left);
         fflush(stderr);
-        rc = round_of(like, threads, draws, took, ran);
+        rc = round_of(like, threads, draws, measured, took, ran);
         for (size_t i = 0; i < n && rc == SV_OK; i++) {
             if (measured[i])
                 continue;
@@ -171,7 +188,7 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
             break;
         }
     *seconds = sv_now() - start;
-    fprintf(stderr, rc == SV_OK ? " %.1f s (the sampler's start-up %.2f s)\n" : " stopped\n",
+    fprintf(stderr, rc == SV_OK ? ": %.1f s (the sampler's start-up %.2f s)\n" : ": stopped\n",
             *seconds, *start_up);
     free(draws), free(measured), free(first), free(took), free(ran);
     return rc;

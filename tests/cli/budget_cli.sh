@@ -110,4 +110,22 @@ if [ $rc -eq 0 ] && [ "${got:-0}" -ge 20000 ]; then
 else
   fail "a packed-only sampler with a 0.5 s start: exit $rc, ${got:-no} draws: $(tail -2 slow.err)"
 fi
+# a probe round runs only the cases whose rate is not yet known: each run
+# starts the sampler's process (a Python one: its interpreter, its imports),
+# and known cases once started it again every round. At V = 151936 the
+# sampler sleeps 1 ms a sequence, so that case's second round (1024 draws)
+# takes over the quarter second that measures a rate: any later round runs
+# the other case alone. The probe's line counts each round's cases; the
+# sampler's starts (one to load it, one a case a round) must be those
+counted="$(dirname "$2")/starts_counted.py:starts_counted"
+"$sv" verify --python "$counted" --case logits:V=151936,K=2 --case zipf:V=50,K=2 --plan \
+  >starts.out 2>starts.err || fail "verify --plan of starts_counted: exit $?"
+rounds=$(grep -oE "rate on [0-9]+ cases|, [0-9]+ again" starts.err | grep -oE "[0-9]+" | paste -sd+)
+starts=$(grep -o "starts_counted: a process started" starts.err | wc -l)
+later=$(grep -oE ", [0-9]+ again" starts.err | tail -n +2 | grep -vc ", 1 again")
+if [[ $rounds == 2+2* ]] && [ "$starts" -eq $((1 + rounds)) ] && [ "$later" -eq 0 ]; then
+  pass "probe: $starts process starts, 1 + $rounds: the measured case not run again"
+else
+  fail "probe: $starts process starts against rounds of $rounds cases: $(grep -m1 '^probe' starts.err)"
+fi
 finish
