@@ -147,10 +147,11 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
     }
     /* then rounds of more draws for each case whose draws did not yet take
      * ENOUGH beyond its first run's (the others are not run again; each
-     * round prints how many it ran). The second round always runs: only it tells the start-up of
-     * the sampler's process (a torch import, seconds, paid by each case in
-     * every round) from the draws. Later ones run while the rounds'
-     * drawing, their time beyond the first round's, is under MOST a case: a
+     * round prints how many it ran). The second round always runs: only it
+     * tells the start-up of the sampler's process (a torch import, seconds,
+     * paid by each case in each round it runs) from the draws. Later ones
+     * run while the rounds' drawing, their time beyond the first round's,
+     * is under MOST a case: a
      * limit on the whole probe's wall time stopped a one-case probe of a
      * slow-starting sampler after its first round, and its rate, start-up
      * included, was a hundred times too low. */
