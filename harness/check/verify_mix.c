@@ -129,19 +129,12 @@ static int give_mix(const sv_shard_hooks *sh, const sv_run_config *run, const mi
 {
     const size_t n = (size_t)p->n, count = sh->count;
     uint64_t *shares = calloc(n * (count ? count : 1), sizeof *shares);
-    uint64_t *of_shard = calloc(n, sizeof *of_shard);
-    int rc = shares && of_shard ? SV_OK : sv_fail(SV_EENV, "out of memory for %zu shards", count);
-    for (size_t k = 0; k < count && rc == SV_OK; k++) {
-        if (sv_run_mix_share(run, p->mix, (uint32_t)k, (uint32_t)count, of_shard) != SV_OK)
-            rc = sv_fail(SV_EENV, "out of memory for the mix's shares");
-        for (size_t i = 0; i < n && rc == SV_OK; i++)
-            shares[i * count + k] = of_shard[i];
-    }
+    int rc = shares ? sv_run_mix_shares(run, p->mix, (uint32_t)count, shares)
+                    : sv_fail(SV_EENV, "out of memory for %zu shards", count);
     for (size_t i = 0; i < n && rc == SV_OK; i++)
         rc = sh->give(sh->ctx, index[i], cases[i], &p->plans[i], p->tallies[i], &probes[i],
                       count ? &shares[i * count] : NULL);
     free(shares);
-    free(of_shard);
     return rc;
 }
 

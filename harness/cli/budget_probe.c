@@ -157,20 +157,18 @@ int sv_probe_cases(const sv_verify_config *like, int32_t threads, sv_probe *out,
      * included, was a hundred times too low. */
     double drawing = 0.0;
     for (int round = 0, more = 1; round < SV_PROBE_ROUNDS && more && rc == SV_OK; round++) {
-        more = 0;
+        size_t left = 0; /* the cases this round runs */
         for (size_t i = 0; i < n; i++) {
             if (measured[i])
                 continue;
-            more = 1;
+            left++;
             /* the first round's rate holds the start: the second grows fast */
             const double grow = round == 0 ? sv_probe_growth(first[i]) : 2.0;
             draws[i] = sv_probe_next_draws(out[i].rate, draws[i], grow);
         }
+        more = left > 0;
         if (!more || (round > 0 && drawing > MOST * (double)(n ? n : 1)))
             break;
-        size_t left = 0;
-        for (size_t i = 0; i < n; i++)
-            left += !measured[i];
         fprintf(stderr, ", %zu again", left);
         fflush(stderr);
         rc = round_of(like, threads, draws, measured, took, ran);

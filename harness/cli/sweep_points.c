@@ -270,10 +270,9 @@ int sweep_run_point(const sweep_args *a, const char *spec, sweep_point *pt)
     sweep_point *each = calloc((size_t)steps, sizeof *each);
     if (!each)
         return sv_fail(SV_EENV, "out of memory for %lld steps", (long long)steps);
-    int rc = SV_OK;
-    if (sweep_steps_mixed(a))
-        rc = sweep_run_steps(a, spec, steps, each);
-    for (int64_t s = 0; rc == SV_OK && !sweep_steps_mixed(a) && s < steps; s++) {
+    const int mixed = sweep_steps_mixed(a);
+    int rc = mixed ? sweep_run_steps(a, spec, steps, each) : SV_OK;
+    for (int64_t s = 0; rc == SV_OK && !mixed && s < steps; s++) {
         char step[SV_CASE_NAME_MAX * 2];
         if ((size_t)snprintf(step, sizeof step, "%s,step=%lld", spec, (long long)s) >=
             sizeof step)

@@ -109,23 +109,16 @@ int sweep_run_mix(const sweep_args *a, const char *spec, uint64_t seed, int32_t 
     sv_shard_at at;
     const sv_shard_hooks *sh = sv_cmd_shard_next(a->shard, (size_t)n, a->label, &at);
     if (sh && sh->give) {
-        const size_t count = sh->count ? sh->count : 1;
-        uint64_t *shares = calloc((size_t)n * count, sizeof *shares);
-        uint64_t *of = calloc((size_t)n, sizeof *of);
-        if (!shares || !of)
-            rc = sv_fail(SV_EENV, "out of memory for %u shards", sh->count);
-        for (uint32_t k = 0; k < sh->count && rc == SV_OK; k++) {
-            rc = sv_run_mix_share(&cfg, mix, k, sh->count, of);
-            for (int32_t i = 0; i < n && rc == SV_OK; i++)
-                shares[(size_t)i * count + k] = of[i];
-        }
+        const size_t count = sh->count;
+        uint64_t *shares = calloc((size_t)n * (count ? count : 1), sizeof *shares);
+        rc = shares ? sv_run_mix_shares(&cfg, mix, sh->count, shares)
+                    : sv_fail(SV_EENV, "out of memory for %zu shards", count);
         sv_shard_probe none;
         memset(&none, 0, sizeof none);
         for (int32_t i = 0; i < n && rc == SV_OK; i++)
             rc = sh->give(sh->ctx, (size_t)i, cases[i], &plans[i], tallies[i], &none,
-                          &shares[(size_t)i * count]);
+                          count ? &shares[(size_t)i * count] : NULL);
         free(shares);
-        free(of);
     } else {
         if (sh && sh->take)
             cfg.shard = sh->index, cfg.shards = sh->count;

@@ -93,3 +93,19 @@ int sv_run_mix_share(const sv_run_config *cfg, const sv_mix *m, uint32_t shard,
     free(step);
     return SV_OK;
 }
+
+int sv_run_mix_shares(const sv_run_config *cfg, const sv_mix *m, uint32_t shards,
+                      uint64_t *shares)
+{
+    const size_t n = (size_t)m->n_cases;
+    uint64_t *of = calloc(n ? n : 1, sizeof *of);
+    int rc = of ? SV_OK : sv_fail(SV_EENV, "out of memory for the mix's shares");
+    for (uint32_t k = 0; k < shards && rc == SV_OK; k++) {
+        if (sv_run_mix_share(cfg, m, k, shards, of) != SV_OK)
+            rc = sv_fail(SV_EENV, "out of memory for the mix's shares");
+        for (size_t i = 0; i < n && rc == SV_OK; i++)
+            shares[i * shards + k] = of[i];
+    }
+    free(of);
+    return rc;
+}

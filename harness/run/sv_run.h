@@ -337,6 +337,10 @@ uint64_t sv_run_share(const sv_run_config *cfg, const sv_case *c, uint32_t shard
 /* The same of a mix, per case into per_case[m->n_cases]: SV_OK or SV_EENV. */
 int sv_run_mix_share(const sv_run_config *cfg, const sv_mix *m, uint32_t shard,
                      uint32_t shards, uint64_t *per_case);
+/* Every shard's: case i's in shard k at shares[i * shards + k] (a merge's
+ * hold on each case of the mix). SV_OK or SV_EENV, with its message. */
+int sv_run_mix_shares(const sv_run_config *cfg, const sv_mix *m, uint32_t shards,
+                      uint64_t *shares);
 /* A request as a finding names it: the harness's sequence index (what
  * orders the notes), and its index b in the sampler's batch and its seed
  * (what the user sees: batch.seeds[b]). */
