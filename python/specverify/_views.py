@@ -9,7 +9,7 @@ only, and the bonus token apart. FlashInfer's chain kernel takes padded
 [B][K][V] rows with one K and one random stream per call. SGLang's tree
 kernel takes each tree as linked lists (first child, next sibling) and
 caller-drawn float32 coins. Written from the
-engines' public signatures (docs/python.md names the versions); no code
+engines' public signatures (docs/engines.md names each function); no code
 copied.
 """
 
