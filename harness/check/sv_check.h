@@ -152,6 +152,7 @@ typedef struct sv_report {
     const char *sandbox;        /* the layers around the sampler's process, in words, or NULL */
     const char *python_exe;     /* the interpreter of a Python sampler, or NULL */
     const char *python_version; /* and its version ("3.11.2") */
+    const char *python_start;   /* how it starts: once and forked, or for each run, and why */
 } sv_report;
 
 /* ---- shards (issue 28): a verification cut into shards of every case's

@@ -35,6 +35,8 @@ static void usage(FILE *out)
             "environment:\n"
             "  SV_PROGRESS_SECONDS=S  seconds between progress lines when stderr is not a\n"
             "                       terminal (default 30; 0: none)\n"
+            "  SV_PYTHON_FORK=0     a Python sampler's interpreter started for each run, not\n"
+            "                       imported once and forked (docs/python.md)\n"
             "cuda_fused's speed, never its tokens (docs/gpu.md#knobs):\n"
             "  SV_FUSED_PRUNE=0|1   0: time every token of the race exactly (default 1)\n"
             "  SV_FUSED_DEPTH=1|2   rounds of rows in flight per thread (default 1)\n"

@@ -128,6 +128,7 @@ int sv_python_load(const char *command)
         setenv("SV_PYTHON_CONFIG", config ? config : "", 1) != 0 ||
         (package[0] && setenv("SV_PYTHON_PATH", package, 0) != 0))
         return sv_fail(SV_EENV, "%s: --python: cannot set the environment", command);
+    sv_python_server_start(); /* before the load: the load's probe forks from it too */
     char err[1536];
     if (sv_plugin_load(plugin, err, sizeof err) != 0)
         return sv_fail(SV_EBAD, "%s: --python: %s", command, err);

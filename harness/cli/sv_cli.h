@@ -303,6 +303,13 @@ int sv_python_option(int opt, const char *arg, int *rc);
 /* After the options: loads the Python samplers named, if any (SV_OK when
  * none); SV_EBAD when one cannot be loaded, SV_EENV without Python support. */
 int sv_python_load(const char *command);
+/* python_server.c: the Python samplers' fork server started (after the
+ * environment sv_python_load sets): 1, or 0 where each run starts its own
+ * interpreter (SV_PYTHON_FORK=0, or it could not be started). */
+int sv_python_server_start(void);
+/* How the Python samplers' interpreter starts, for the report's header:
+ * "imported once; each run a fork of that process", or "started for each run (WHY)". */
+const char *sv_python_server_state(void);
 /* The --python specs given (FILE.py:NAME), in order: their count. */
 size_t sv_python_specs(const char *const **out);
 /* The --python-config given, or NULL. */

@@ -160,6 +160,8 @@ int sv_report_json(const sv_report *r, const char *path)
         cJSON *py = cJSON_AddObjectToObject(root, "python");
         cJSON_AddStringToObject(py, "executable", r->python_exe);
         cJSON_AddStringToObject(py, "version", r->python_version);
+        if (r->python_start)
+            cJSON_AddStringToObject(py, "start", r->python_start);
     }
     cJSON *cases = cJSON_AddArrayToObject(root, "cases");
     for (size_t i = 0; i < r->n_cases; i++) {

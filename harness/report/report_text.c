@@ -83,8 +83,9 @@ void sv_report_text(const sv_report *r, FILE *out)
         fprintf(out, "%s\n", r->sandbox);
     if (r->python_exe) {
         char exe[1024];
-        fprintf(out, "python: %s (Python %s)\n", sv_escaped(exe, sizeof exe, r->python_exe),
-                r->python_version);
+        fprintf(out, "python: %s (Python %s)%s%s\n", sv_escaped(exe, sizeof exe, r->python_exe),
+                r->python_version, r->python_start ? ": " : "",
+                r->python_start ? r->python_start : "");
     }
     if (r->input != SV_INPUT_PROBS)
         fprintf(out, "input: %s (each case's logits; the checks use the p and q they imply)\n",

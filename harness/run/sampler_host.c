@@ -95,6 +95,13 @@ static void reap(sv_host *h, double seconds)
     h->reaped = 1;
     /* the sampler's own end (an init may stand between), and nothing it started left */
     h->status = sv_sandbox_end(&h->box, h->status);
+    /* a process a server forked for it lives in the server's sandbox: what
+     * that one's watch named is this sampler's (sandbox_server.c) */
+    const int lost = WIFEXITED(h->status) && WEXITSTATUS(h->status) == SV_SANDBOX_SERVER_LOST;
+    char attempt[sizeof h->box.attempt];
+    if (sv_sandbox_server_news(attempt, sizeof attempt, &h->box.left, lost ? 2.0 : 0.0) &&
+        !h->box.attempt[0])
+        memcpy(h->box.attempt, attempt, sizeof attempt);
 }
 
 /* A finding about the call whose sequences start at `at` (0 for init). */

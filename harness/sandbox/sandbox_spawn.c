@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include "sandbox_internal.h"
 #include "sv_base.h"
+#include "sv_send_fds.h"
 
 /* ---- the scratch folder ------------------------------------------------------ */
 
@@ -97,12 +98,51 @@ static void close_all_but(int from, const int *keep, int n)
     close_range((unsigned)from, ~0u, 0);
 }
 
-/* What the init tells the harness: the sampler's end, and what it left. */
+/* What the init tells the harness: the sampler's end, and what it left; or
+ * (interim) what a sweep the harness asked for found. */
 typedef struct init_report {
     int status;
     int left;          /* processes still running when the sampler's process ended */
+    int interim;       /* 1: a sweep's count in left, the sampler's process still running */
     char attempt[256]; /* what the watch refused, in words, or "" */
 } init_report;
+
+static volatile sig_atomic_t sweep_asked;
+
+static void on_sweep(int signo)
+{
+    (void)signo;
+    sweep_asked = 1;
+}
+
+/* Kills every child of this init but the sampler's process, round after
+ * round: what the processes a server forked left when they ended (their
+ * orphans come here); how many were running. */
+static int sweep_orphans(pid_t sampler)
+{
+    int killed = 0;
+    for (int round = 0; round < 200; round++) {
+        pid_t kids[1024];
+        const int n = sv_proc_read_pids("/proc/thread-self/children", kids, 1024);
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            /* /proc is the harness's: its pids, and this namespace's in NSpid */
+            char status[64], state;
+            pid_t here = -1;
+            snprintf(status, sizeof status, "/proc/%d/status", (int)kids[i]);
+            if (sv_proc_nspid(status, &here) < 2 || here == sampler)
+                continue;
+            killed += sv_proc_session(kids[i], &state) > 0 && state != 'Z' && state != 'X';
+            kill(here, SIGKILL);
+            while (waitpid(here, NULL, 0) < 0 && errno == EINTR)
+                ;
+            found = 1;
+        }
+        if (!found)
+            break;
+    }
+    return killed;
+}
 
 /* This process's children not yet dead (zombies are not counted). */
 static int live_children(void)
@@ -140,21 +180,8 @@ static int receive_listener(int sock)
 
 static void send_listener(int sock, int fd)
 {
-    char data = 1;
-    struct iovec iov = {&data, 1};
-    union {
-        struct cmsghdr h;
-        char room[CMSG_SPACE(sizeof(int))];
-    } control;
-    memset(&control, 0, sizeof control);
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.room,
-                         .msg_controllen = sizeof control.room};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    (void)sendmsg(sock, &msg, MSG_NOSIGNAL); /* the init gone: nothing watches, nothing waits */
+    /* the init gone: nothing watches, nothing waits */
+    (void)sv_send_fds(sock, 1, &fd, 1);
 }
 
 /* The namespace's init: serves the watch (sandbox_watch.c) until the
@@ -170,11 +197,32 @@ __attribute__((noreturn)) static void init_main(pid_t sampler, int status_fd, in
     memset(&rep, 0, sizeof rep);
     const int pidfd = (int)syscall(SYS_pidfd_open, sampler, 0);
     int listener = -1;
+    /* SIGUSR1, from the harness alone (the sampler's signals to this init
+     * are refused): sweep now (sv_sandbox_sweep); taken only while waiting */
+    sigset_t usr1, waiting;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &usr1, &waiting);
+    sigdelset(&waiting, SIGUSR1);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sweep;
+    sigaction(SIGUSR1, &sa, NULL);
     for (;;) {
         struct pollfd fds[3] = {{pidfd, POLLIN, 0}, {watch_fd, POLLIN, 0}, {listener, POLLIN, 0}};
         /* without a pidfd (before Linux 5.3), a look at the sampler every 50 ms */
-        if (poll(fds, 3, pidfd >= 0 ? -1 : 50) < 0 && errno != EINTR)
+        const struct timespec tick = {0, 50000000};
+        if (ppoll(fds, 3, pidfd >= 0 ? NULL : &tick, &waiting) < 0 && errno != EINTR)
             _exit(1);
+        if (sweep_asked) {
+            sweep_asked = 0;
+            init_report swept;
+            memset(&swept, 0, sizeof swept);
+            swept.interim = 1;
+            swept.left = sweep_orphans(sampler);
+            if (write(status_fd, &swept, sizeof swept) != (ssize_t)sizeof swept)
+                _exit(1);
+        }
         if (fds[1].revents) { /* the listener, or the sampler's end of the socket closed */
             listener = receive_listener(watch_fd);
             close(watch_fd);
@@ -343,7 +391,7 @@ int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
         dup2(child_relay, 1);
         dup2(child_relay, 2);
     }
-    int *keep = malloc((size_t)(n + 1) * sizeof *keep), kept = 0;
+    int *keep = malloc((size_t)(n + 2) * sizeof *keep), kept = 0;
     if (!keep) {
         snprintf(err, len, "the sampler's sandbox could not be set up: out of memory");
         return SV_EENV;
@@ -353,6 +401,8 @@ int sv_sandbox_enter(const int *keep_fds, int n, char *err, size_t len)
             keep[kept++] = keep_fds[i];
     if (child_watch > 2) /* until the listener is sent */
         keep[kept++] = child_watch;
+    if (sv_sandbox_kept_fd() > 2) /* its way to a server of samplers' processes */
+        keep[kept++] = sv_sandbox_kept_fd();
     qsort(keep, (size_t)kept, sizeof *keep, by_value);
     close_all_but(3, keep, kept);
     free(keep);
@@ -383,16 +433,49 @@ void sv_sandbox_confine_probe(void)
 
 /* ---- ending it ------------------------------------------------------------------ */
 
+int sv_sandbox_sweep(sv_sandboxed *box, double wait)
+{
+    if (!box->pidns || box->status_fd < 0 || box->pid <= 0 || kill(box->pid, SIGUSR1) != 0)
+        return -1;
+    struct pollfd p = {box->status_fd, POLLIN, 0};
+    int ready;
+    do
+        ready = poll(&p, 1, (int)(wait * 1000));
+    while (ready < 0 && errno == EINTR);
+    init_report rep;
+    if (ready <= 0 || !(p.revents & POLLIN))
+        return -1;
+    ssize_t r;
+    do
+        r = read(box->status_fd, &rep, sizeof rep);
+    while (r < 0 && errno == EINTR);
+    if (r == (ssize_t)sizeof rep && !rep.interim) { /* its last word: sv_sandbox_end's */
+        box->has_end = 1;
+        box->end_status = rep.status;
+        box->end_left = rep.left;
+        rep.attempt[sizeof rep.attempt - 1] = '\0';
+        memcpy(box->attempt, rep.attempt, sizeof box->attempt);
+    }
+    return r == (ssize_t)sizeof rep && rep.interim ? rep.left : -1;
+}
+
 int sv_sandbox_end(sv_sandboxed *box, int status)
 {
     box->left = 0;
-    box->attempt[0] = '\0';
+    if (box->has_end) { /* read already, by a sweep */
+        status = box->end_status;
+        box->left = box->end_left;
+        close(box->status_fd);
+        box->status_fd = -1;
+    } else {
+        box->attempt[0] = '\0';
+    }
     if (box->status_fd >= 0) { /* the init has ended: what it wrote is there, or nothing */
         init_report rep;
         ssize_t r;
-        do
+        do /* past the sweeps' reports nobody read */
             r = read(box->status_fd, &rep, sizeof rep);
-        while (r < 0 && errno == EINTR);
+        while ((r < 0 && errno == EINTR) || (r == (ssize_t)sizeof rep && rep.interim));
         if (r == (ssize_t)sizeof rep) {
             status = rep.status;
             box->left = rep.left;

@@ -72,6 +72,9 @@ typedef struct sv_sandboxed {
     const char *label;  /* whose output: the sampler's name */
     int left;           /* after sv_sandbox_end: processes it left running, killed */
     char attempt[256];  /* after sv_sandbox_end: what it tried that the watch named, or "" */
+    int has_end;        /* the init's last report, read early by sv_sandbox_sweep: */
+    int end_status;     /* its status and left (attempt above) */
+    int end_left;
 } sv_sandboxed;
 
 /* Forks the sampler's process: returns 0 in it (still unconfined: it calls
@@ -114,6 +117,31 @@ void sv_sandbox_protect(const char *path, int is_folder);
  * made on first use and removed when the process exits; NULL if it cannot
  * be made. */
 const char *sv_sandbox_scratch(void);
+
+/* ---- a server of samplers' processes (sandbox_server.c) ---------------------- */
+
+/* A PID namespace's init asked to kill every process in it but its own
+ * child's (the orphans of what that child forked and what they started):
+ * how many were running, or -1 (no namespace, or no answer within wait
+ * seconds, or the init has ended). */
+int sv_sandbox_sweep(sv_sandboxed *box, double wait);
+
+/* The exit status of a sampler's process whose server vanished under it
+ * (its watch may have named an attempt: sv_sandbox_server_attempt). */
+#define SV_SANDBOX_SERVER_LOST 70
+
+/* fd: a descriptor every sampler's process keeps (sv_sandbox_enter), its
+ * way to the server; -1 for none. */
+void sv_sandbox_keep_fd(int fd);
+int sv_sandbox_kept_fd(void);
+/* box: the server's sandbox (from sv_sandbox_fork), the caller's to keep. */
+void sv_sandbox_server(sv_sandboxed *box);
+/* After a sampler's process ended: if the server has ended (waiting up to
+ * `wait` seconds for it), its sandbox is ended and forgotten, and 1 is
+ * returned with what its watch named in attempt when it named one; if it
+ * serves still, its init sweeps what the processes it forked left. Either
+ * way the processes left running are added to *left. */
+int sv_sandbox_server_news(char *attempt, size_t len, int *left, double wait);
 
 /* ---- in-process calls (--in-process) ------------------------------------------ */
 

@@ -21,14 +21,34 @@ int sv_py_bonus(const sv_batch *bt, int32_t *out);
 
 /* ---- py_worker.c: the interpreter's process ------------------------------------ */
 typedef struct sv_pyw {
-    pid_t pid;
+    int up;              /* started (by either way), not yet stopped */
+    pid_t pid;           /* an interpreter started here: its pid */
+    int forked;          /* or a worker the fork server forked */
+    int life;            /* forked: the pipe whose end tells the server this process ended */
     int sock;            /* requests and answers */
     int memfd;           /* the shared memory the batches lie in */
     unsigned char *mem;  /* mapped here */
     size_t size;
 } sv_pyw;
-/* Starts exe on specverify._worker from the package folder: 0, or -1 with why. */
+/* Starts a worker on specverify._worker: one forked by the fork server when
+ * it can (py_server.c), else exe from the package folder. 0, or -1 with why. */
 int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, size_t len);
+
+/* ---- py_server.c: a worker from the fork server ---------------------------------- */
+/* The words on the worker's socket that are not an answer's length
+ * (python/specverify/_server.py's YES, NO, STATUS). */
+#define SV_PYW_YES 0xFFFFFFFDu
+#define SV_PYW_NO 0xFFFFFFFEu
+#define SV_PYW_STATUS 0xFFFFFFFFu
+/* The exit status of this process when its forked worker vanished with the
+ * server, no status said (sv_sandbox.h's SV_SANDBOX_SERVER_LOST: the
+ * harness then asks the server's sandbox what its watch named). */
+#define SV_PYW_SERVER_LOST 70
+/* Asks the server for a worker (w->memfd made): 0 with w's socket and life
+ * set, or -1 when there is none to ask or it cannot fork the samplers. */
+int sv_pyw_from_server(sv_pyw *w);
+/* One little-endian word from fd: 0, or -1 at its end. */
+int sv_pyw_read_word(int fd, uint32_t *word);
 /* Sends request (taken) and returns the answer (the caller's to delete);
  * NULL when it cannot be read as JSON. If the worker ends instead of
  * answering, this process ends as it did (its signal, or its exit status). */

@@ -8,7 +8,10 @@
  * plugin's process (PR_SET_PDEATHSIG). When it ends while asked, its end
  * becomes the plugin's own: a signal is raised again here and an exit
  * status is exited with, so the harness tells "crashed with SIGSEGV" or
- * "exited (exit status 0 ...)" exactly as for a sampler in its process. */
+ * "exited (exit status 0 ...)" exactly as for a sampler in its process.
+ * Where the fork server can give one (py_server.c), the worker is a fork
+ * of its interpreter instead, the server's child: its end then comes as a
+ * STATUS word on the socket, and becomes this process's the same way. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -32,17 +35,19 @@ static const char program[] =
 int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, size_t len)
 {
     memset(w, 0, sizeof *w);
-    w->sock = w->memfd = -1;
-    int pair[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-        snprintf(err, len, "python samplers: socketpair: %s", strerror(errno));
-        return -1;
-    }
+    w->sock = w->memfd = w->life = -1;
     w->memfd = memfd_create("specverify-python-batch", MFD_CLOEXEC);
     if (w->memfd < 0) {
         snprintf(err, len, "python samplers: memfd_create: %s", strerror(errno));
-        close(pair[0]);
-        close(pair[1]);
+        return -1;
+    }
+    if (sv_pyw_from_server(w) == 0)
+        return 0;
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        snprintf(err, len, "python samplers: socketpair: %s", strerror(errno));
+        close(w->memfd);
+        w->memfd = -1;
         return -1;
     }
     fflush(NULL);
@@ -69,10 +74,12 @@ int sv_pyw_start(sv_pyw *w, const char *exe, const char *package, char *err, siz
         snprintf(err, len, "python samplers: fork: %s", strerror(errno));
         close(pair[0]);
         close(w->memfd);
+        w->memfd = -1;
         return -1;
     }
     w->pid = pid;
     w->sock = pair[0];
+    w->up = 1;
     return 0;
 }
 
@@ -106,11 +113,28 @@ static int read_all(int fd, void *p, size_t n)
     return 0;
 }
 
-/* The worker has ended while asked: its end is this process's. */
-__attribute__((noreturn)) static void end_as_worker(sv_pyw *w)
+/* A forked worker's wait status, as the server tells it after its end
+ * (word: what was read in place of an answer's length, or 0 to read it):
+ * 0, or -1 when the server went without telling. */
+static int forked_status(sv_pyw *w, uint32_t word, int *status)
+{
+    uint32_t st;
+    if (!word && sv_pyw_read_word(w->sock, &word) != 0)
+        return -1;
+    if (word != SV_PYW_STATUS || sv_pyw_read_word(w->sock, &st) != 0)
+        return -1;
+    *status = (int)st;
+    return 0;
+}
+
+/* The worker has ended while asked: its end is this process's (word: what
+ * stood where an answer's length should, or 0). */
+__attribute__((noreturn)) static void end_as_worker(sv_pyw *w, uint32_t word)
 {
     int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+    if (w->forked && forked_status(w, word, &status) != 0)
+        _exit(SV_PYW_SERVER_LOST); /* the harness asks the server's sandbox why */
+    while (!w->forked && waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFSIGNALED(status)) {
         /* the harness's handlers see it as the sampler's; where none ends the
@@ -135,16 +159,16 @@ cJSON *sv_pyw_ask(sv_pyw *w, cJSON *request)
                                    (unsigned char)(n >> 16), (unsigned char)(n >> 24)};
     const int sent = write_all(w->sock, head, 4) == 0 && write_all(w->sock, text, n) == 0;
     free(text);
-    unsigned char got[4];
-    if (!sent || read_all(w->sock, got, 4) != 0)
-        end_as_worker(w);
-    const uint32_t m = got[0] | (uint32_t)got[1] << 8 | (uint32_t)got[2] << 16 |
-                       (uint32_t)got[3] << 24;
+    uint32_t m = 0;
+    if (!sent || sv_pyw_read_word(w->sock, &m) != 0)
+        end_as_worker(w, 0);
+    if (w->forked && m == SV_PYW_STATUS)
+        end_as_worker(w, m);
     char *reply = malloc((size_t)m + 1);
     if (!reply)
         return NULL;
     if (read_all(w->sock, reply, m) != 0)
-        end_as_worker(w);
+        end_as_worker(w, 0);
     reply[m] = '\0';
     cJSON *j = cJSON_Parse(reply);
     free(reply);
@@ -153,15 +177,22 @@ cJSON *sv_pyw_ask(sv_pyw *w, cJSON *request)
 
 void sv_pyw_stop(sv_pyw *w)
 {
-    if (w->pid <= 0)
+    if (!w->up)
         return;
     static const unsigned char bye[4] = {0, 0, 0, 0}; /* an empty request: the end */
     (void)write_all(w->sock, bye, 4);
+    int status;
+    if (w->forked) /* the worker's end, as the server tells it */
+        (void)forked_status(w, 0, &status);
     close(w->sock);
     w->sock = -1;
-    while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+    if (w->life >= 0)
+        close(w->life);
+    w->life = -1;
+    while (!w->forked && waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
         ;
     w->pid = 0;
+    w->up = w->forked = 0;
     /* its batches' memory too: a worker started again maps its own */
     if (w->mem)
         munmap(w->mem, w->size);

@@ -8,7 +8,9 @@
  * probe. The plugin links no libpython: it starts the interpreter the CLI
  * chose (py_worker.c) and hands it each batch through shared memory
  * (py_batch.c), so any CPython from 3.9 on, in a venv or not, runs the
- * sampler with its own numpy, torch and Triton. What to load comes in the
+ * sampler with its own numpy, torch and Triton; or it asks the fork server
+ * the CLI started for a fork of an interpreter that imported the samplers
+ * once (py_server.c, SV_PYTHON_SERVER_FD). What to load comes in the
  * environment, which the CLI sets before loading and every process inherits:
  *   SV_PYTHON_SAMPLERS  one spec a line ("path/file.py:name" or "module:name")
  *   SV_PYTHON_CONFIG    JSON object of keyword arguments for every sampler
@@ -64,7 +66,7 @@ static int py_init(int i, void **state, const sv_limits *limits)
     pthread_mutex_lock(&lock);
     /* the last destroy ended the interpreter; an instance made after it
      * (a later group of cases, another thread's) starts it again */
-    if (worker.pid <= 0 && worker_up(limits->message, limits->message && limits->message_len > 0
+    if (!worker.up && worker_up(limits->message, limits->message && limits->message_len > 0
                                                          ? (size_t)limits->message_len : 0,
                                      0) != 0) {
         pthread_mutex_unlock(&lock);

@@ -1,6 +1,7 @@
 """The interpreter's side of Python samplers: what _worker.py calls for
 python/plugin/sv_python.c, in the sampler's own interpreter process (a child
-of the isolated child, or of the harness with --in-process). Not for users:
+of the isolated child, or of the harness with --in-process, or a fork of the
+fork server, _server.py, which called load once before it). Not for users:
 see specverify.verify.
 
 load(specs, config)  imports each sampler and says what it is

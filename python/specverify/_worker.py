@@ -3,7 +3,8 @@ with whatever Python the user chose (--python-exe, SPECVERIFY_PYTHON, the
 Python that called specverify.verify, or the first python3 on PATH with
 numpy), inside the sampler's sandbox. Not for users: see specverify.verify.
 
-It serves the plugin over descriptor 3, one request at a time: a 4-byte
+Or the fork server's child (_server.py), the samplers already loaded. It
+serves the plugin over descriptor 3, one request at a time: a 4-byte
 little-endian length, then a JSON object; each answer the same way. The
 batch's arrays lie in the shared memory of descriptor 4, which the plugin
 fills before a call and reads after it: the inputs are handed to the
@@ -80,6 +81,13 @@ def _raw(req, memory, fields):
 
 
 def main():
+    serve(None)
+
+
+def serve(loaded):
+    """Serves the plugin until it says it is done. loaded: what the fork
+    server (_server.py) loaded before it forked this worker, {"specs",
+    "config", "answer"}, or None in an interpreter started for the worker."""
     try:
         from . import _plugin  # numpy, and the glue
     except ImportError as e:
@@ -91,7 +99,10 @@ def main():
         req = _receive()
         op = req["op"]
         try:
-            if op == "load":
+            if op == "load" and loaded and (req["specs"], req["config"]) == (
+                    loaded["specs"], loaded["config"]):
+                _send(loaded["answer"])  # imported once, before the fork
+            elif op == "load":
                 samplers = _plugin.load(req["specs"], req["config"])
                 _send({"ok": True, "samplers": samplers, "executable": sys.executable,
                        "version": "%d.%d.%d" % sys.version_info[:3]})

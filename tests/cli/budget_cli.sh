@@ -116,10 +116,13 @@ fi
 # sampler sleeps 1 ms a sequence, so that case's second round (1024 draws)
 # takes over the quarter second that measures a rate: any later round runs
 # the other case alone. The probe's line counts each round's cases; the
-# sampler's starts (one to load it, one a case a round) must be those
+# sampler's starts (one to load it, one a case a round) must be those,
+# counted where each starts an interpreter (SV_PYTHON_FORK=0: no fork
+# server); with the server, one interpreter serves them all
 counted="$(dirname "$2")/starts_counted.py:starts_counted"
-"$sv" verify --python "$counted" --case logits:V=151936,K=2 --case zipf:V=50,K=2 --plan \
-  >starts.out 2>starts.err || fail "verify --plan of starts_counted: exit $?"
+SV_PYTHON_FORK=0 "$sv" verify --python "$counted" --case logits:V=151936,K=2 \
+  --case zipf:V=50,K=2 --plan >starts.out 2>starts.err ||
+  fail "verify --plan of starts_counted: exit $?"
 rounds=$(grep -oE "rate on [0-9]+ cases|, [0-9]+ again" starts.err | grep -oE "[0-9]+" | paste -sd+)
 starts=$(grep -o "starts_counted: a process started" starts.err | wc -l)
 later=$(grep -oE ", [0-9]+ again" starts.err | tail -n +2 | grep -vc ", 1 again")
@@ -128,4 +131,9 @@ if [[ $rounds == 2+2* ]] && [ "$starts" -eq $((1 + rounds)) ] && [ "$later" -eq 
 else
   fail "probe: $starts process starts against rounds of $rounds cases: $(grep -m1 '^probe' starts.err)"
 fi
+"$sv" verify --python "$counted" --case logits:V=151936,K=2 --case zipf:V=50,K=2 --plan \
+  >server.out 2>server.err || fail "verify --plan of starts_counted, fork server: exit $?"
+starts=$(grep -o "starts_counted: a process started" server.err | wc -l)
+[ "$starts" -eq 1 ] && pass "probe: 1 interpreter started with the fork server" ||
+  fail "probe: $starts interpreters started with the fork server (want 1)"
 finish

@@ -44,7 +44,7 @@ if [ $rc -ne 0 ]; then
   fail "--python-exe $other: exit $rc: $(tail -3 other.err)"
 elif ! grep -qF "python: $other (Python $version)" other.out; then
   fail "--python-exe $other: the header does not name it: $(grep -m1 '^python' other.out)"
-elif ! /usr/bin/python3 -c 'import json,sys; p=json.load(open("other.json"))["python"]; sys.exit(p != {"executable": sys.argv[1], "version": sys.argv[2]})' "$other" "$version"; then
+elif ! /usr/bin/python3 -c 'import json,sys; p=json.load(open("other.json"))["python"]; sys.exit((p["executable"], p["version"]) != (sys.argv[1], sys.argv[2]) or "start" not in p)' "$other" "$version"; then
   fail "--python-exe $other: the JSON's python is not it"
 else
   pass "the smoke suite passes under $other (Python $version), named in the text and JSON"

@@ -78,16 +78,23 @@ done
 # a whole recording (200 steps) ran one process a step: a Python sampler's
 # start, its interpreter and imports, paid 200 times a point. A sampler of
 # your own now runs a point's steps in mixes (all 200 in one at this V): 3
-# starts for 2 points, one to load the sampler and one a point. The same
-# checks of E and of the shards as above
+# runs of its process for 2 points, one to load the sampler and one a
+# point, each an interpreter started afresh without the fork server
+# (SV_PYTHON_FORK=0), and one interpreter in all with it. The same checks
+# of E and of the shards as above
 rec="$(cd "$(dirname "$0")/../.." && pwd)/distributions/recordings/ngram-fortunes.h5"
 counted="$(dirname "${numpy%:*}")/starts_counted.py:starts_counted"
 rs=(sweep --python "$counted" --sampler starts_counted --recorded "$rec" --T 0.7,1 --K 2
     --draws 20000 --out steps)
-"$sv" "${rs[@]}" --threads 2 >steps.txt 2>steps.err || fail "recorded sweep: exit $?"
-starts=$(grep -c "starts_counted: a process started" steps.err)
+SV_PYTHON_FORK=0 "$sv" "${rs[@]}" --threads 2 >/dev/null 2>steps-fresh.err ||
+  fail "recorded sweep, no fork server: exit $?"
+starts=$(grep -c "starts_counted: a process started" steps-fresh.err)
 [ "$starts" = 3 ] && pass "recorded: 3 process starts for 2 points of 200 steps" ||
   fail "recorded: $starts process starts for 2 points of 200 steps (want 3)"
+"$sv" "${rs[@]}" --threads 2 >steps.txt 2>steps.err || fail "recorded sweep: exit $?"
+starts=$(grep -c "starts_counted: a process started" steps.err)
+[ "$starts" = 1 ] && pass "recorded: 1 interpreter started with the fork server" ||
+  fail "recorded: $starts interpreters started with the fork server (want 1)"
 within=$(e_within steps/sweep.md)
 [ "$within" = 2/2 ] && pass "recorded: E measured within 3.9 standard errors of analytic at both points" ||
   fail "recorded: E measured within 3.9 standard errors at $within points"
