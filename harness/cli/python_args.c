@@ -132,5 +132,6 @@ int sv_python_load(const char *command)
     char err[1536];
     if (sv_plugin_load(plugin, err, sizeof err) != 0)
         return sv_fail(SV_EBAD, "%s: --python: %s", command, err);
+    sv_python_server_state(); /* asked now, with a time limit: what the runs will do */
     return SV_OK;
 }

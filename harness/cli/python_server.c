@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,26 @@ static sv_sandboxed box;
 static char label[160]; /* whose output the server's is: the specs' names */
 static pid_t owner;   /* the process that started it: the one to end it */
 static int requests = -1;
+static char quit_why[80] = "no fork server"; /* why runs start their own interpreters */
+#define STATE_SECONDS 30.0 /* the server's answer to the state asked, at most */
+
+/* The server stopped before the runs ask it (it did not answer): each
+ * starts an interpreter of its own. */
+static void quit(const char *why)
+{
+    snprintf(quit_why, sizeof quit_why, "%s", why);
+    if (requests < 0)
+        return;
+    unsetenv("SV_PYTHON_SERVER_FD");
+    sv_sandbox_keep_fd(-1);
+    close(requests);
+    requests = -1;
+    char ignored[8];
+    int left = 0;
+    if (box.pid > 0)
+        kill(box.pid, SIGKILL);
+    sv_sandbox_server_news(ignored, sizeof ignored, &left, 2.0);
+}
 
 /* At exit: the server sees its requests end and exits, and its sandbox is
  * ended here, so that nothing of it outlives this process (a caller that
@@ -88,13 +109,22 @@ const char *sv_python_server_state(void)
         sv_send_fds(requests, 's', &pair[1], 1) == 0) {
         close(pair[1]);
         pair[1] = -1;
-        size_t have = 0; /* the word, and the server's why, until it closes */
-        while (have < sizeof got && (n = read(pair[0], got + have, sizeof got - have)) != 0)
-            if (n > 0)
-                have += (size_t)n;
-            else if (errno != EINTR)
+        /* the word, and the server's why, until it closes; it serves once
+         * the samplers are imported, which the load has waited for */
+        size_t have = 0;
+        const double until = sv_now() + STATE_SECONDS;
+        struct pollfd p = {pair[0], POLLIN, 0};
+        while (have < sizeof got && sv_now() < until) {
+            if (poll(&p, 1, 100) <= 0)
+                continue;
+            n = read(pair[0], got + have, sizeof got - have);
+            if (n == 0 || (n < 0 && errno != EINTR))
                 break;
+            have += n > 0 ? (size_t)n : 0;
+        }
         n = (ssize_t)have;
+        if (have < 4) /* no answer: no server, so the header says what runs do */
+            quit("the fork server did not answer");
     }
     for (int i = 0; i < 2; i++)
         if (pair[i] >= 0)
@@ -114,7 +144,7 @@ const char *sv_python_server_state(void)
     } else if (fork_ok && !strcmp(fork_ok, "0")) {
         snprintf(state, sizeof state, "started for each run (SV_PYTHON_FORK=0)");
     } else {
-        snprintf(state, sizeof state, "started for each run (no fork server)");
+        snprintf(state, sizeof state, "started for each run (%s)", quit_why);
     }
     return state;
 }

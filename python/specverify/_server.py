@@ -91,6 +91,17 @@ def _reseed():
         torch.seed()
 
 
+def _cuda_driver_loaded():
+    """The CUDA driver's library is mapped: something may have initialized
+    it (torch's flag covers torch alone), and a forked child's CUDA calls
+    would then fail."""
+    try:
+        with open("/proc/self/maps") as f:
+            return any("libcuda.so" in line for line in f)
+    except OSError:
+        return True  # not known: not safe
+
+
 def _why_not_fork(loaded):
     """Why a fork of this process would not be a clean copy, or None."""
     torch = sys.modules.get("torch")
@@ -100,6 +111,8 @@ def _why_not_fork(loaded):
                 return "the imports initialized CUDA"
         except Exception:  # an odd torch: do not guess
             return "torch's CUDA state could not be read"
+    if _cuda_driver_loaded():
+        return "the imports loaded the CUDA driver"
     if _threads() != 1:
         return "the imports started threads"
     if _children():  # each run's process would share them, and none would end them
