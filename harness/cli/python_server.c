@@ -151,6 +151,8 @@ const char *sv_python_server_state(void)
 
 int sv_python_server_start(void)
 {
+    /* a parent's, inherited across exec, names a descriptor of its own */
+    unsetenv("SV_PYTHON_SERVER_FD");
     const char *fork_ok = getenv("SV_PYTHON_FORK");
     const char *exe = getenv("SV_PYTHON_EXE"), *package = getenv("SV_PYTHON_PATH");
     if ((fork_ok && !strcmp(fork_ok, "0")) || !exe || !*exe || !package || !*package)

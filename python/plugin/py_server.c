@@ -43,8 +43,12 @@ int sv_pyw_from_server(sv_pyw *w)
     const char *given = getenv("SV_PYTHON_SERVER_FD");
     char *end = NULL;
     const long server = given && *given ? strtol(given, &end, 10) : -1;
-    if (server < 3 || !end || *end || fcntl((int)server, F_GETFD) < 0)
-        return -1; /* none, or not in this process */
+    int type = 0;
+    socklen_t type_len = sizeof type;
+    if (server < 3 || server > INT32_MAX || !end || *end ||
+        getsockopt((int)server, SOL_SOCKET, SO_TYPE, &type, &type_len) != 0 ||
+        type != SOCK_SEQPACKET)
+        return -1; /* none, or not this process's: never another socket of the harness's */
     int pair[2], life[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
         return -1;
