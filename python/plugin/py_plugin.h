@@ -56,6 +56,10 @@ cJSON *sv_pyw_ask(sv_pyw *w, cJSON *request);
 /* Asks the worker to end and waits for it (a sampler must end what it
  * starts: so must the plugin). */
 void sv_pyw_stop(sv_pyw *w);
+/* fn: called when a worker has ended in a call, after w is let go (not up)
+ * and before its end is made this process's (a signal raised, which
+ * --in-process's guard survives, or an exit). */
+void sv_pyw_on_end(void (*fn)(void));
 /* The shared memory at least bytes long: 0, or -1. */
 int sv_pyw_memory(sv_pyw *w, size_t bytes);
 

@@ -127,15 +127,40 @@ static int forked_status(sv_pyw *w, uint32_t word, int *status)
     return 0;
 }
 
+static void (*on_end)(void);
+
+void sv_pyw_on_end(void (*fn)(void)) { on_end = fn; }
+
+/* A worker that has ended: what this process held of it, closed. */
+static void let_go(sv_pyw *w)
+{
+    if (w->sock >= 0)
+        close(w->sock);
+    if (w->life >= 0)
+        close(w->life);
+    if (w->mem)
+        munmap(w->mem, w->size);
+    if (w->memfd >= 0)
+        close(w->memfd);
+    w->sock = w->life = w->memfd = -1;
+    w->mem = NULL, w->size = 0;
+    w->up = w->forked = 0;
+    w->pid = 0;
+}
+
 /* The worker has ended while asked: its end is this process's (word: what
  * stood where an answer's length should, or 0). */
 __attribute__((noreturn)) static void end_as_worker(sv_pyw *w, uint32_t word)
 {
     int status = 0;
-    if (w->forked && forked_status(w, word, &status) != 0)
-        _exit(SV_PYW_SERVER_LOST); /* the harness asks the server's sandbox why */
+    const int lost = w->forked && forked_status(w, word, &status) != 0;
     while (!w->forked && waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
         ;
+    let_go(w);
+    if (on_end)
+        on_end();
+    if (lost)
+        _exit(SV_PYW_SERVER_LOST); /* the harness asks the server's sandbox why */
     if (WIFSIGNALED(status)) {
         /* the harness's handlers see it as the sampler's; where none ends the
          * process (a signal it ignores), the default action does */
@@ -184,21 +209,9 @@ void sv_pyw_stop(sv_pyw *w)
     int status;
     if (w->forked) /* the worker's end, as the server tells it */
         (void)forked_status(w, 0, &status);
-    close(w->sock);
-    w->sock = -1;
-    if (w->life >= 0)
-        close(w->life);
-    w->life = -1;
     while (!w->forked && waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
         ;
-    w->pid = 0;
-    w->up = w->forked = 0;
-    /* its batches' memory too: a worker started again maps its own */
-    if (w->mem)
-        munmap(w->mem, w->size);
-    if (w->memfd >= 0)
-        close(w->memfd);
-    w->mem = NULL, w->size = 0, w->memfd = -1;
+    let_go(w); /* its batches' memory too: a worker started again maps its own */
 }
 
 int sv_pyw_memory(sv_pyw *w, size_t bytes)

@@ -31,6 +31,8 @@ static sv_plugin plugin = {SV_CONTRACT_VERSION, 0, table};
 static sv_pyw worker;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* one request at a time: the
                                                           * harness calls from several threads */
+static pthread_t lock_owner;
+static int lock_held, generation; /* generation: of the worker now up, counted from 1 */
 static char load_error[1024];
 static int next_slot, live_slots;
 static int load_samplers(const char *exe, const char *specs, const char *config, int fill);
@@ -52,9 +54,40 @@ static int ok(const cJSON *answer)
 
 /* ---- the calls ---------------------------------------------------------------- */
 
+static void take(void)
+{
+    pthread_mutex_lock(&lock);
+    lock_owner = pthread_self();
+    lock_held = 1;
+}
+
+static void give(void)
+{
+    lock_held = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+/* The worker has ended in a call (py_worker.c raises its signal or exits
+ * its status here next): under --in-process the harness's guard goes on
+ * past the call, so the lock is given back and the slots made with that
+ * worker are let go; the next init starts another. */
+static void worker_ended(void)
+{
+    live_slots = 0;
+    if (lock_held && pthread_equal(lock_owner, pthread_self()))
+        give();
+}
+
 typedef struct slot_state {
     int slot; /* the worker's name for it */
+    int generation; /* the worker it was made in */
 } slot_state;
+
+/* Whether the worker state was made in is the one up now. */
+static int current(const slot_state *s)
+{
+    return worker.up && s->generation == generation;
+}
 
 static int py_init(int i, void **state, const sv_limits *limits)
 {
@@ -63,19 +96,20 @@ static int py_init(int i, void **state, const sv_limits *limits)
         return SV_SAMPLER_ENOMEM;
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "init");
-    pthread_mutex_lock(&lock);
+    take();
     /* the last destroy ended the interpreter; an instance made after it
      * (a later group of cases, another thread's) starts it again */
     if (!worker.up && worker_up(limits->message, limits->message && limits->message_len > 0
                                                          ? (size_t)limits->message_len : 0,
                                      0) != 0) {
-        pthread_mutex_unlock(&lock);
+        give();
         cJSON_Delete(req);
         free(s);
         *state = NULL;
         return SV_SAMPLER_EINTERNAL;
     }
     s->slot = next_slot++;
+    s->generation = generation;
     live_slots++;
     cJSON_AddNumberToObject(req, "slot", s->slot);
     cJSON_AddNumberToObject(req, "i", i);
@@ -83,7 +117,7 @@ static int py_init(int i, void **state, const sv_limits *limits)
     cJSON_AddNumberToObject(req, "max_k", limits->max_K);
     cJSON_AddNumberToObject(req, "max_v", limits->max_V);
     cJSON *a = sv_pyw_ask(&worker, req);
-    pthread_mutex_unlock(&lock);
+    give();
     int rc = SV_SAMPLER_OK;
     if (!ok(a)) { /* the harness puts the words in its finding */
         if (limits->message && limits->message_len > 0)
@@ -92,11 +126,12 @@ static int py_init(int i, void **state, const sv_limits *limits)
         /* no device: the environment's failure, which the harness makes exit 3 */
         rc = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "device_missing"))
                  ? SV_SAMPLER_EDEVICE : SV_SAMPLER_EINTERNAL;
+        take();
+        if (current(s))
+            live_slots--;
+        give();
         free(s);
         s = NULL;
-        pthread_mutex_lock(&lock);
-        live_slots--;
-        pthread_mutex_unlock(&lock);
     }
     cJSON_Delete(a);
     *state = s;
@@ -120,10 +155,14 @@ static int py_verify(int i, void *state, const sv_batch *bt)
             return SV_SAMPLER_ENOMEM;
         }
     }
-    pthread_mutex_lock(&lock);
-    cJSON *req = sv_py_pack(&worker, bt, bonus, ((slot_state *)state)->slot);
+    take();
+    cJSON *req = current(state) ? sv_py_pack(&worker, bt, bonus, ((slot_state *)state)->slot)
+                                : NULL;
     int rc = SV_SAMPLER_OK;
-    if (!req) {
+    if (!current(state)) {
+        say(bt, "its interpreter ended in an earlier call");
+        rc = SV_SAMPLER_EINTERNAL;
+    } else if (!req) {
         say(bt, "out of memory for the batch's shared copy");
         rc = SV_SAMPLER_ENOMEM;
     } else {
@@ -143,7 +182,7 @@ static int py_verify(int i, void *state, const sv_batch *bt)
         }
         cJSON_Delete(a);
     }
-    pthread_mutex_unlock(&lock);
+    give();
     free(bonus);
     return rc;
 }
@@ -155,11 +194,15 @@ static void py_destroy(void *state)
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "op", "destroy");
     cJSON_AddNumberToObject(req, "slot", ((slot_state *)state)->slot);
-    pthread_mutex_lock(&lock);
-    cJSON_Delete(sv_pyw_ask(&worker, req));
-    if (--live_slots == 0) /* the last: the interpreter ends with the sampler's use */
-        sv_pyw_stop(&worker);
-    pthread_mutex_unlock(&lock);
+    take();
+    if (current(state)) { /* else its worker is gone, and with it the instance */
+        cJSON_Delete(sv_pyw_ask(&worker, req));
+        if (--live_slots == 0) /* the last: the interpreter ends with the sampler's use */
+            sv_pyw_stop(&worker);
+    } else {
+        cJSON_Delete(req);
+    }
+    give();
     free(state);
 }
 
@@ -258,6 +301,8 @@ static int worker_up(char *err, size_t len, int fill)
                           load_error, sizeof load_error);
         if (rc == 0)
             rc = load_samplers(exe, specs, config ? config : "", fill);
+        if (rc == 0)
+            generation++;
     }
     if (rc != 0 && err && len)
         snprintf(err, len, "%s", load_error);
@@ -270,6 +315,7 @@ SV_PLUGIN_EXPORT const sv_plugin *sv_plugin_get(void)
     if (done)
         return loaded ? &plugin : NULL;
     done = 1;
+    sv_pyw_on_end(worker_ended);
     loaded = worker_up(NULL, 0, 1) == 0;
     return loaded ? &plugin : NULL;
 }

@@ -8,6 +8,7 @@ API's timeout bounds the whole call regardless. The daemon writes its pid to
 $SV_TEST_DAEMON_PIDFILE, for the test to kill it."""
 
 import os
+import signal
 import time
 
 import numpy as np
@@ -102,6 +103,12 @@ def torch_non_contiguous(batch):
 def exits(batch):
     """calls os._exit(0) inside a call"""
     os._exit(0)
+
+
+@specverify.sampler
+def segfaults(batch):
+    """its interpreter dies of SIGSEGV inside a call"""
+    os.kill(os.getpid(), signal.SIGSEGV)
 
 
 @specverify.sampler

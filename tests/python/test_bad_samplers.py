@@ -51,6 +51,22 @@ def test_misbehaving_sampler_is_a_finding(name, words):
     failed_with(name, words)
 
 
+@pytest.mark.parametrize("fork", ["1", "0"])
+@pytest.mark.parametrize("in_process", [False, True])
+def test_a_crashed_interpreter_is_a_finding_and_the_runs_go_on(monkeypatch, fork, in_process):
+    # its end is the plugin's, as the fork server tells it or as the plugin
+    # waits for its own; under --in-process the guard survives the signal
+    # raised again, and the probes' runs start another interpreter instead of
+    # waiting for the dead one's lock (they hung until --call-timeout)
+    monkeypatch.setenv("SV_PYTHON_FORK", fork)
+    r = specverify.verify("%s:segfaults" % BAD, **dict(RUN, in_process=in_process, timeout=120))
+    assert r.exit_code == 1, r.text
+    words = "sampler segfaults crashed with SIGSEGV (segmentation fault"
+    text = r.explanation()
+    assert words in text, text
+    assert "probe of mixed batches: " + words in text, text
+
+
 @pytest.mark.parametrize("name, words", [
     ("wrong_device", "returned tokens on meta, but the sampler runs on cpu"),
     ("torch_non_contiguous", "returned non-contiguous tokens (strides (1, 1000))"),
