@@ -192,8 +192,10 @@ cJSON *sv_pyw_ask(sv_pyw *w, cJSON *request)
     char *reply = malloc((size_t)m + 1);
     if (!reply)
         return NULL;
-    if (read_all(w->sock, reply, m) != 0)
+    if (read_all(w->sock, reply, m) != 0) {
+        free(reply); /* under --in-process this process goes on past the end */
         end_as_worker(w, 0);
+    }
     reply[m] = '\0';
     cJSON *j = cJSON_Parse(reply);
     free(reply);

@@ -78,10 +78,37 @@ static void worker_ended(void)
         give();
 }
 
+/* One instance. Each is on the list until destroyed: under --in-process
+ * the harness abandons the state of a call that crashed (it never calls
+ * destroy), and those left are freed when the plugin is unloaded. */
 typedef struct slot_state {
     int slot; /* the worker's name for it */
     int generation; /* the worker it was made in */
+    int32_t *bonus; /* the bonus tokens the harness draws, held for every call */
+    size_t bonus_room;
+    struct slot_state *next;
 } slot_state;
+static slot_state *states;
+
+static void unlist(const slot_state *s)
+{
+    for (slot_state **at = &states; *at; at = &(*at)->next)
+        if (*at == s) {
+            *at = s->next;
+            return;
+        }
+}
+
+/* At unload: nobody holds what is still listed. */
+__attribute__((destructor)) static void free_abandoned(void)
+{
+    while (states) {
+        slot_state *s = states;
+        states = s->next;
+        free(s->bonus);
+        free(s);
+    }
+}
 
 /* Whether the worker state was made in is the one up now. */
 static int current(const slot_state *s)
@@ -91,7 +118,7 @@ static int current(const slot_state *s)
 
 static int py_init(int i, void **state, const sv_limits *limits)
 {
-    slot_state *s = malloc(sizeof *s);
+    slot_state *s = calloc(1, sizeof *s);
     if (!s)
         return SV_SAMPLER_ENOMEM;
     cJSON *req = cJSON_CreateObject();
@@ -110,6 +137,8 @@ static int py_init(int i, void **state, const sv_limits *limits)
     }
     s->slot = next_slot++;
     s->generation = generation;
+    s->next = states;
+    states = s;
     live_slots++;
     cJSON_AddNumberToObject(req, "slot", s->slot);
     cJSON_AddNumberToObject(req, "i", i);
@@ -129,6 +158,7 @@ static int py_init(int i, void **state, const sv_limits *limits)
         take();
         if (current(s))
             live_slots--;
+        unlist(s);
         give();
         free(s);
         s = NULL;
@@ -146,11 +176,17 @@ static void say(const sv_batch *bt, const char *what)
 
 static int py_verify(int i, void *state, const sv_batch *bt)
 {
+    slot_state *st = state;
     int32_t *bonus = NULL;
     if (bonus_policy[i] != SV_PY_BONUS_SAMPLER) {
-        bonus = malloc((size_t)(bt->B ? bt->B : 1) * sizeof *bonus);
+        const size_t want = (size_t)(bt->B ? bt->B : 1);
+        if (want > st->bonus_room) {
+            int32_t *more = realloc(st->bonus, want * sizeof *more);
+            if (more)
+                st->bonus = more, st->bonus_room = want;
+        }
+        bonus = want <= st->bonus_room ? st->bonus : NULL;
         if (!bonus || sv_py_bonus(bt, bonus) != 0) {
-            free(bonus);
             say(bt, "out of memory drawing the bonus tokens");
             return SV_SAMPLER_ENOMEM;
         }
@@ -183,7 +219,6 @@ static int py_verify(int i, void *state, const sv_batch *bt)
         cJSON_Delete(a);
     }
     give();
-    free(bonus);
     return rc;
 }
 
@@ -202,7 +237,9 @@ static void py_destroy(void *state)
     } else {
         cJSON_Delete(req);
     }
+    unlist(state);
     give();
+    free(((slot_state *)state)->bonus);
     free(state);
 }
 
