@@ -425,7 +425,9 @@ static int run_and_report(const sv_verify_config *cfg, void *ctx)
                                         : sv_sandbox_summary();
     report->python_exe = sv_python_exe();
     report->python_version = sv_python_version();
-    report->python_start = report->python_exe ? sv_python_server_state() : NULL;
+    report->python_start = !report->python_exe ? NULL
+                           : a->iso.in_process ? "started for each run (--in-process)"
+                                               : sv_python_server_state();
     /* only a lossy rule trades its verdicts for distances: a lossless one
      * that --measure let off would pass whatever it emitted */
     report->verdicts_dropped = a->measure && sv_rule_is_lossy(report->rule);

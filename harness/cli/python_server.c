@@ -186,9 +186,10 @@ int sv_python_server_start(void)
         close(pair[0]);
         return 0;
     }
-    char fd[16];
+    char fd[16], me[24];
     snprintf(fd, sizeof fd, "%d", pair[0]);
-    if (setenv("SV_PYTHON_SERVER_FD", fd, 1) != 0) {
+    snprintf(me, sizeof me, "%d", (int)getpid()); /* --in-process: no fork (py_server.c) */
+    if (setenv("SV_PYTHON_SERVER_FD", fd, 1) != 0 || setenv("SV_PYTHON_SERVER_OWNER", me, 1)) {
         close(pair[0]); /* it sees the end of its requests and exits */
         return 0;
     }

@@ -40,6 +40,11 @@ int sv_pyw_read_word(int fd, uint32_t *word)
 
 int sv_pyw_from_server(sv_pyw *w)
 {
+    /* not in the CLI's own process (--in-process): there the worker would
+     * hold the CLI's stdout and stderr, and a signal's stop stalled once */
+    const char *owner = getenv("SV_PYTHON_SERVER_OWNER");
+    if (owner && strtol(owner, NULL, 10) == (long)getpid())
+        return -1;
     const char *given = getenv("SV_PYTHON_SERVER_FD");
     char *end = NULL;
     const long server = given && *given ? strtol(given, &end, 10) : -1;
