@@ -39,6 +39,23 @@ static int requests = -1;
 static char quit_why[80] = "no fork server"; /* why runs start their own interpreters */
 #define STATE_SECONDS 30.0 /* the server's answer to the state asked, at most */
 
+/* Ends the server: its requests closed (it sees their end and exits), then
+ * its sandbox ended here, waiting 2 s before a kill unless `now`. */
+static void end_server(int now)
+{
+    sv_sandbox_keep_fd(-1);
+    close(requests);
+    requests = -1;
+    char ignored[8];
+    int left = 0;
+    if (!now)
+        sv_sandbox_server_news(ignored, sizeof ignored, &left, 2.0);
+    if (box.pid > 0) { /* asked to go now, or still there after 2 s */
+        kill(box.pid, SIGKILL);
+        sv_sandbox_server_news(ignored, sizeof ignored, &left, 2.0);
+    }
+}
+
 /* The server stopped before the runs ask it (it did not answer): each
  * starts an interpreter of its own. */
 static void quit(const char *why)
@@ -47,34 +64,16 @@ static void quit(const char *why)
     if (requests < 0)
         return;
     unsetenv("SV_PYTHON_SERVER_FD");
-    sv_sandbox_keep_fd(-1);
-    close(requests);
-    requests = -1;
-    char ignored[8];
-    int left = 0;
-    if (box.pid > 0)
-        kill(box.pid, SIGKILL);
-    sv_sandbox_server_news(ignored, sizeof ignored, &left, 2.0);
+    end_server(1);
 }
 
-/* At exit: the server sees its requests end and exits, and its sandbox is
- * ended here, so that nothing of it outlives this process (a caller that
- * waits for this process's group to empty, as specverify.verify does,
+/* At exit, so that nothing of the server outlives this process (a caller
+ * that waits for this process's group to empty, as specverify.verify does,
  * would wait for an init nobody reaps). */
 static void stop(void)
 {
-    if (getpid() != owner || requests < 0)
-        return;
-    sv_sandbox_keep_fd(-1);
-    close(requests);
-    requests = -1;
-    char ignored[8];
-    int left = 0;
-    sv_sandbox_server_news(ignored, sizeof ignored, &left, 2.0);
-    if (box.pid > 0) { /* still there after 2 s: ended */
-        kill(box.pid, SIGKILL);
-        sv_sandbox_server_news(ignored, sizeof ignored, &left, 2.0);
-    }
+    if (getpid() == owner && requests >= 0)
+        end_server(0);
 }
 
 /* In the server's process: confined, its socket on descriptor 3, then the
