@@ -1,6 +1,7 @@
 /* main.c: specverify, the command line. */
 #include <stdio.h>
 #include <string.h>
+#include "cuda_stage.h"
 #include "fused_tuning.h"
 #include "sv_cli.h"
 #include "sv_sandbox.h"
@@ -56,6 +57,20 @@ static void usage(FILE *out)
 
 /* The environment's knobs (cuda_fused's, fused_tuning.h; progress lines'),
  * checked before any command runs: a typo must not be a run with the defaults. */
+#ifdef SV_HAVE_CUDA
+/* The sandbox's fit (sandbox_fit.c): a GPU is there (asked in a child, as
+ * the harness never starts CUDA itself), and CUDA starts where it asks. */
+static int gpu_present(char *why, size_t len)
+{
+    return sv_cuda_device_count_isolated(why, len) > 0;
+}
+
+static int gpu_works(char *why, size_t len)
+{
+    return sv_cuda_device_count(why, len) > 0;
+}
+#endif
+
 static int environment_ok(void)
 {
     sv_fused_tuning tuning;
@@ -77,6 +92,10 @@ int main(int argc, char **argv)
     sv_gsl_errors_install(); /* GSL's errors are kept and named, never an abort */
     /* a plugin's load probe runs its code: sandboxed as the sampler's process is */
     sv_plugin_set_confine(sv_sandbox_before_probe, sv_sandbox_confine_probe);
+#ifdef SV_HAVE_CUDA
+    /* where a GPU is, the sandbox keeps only layers CUDA starts under */
+    sv_sandbox_set_fit(gpu_present, gpu_works);
+#endif
     /* --sandbox holds for the plugins' probes too, wherever it stands among
      * the options that load them (a bad value is the option parser's to name) */
     for (int i = 2; i < argc && argv[i]; i++) {

@@ -49,6 +49,13 @@ const char *sv_sandbox_protected(const char *real);
 /* sandbox_mode.c: layers denied by SPECVERIFY_SANDBOX_DENY (for the
  * fallbacks' tests), as SV_LAYER_ bits */
 unsigned sv_sandbox_denied(void);
+/* sv_sandbox_fork under the layers given, not the mode's (sandbox_fit.c's trials). */
+pid_t sv_sandbox_fork_layers(sv_sandboxed *box, const char *label, unsigned layers);
+/* sandbox_fit.c: the layers to take off so that the registered check works
+ * in a process confined under the rest (0: none, or none helps); why says
+ * what failed under them. */
+unsigned sv_sandbox_fit_layers(unsigned layers, char *why, size_t len);
+int sv_sandbox_fit_wanted(void);
 
 /* sandbox_relay.c */
 int sv_relay_start(sv_sandboxed *box);

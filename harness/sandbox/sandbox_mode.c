@@ -26,6 +26,7 @@ static struct {
     unsigned layers;
     char why[N_LAYERS][SV_WHY_LEN];
     char summary[1400];
+    int fitted; /* sandbox_fit.c has looked (once a process) */
 } state;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -122,41 +123,9 @@ static void probe(probe_result *r)
     }
 }
 
-/* Under the lock. */
-static void set_up(sv_sandbox_mode mode)
+/* The header's line from state.layers and state.why. Under the lock. */
+static void summarize(void)
 {
-    state.mode = mode;
-    state.layers = 0;
-    memset(state.why, 0, sizeof state.why);
-    if (mode == SV_SANDBOX_OFF) {
-        snprintf(state.summary, sizeof state.summary, "sandbox: off (--sandbox off: the "
-                 "sampler's child process alone, no layers)");
-        state.done = 1;
-        return;
-    }
-    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 && prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0)
-        state.layers |= SV_LAYER_NODUMP;
-    else
-        snprintf(state.why[0], SV_WHY_LEN, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
-    probe_result r;
-    sv_sandbox_scratch(); /* made here, not in the probe's child: removed at exit */
-    probe(&r);
-    state.layers |= r.ok;
-    for (int i = 1; i < N_LAYERS; i++)
-        memcpy(state.why[i], r.why[i], SV_WHY_LEN);
-    const unsigned denied = sv_sandbox_denied();
-    for (int i = 0; i < N_LAYERS; i++)
-        if (denied & state.layers & (1u << i)) {
-            state.layers &= ~(1u << i);
-            snprintf(state.why[i], SV_WHY_LEN, "turned off by SPECVERIFY_SANDBOX_DENY");
-        }
-    if (!(state.layers & SV_LAYER_PIDNS) || !(state.layers & SV_LAYER_SECCOMP)) {
-        if (state.layers & SV_LAYER_WATCH)
-            snprintf(state.why[5], SV_WHY_LEN, "it needs the PID namespace's init and seccomp");
-        state.layers &= ~(unsigned)SV_LAYER_WATCH;
-    }
-    if (!(state.layers & SV_LAYER_PIDNS))
-        sv_sweep_become_subreaper();
     size_t n = (size_t)snprintf(state.summary, sizeof state.summary, "sandbox:");
     for (int i = 0; i < N_LAYERS; i++)
         if (state.layers & (1u << i))
@@ -175,6 +144,48 @@ static void set_up(sv_sandbox_mode mode)
                                          "but named only if it says so itself"
                                        : "");
     }
+}
+
+/* Under the lock. */
+static void set_up(sv_sandbox_mode mode)
+{
+    state.mode = mode;
+    state.layers = 0;
+    state.fitted = 0;
+    memset(state.why, 0, sizeof state.why);
+    if (mode == SV_SANDBOX_OFF) {
+        snprintf(state.summary, sizeof state.summary, "sandbox: off (--sandbox off: the "
+                 "sampler's child process alone, no layers)");
+        state.done = 1;
+        return;
+    }
+    /* a denied nodump is not taken at all: the harness's children inherit it */
+    if (sv_sandbox_denied() & SV_LAYER_NODUMP)
+        ; /* named as turned off below */
+    else if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 && prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0)
+        state.layers |= SV_LAYER_NODUMP;
+    else
+        snprintf(state.why[0], SV_WHY_LEN, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
+    probe_result r;
+    sv_sandbox_scratch(); /* made here, not in the probe's child: removed at exit */
+    probe(&r);
+    state.layers |= r.ok;
+    for (int i = 1; i < N_LAYERS; i++)
+        memcpy(state.why[i], r.why[i], SV_WHY_LEN);
+    const unsigned denied = sv_sandbox_denied();
+    for (int i = 0; i < N_LAYERS; i++)
+        if (denied & (state.layers | SV_LAYER_NODUMP) & (1u << i)) {
+            state.layers &= ~(1u << i);
+            snprintf(state.why[i], SV_WHY_LEN, "turned off by SPECVERIFY_SANDBOX_DENY");
+        }
+    if (!(state.layers & SV_LAYER_PIDNS) || !(state.layers & SV_LAYER_SECCOMP)) {
+        if (state.layers & SV_LAYER_WATCH)
+            snprintf(state.why[5], SV_WHY_LEN, "it needs the PID namespace's init and seccomp");
+        state.layers &= ~(unsigned)SV_LAYER_WATCH;
+    }
+    if (!(state.layers & SV_LAYER_PIDNS))
+        sv_sweep_become_subreaper();
+    summarize();
     state.done = 1;
 }
 
@@ -212,14 +223,41 @@ sv_sandbox_mode sv_sandbox_get_mode(void)
     return state.mode;
 }
 
+/* The fit (sandbox_fit.c), once, before any caller sees the layers; its
+ * trials fork under layers of their own, so they do not come back here. */
+static void ensure_fitted(void)
+{
+    static pthread_mutex_t fit_lock = PTHREAD_MUTEX_INITIALIZER;
+    ensure();
+    pthread_mutex_lock(&fit_lock);
+    if (!state.fitted && sv_sandbox_fit_wanted() && state.mode == SV_SANDBOX_AUTO &&
+        state.layers) {
+        char why[SV_WHY_LEN];
+        const unsigned drop = sv_sandbox_fit_layers(state.layers, why, sizeof why);
+        pthread_mutex_lock(&lock);
+        for (int i = 0; i < N_LAYERS; i++)
+            if (drop & (1u << i))
+                snprintf(state.why[i], SV_WHY_LEN, "the GPU does not start under it here: %.120s",
+                         why);
+        state.layers &= ~drop;
+        if (drop & SV_LAYER_PIDNS)
+            sv_sweep_become_subreaper();
+        if (drop)
+            summarize();
+        pthread_mutex_unlock(&lock);
+    }
+    state.fitted = 1;
+    pthread_mutex_unlock(&fit_lock);
+}
+
 unsigned sv_sandbox_layers(void)
 {
-    ensure();
+    ensure_fitted();
     return state.layers;
 }
 
 const char *sv_sandbox_summary(void)
 {
-    ensure();
+    ensure_fitted();
     return state.summary;
 }

@@ -253,10 +253,15 @@ __attribute__((noreturn)) static void init_main(pid_t sampler, int status_fd, in
 
 pid_t sv_sandbox_fork(sv_sandboxed *box, const char *label)
 {
+    return sv_sandbox_fork_layers(box, label, sv_sandbox_layers());
+}
+
+pid_t sv_sandbox_fork_layers(sv_sandboxed *box, const char *label, unsigned layers)
+{
     memset(box, 0, sizeof *box);
     box->status_fd = box->relay_fd = -1;
     box->label = label;
-    box->layers = sv_sandbox_layers();
+    box->layers = layers;
     int relay[2], status[2] = {-1, -1};
     if (pipe2(relay, O_CLOEXEC) != 0)
         return -1;

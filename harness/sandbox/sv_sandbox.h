@@ -57,6 +57,15 @@ unsigned sv_sandbox_layers(void);
  * missing with why ("sandbox: nodump nopriv seccomp pidns landlock"). */
 const char *sv_sandbox_summary(void);
 
+/* A check run in a process confined like a sampler's: 1 if it holds, else
+ * 0 with why. present: whether the machine has what works needs at all
+ * (run unconfined). Once a process, before the first sampler's process,
+ * where present holds and works does not under every layer, the fewest
+ * layers whose removal lets works hold are taken off and named in the
+ * summary (sandbox_fit.c; not under strict). The CLI registers CUDA's. */
+typedef int (*sv_sandbox_check)(char *why, size_t len);
+void sv_sandbox_set_fit(sv_sandbox_check present, sv_sandbox_check works);
+
 /* ---- the sampler's process -------------------------------------------------- */
 
 /* A sandboxed process as its parent holds it. */
