@@ -111,6 +111,14 @@ int main(int argc, char **argv)
                           strcmp(cmd, "-h") == 0 || strcmp(cmd, "--version") == 0;
     if (!asks_help && !environment_ok())
         return SV_EBAD;
+#ifdef SV_HAVE_CUDA
+    /* the fit's CUDA checks in forked children, while this is the one thread */
+    static const char *const run_samplers[] = {"verify", "replay", "calibrate", "mutants",
+                                               "sweep", "run"};
+    for (size_t i = 0; i < sizeof run_samplers / sizeof run_samplers[0]; i++)
+        if (strcmp(cmd, run_samplers[i]) == 0)
+            sv_sandbox_layers();
+#endif
     int rc;
     if (strcmp(cmd, "verify") == 0) {
         rc = sv_cmd_verify(argc - 1, argv + 1);
