@@ -15,12 +15,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "py_plugin.h"
 #include "sv_send_fds.h"
+
+#define SERVER_ANSWER_SECONDS 20 /* for YES or NO to a request */
 
 int sv_pyw_read_word(int fd, uint32_t *word)
 {
@@ -66,8 +70,21 @@ int sv_pyw_from_server(sv_pyw *w)
     const int sent = sv_send_fds((int)server, 'w', fds, 5);
     close(pair[1]);
     close(life[0]);
+    /* a fork takes milliseconds: a server that has not answered in this
+     * long is wedged, and the run goes on without it (at 414ff35's CI a
+     * load's probe under ASan waited its whole 600 s, once, on what is not
+     * known; this wait is one way it could, not seen again in 28 tries) */
+    struct pollfd answer = {pair[0], POLLIN, 0};
+    int ready = 0;
+    while (sent == 0 && (ready = poll(&answer, 1, SERVER_ANSWER_SECONDS * 1000)) < 0 &&
+           errno == EINTR)
+        ;
+    if (sent == 0 && ready == 0)
+        fprintf(stderr, "specverify: the Python fork server did not answer in %d s; this "
+                "run starts an interpreter of its own\n", SERVER_ANSWER_SECONDS);
     uint32_t word = 0;
-    if (sent != 0 || sv_pyw_read_word(pair[0], &word) != 0 || word != SV_PYW_YES) {
+    if (sent != 0 || ready <= 0 || sv_pyw_read_word(pair[0], &word) != 0 ||
+        word != SV_PYW_YES) {
         close(pair[0]); /* NO, or the server gone: an interpreter of this process's own */
         close(life[1]);
         return -1;

@@ -10,7 +10,8 @@ threaded_at_import: numpy_chain from a module that starts a thread when
   top level (SV_TEST_GENERATOR_AT_IMPORT=1), with a line on stderr at each
   import, as starts_counted.py: a fork would copy that process half, or
   give every run the generator's same stream, so the server starts an
-  interpreter for each run instead."""
+  interpreter for each run instead. With SV_TEST_FORK_HANGS=1 the module
+  makes the server's fork hang: the runs must not wait on it."""
 
 import os
 import sys
@@ -39,7 +40,12 @@ if os.environ.get("SV_TEST_THREAD_AT_IMPORT") == "1":
     threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
 if os.environ.get("SV_TEST_GENERATOR_AT_IMPORT") == "1":
     rng = np.random.default_rng()
-if os.environ.get("SV_TEST_THREAD_AT_IMPORT") or os.environ.get("SV_TEST_GENERATOR_AT_IMPORT"):
+if os.environ.get("SV_TEST_FORK_HANGS") == "1":
+    # a wedged server: its fork of a worker never returns (in the fresh
+    # interpreters started after it, nothing forks)
+    os.fork = lambda: time.sleep(3600)
+if (os.environ.get("SV_TEST_THREAD_AT_IMPORT") or os.environ.get("SV_TEST_GENERATOR_AT_IMPORT")
+        or os.environ.get("SV_TEST_FORK_HANGS")):
     print("server_states: a process started", file=sys.stderr, flush=True)
 
 

@@ -63,3 +63,23 @@ def test_what_a_fork_cannot_copy_starts_each_run_afresh(tmp_path, env, why):
     rc, py, starts = _verify(tmp_path, STATES + ":threaded_at_import", {env: "1"}, marker)
     assert rc == 0 and starts >= 10
     assert py["start"] == "started for each run (%s)" % why
+
+
+def test_a_wedged_server_costs_seconds_not_the_run(tmp_path):
+    # the server's fork hangs (server_states.py): the load's request gives up
+    # after 20 s and starts an interpreter, the state asked after the load
+    # gets no answer in 30 s and the server is stopped, and every run after
+    # starts its own; the verdict is the sampler's as ever
+    marker = "server_states: a process started"
+    run_env = python_env()
+    run_env.pop("SV_PYTHON_FORK", None)
+    run_env["SV_TEST_FORK_HANGS"] = "1"
+    report = tmp_path / "report.json"
+    r = subprocess.run([executable(), "verify", "--python", STATES + ":threaded_at_import",
+                        "--suite", "smoke", "--draws", "2000", "--json", str(report)],
+                       env=run_env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "the Python fork server did not answer in 20 s" in r.stderr
+    assert json.loads(report.read_text())["python"]["start"] == \
+        "started for each run (the fork server did not answer)"
+    assert r.stderr.count(marker) >= 10
