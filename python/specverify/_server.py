@@ -240,6 +240,8 @@ def main():
                         os.close(life)
             else:  # a run's process has ended: its worker goes with it
                 pid = key.data
+                if pid not in workers or workers[pid][1] != key.fd:
+                    continue  # reaped above, in this same select's events: closed there
                 sel.unregister(key.fd)
                 os.close(key.fd)
                 workers[pid][1] = None
