@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "sandbox_internal.h"
 #include "sv_base.h"
@@ -57,6 +58,7 @@ static void *relay_main(void *arg)
     relay_state st;
     memset(&st, 0, sizeof st);
     char buf[4096];
+    __atomic_store_n(&box->relay_up, 1, __ATOMIC_RELEASE); /* its start is done */
     size_t after_stop = 0; /* read since told to stop: a leftover writer cannot keep it */
     for (;;) {
         struct pollfd p = {box->relay_fd, POLLIN, 0};
@@ -87,10 +89,25 @@ static void *relay_main(void *arg)
     return NULL;
 }
 
+/* Returns once the thread has started: a fork while a new thread is still
+ * setting itself up can copy a lock of the allocator's that thread holds
+ * (AddressSanitizer's, which takes no care of fork here), and the child
+ * then waits on it for ever. At 414ff35 and 387b5e5 a Python sampler's
+ * load probe, forked just after the fork server's relay started, hung so
+ * in the sanitizer build (found with gdb: the probe in ASan's
+ * SizeClassAllocator64::GetFromAllocator under seccomp_load). */
 int sv_relay_start(sv_sandboxed *box)
 {
     box->stop = 0;
+    box->relay_up = 0;
     box->relaying = pthread_create(&box->relay, NULL, relay_main, box) == 0;
+    const struct timespec pause = {0, 200000};
+    /* 5 s at most: a thread not up by then is left to come */
+    for (int i = 0; box->relaying && i < 25000; i++) {
+        if (__atomic_load_n(&box->relay_up, __ATOMIC_ACQUIRE))
+            break;
+        nanosleep(&pause, NULL);
+    }
     return box->relaying ? 0 : -1;
 }
 

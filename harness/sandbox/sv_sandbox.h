@@ -77,6 +77,7 @@ typedef struct sv_sandboxed {
     unsigned layers;    /* the layers it was started under */
     pthread_t relay;    /* the thread that relays its output */
     int relaying;
+    int relay_up;       /* the relay thread has started (atomic builtins) */
     int stop;           /* the relay's signal to finish (atomic builtins) */
     const char *label;  /* whose output: the sampler's name */
     int left;           /* after sv_sandbox_end: processes it left running, killed */

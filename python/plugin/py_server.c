@@ -71,9 +71,8 @@ int sv_pyw_from_server(sv_pyw *w)
     close(pair[1]);
     close(life[0]);
     /* a fork takes milliseconds: a server that has not answered in this
-     * long is wedged, and the run goes on without it (at 414ff35's CI a
-     * load's probe under ASan waited its whole 600 s, once, on what is not
-     * known; this wait is one way it could, not seen again in 28 tries) */
+     * long is wedged, and the run goes on without it rather than waiting
+     * out the load's 600 s (test_a_wedged_server_costs_seconds_not_the_run) */
     struct pollfd answer = {pair[0], POLLIN, 0};
     int ready = 0;
     while (sent == 0 && (ready = poll(&answer, 1, SERVER_ANSWER_SECONDS * 1000)) < 0 &&
