@@ -103,6 +103,11 @@ const char *sv_signal_name(int signo);
  * line it prints in out. 0 when it ran and exited 0; -1 otherwise. */
 int sv_program_line(char *const argv[], char *out, size_t len);
 
+/* ---- read_until.c: another process's answer, within a time ------------------ */
+/* Reads fd into buf until it is closed, len bytes came, or `seconds` passed
+ * (then *timed_out is 1): the bytes read. */
+size_t sv_read_until(int fd, void *buf, size_t len, double seconds, int *timed_out);
+
 /* ---- escape.c: text from outside made printable ------------------------------
  * What a sampler says, what a file holds and what a user typed is escaped
  * where it enters the harness, before any report prints or writes it. */

@@ -55,8 +55,6 @@ static void usage(FILE *out)
             "  specverify verify --help\n");
 }
 
-/* The environment's knobs (cuda_fused's, fused_tuning.h; progress lines'),
- * checked before any command runs: a typo must not be a run with the defaults. */
 #ifdef SV_HAVE_CUDA
 /* The sandbox's fit (sandbox_fit.c): a GPU is there (asked in a child, as
  * the harness never starts CUDA itself), and CUDA starts where it asks. */
@@ -71,6 +69,8 @@ static int gpu_works(char *why, size_t len)
 }
 #endif
 
+/* The environment's knobs (cuda_fused's, fused_tuning.h; progress lines'),
+ * checked before any command runs: a typo must not be a run with the defaults. */
 static int environment_ok(void)
 {
     sv_fused_tuning tuning;

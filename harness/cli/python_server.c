@@ -14,9 +14,7 @@
  * of its own as before (python/plugin/py_server.c). */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,19 +108,9 @@ const char *sv_python_server_state(void)
         pair[1] = -1;
         /* the word, and the server's why, until it closes; it serves once
          * the samplers are imported, which the load has waited for */
-        size_t have = 0;
-        const double until = sv_now() + STATE_SECONDS;
-        struct pollfd p = {pair[0], POLLIN, 0};
-        while (have < sizeof got && sv_now() < until) {
-            if (poll(&p, 1, 100) <= 0)
-                continue;
-            n = read(pair[0], got + have, sizeof got - have);
-            if (n == 0 || (n < 0 && errno != EINTR))
-                break;
-            have += n > 0 ? (size_t)n : 0;
-        }
-        n = (ssize_t)have;
-        if (have < 4) /* no answer: no server, so the header says what runs do */
+        int late;
+        n = (ssize_t)sv_read_until(pair[0], got, sizeof got, STATE_SECONDS, &late);
+        if (n < 4) /* no answer: no server, so the header says what runs do */
             quit("the fork server did not answer");
     }
     for (int i = 0; i < 2; i++)

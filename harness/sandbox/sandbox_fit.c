@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,23 +63,8 @@ static int works_under(unsigned layers, char *why, size_t len)
         close(p[0]);
         return 0;
     }
-    size_t got = 0;
-    int hangs = 0;
-    struct pollfd w = {p[0], POLLIN, 0};
-    for (;;) {
-        const int r = poll(&w, 1, TRIAL_SECONDS * 1000);
-        if (r < 0 && errno == EINTR)
-            continue;
-        hangs = r == 0;
-        char buf[256];
-        ssize_t n = r > 0 ? read(p[0], buf, sizeof buf) : 0;
-        if (n <= 0)
-            break; /* its end (EOF), or no answer in time */
-        const size_t take = got + (size_t)n < len ? (size_t)n : len - 1 - got;
-        memcpy(why + got, buf, take);
-        got += take;
-    }
-    why[got] = '\0';
+    int hangs;
+    why[sv_read_until(p[0], why, len - 1, TRIAL_SECONDS, &hangs)] = '\0';
     close(p[0]);
     if (hangs) {
         kill(pid, SIGKILL);

@@ -73,17 +73,17 @@ int sv_pyw_from_server(sv_pyw *w)
     /* a fork takes milliseconds: a server that has not answered in this
      * long is wedged, and the run goes on without it rather than waiting
      * out the load's 600 s (test_a_wedged_server_costs_seconds_not_the_run) */
-    struct pollfd answer = {pair[0], POLLIN, 0};
     int ready = 0;
-    while (sent == 0 && (ready = poll(&answer, 1, SERVER_ANSWER_SECONDS * 1000)) < 0 &&
-           errno == EINTR)
-        ;
-    if (sent == 0 && ready == 0)
-        fprintf(stderr, "specverify: the Python fork server did not answer in %d s; this "
-                "run starts an interpreter of its own\n", SERVER_ANSWER_SECONDS);
+    if (sent == 0) {
+        struct pollfd answer = {pair[0], POLLIN, 0};
+        while ((ready = poll(&answer, 1, SERVER_ANSWER_SECONDS * 1000)) < 0 && errno == EINTR)
+            ;
+        if (ready == 0)
+            fprintf(stderr, "specverify: the Python fork server did not answer in %d s; this "
+                    "run starts an interpreter of its own\n", SERVER_ANSWER_SECONDS);
+    }
     uint32_t word = 0;
-    if (sent != 0 || ready <= 0 || sv_pyw_read_word(pair[0], &word) != 0 ||
-        word != SV_PYW_YES) {
+    if (ready <= 0 || sv_pyw_read_word(pair[0], &word) != 0 || word != SV_PYW_YES) {
         close(pair[0]); /* NO, or the server gone: an interpreter of this process's own */
         close(life[1]);
         return -1;
